@@ -1,0 +1,60 @@
+#pragma once
+/// @file force_settings.hpp
+/// Force terms as the config declares them (host side, double precision). Each settings type
+/// names its evaluator and builds its pair table; backends turn settings into force terms.
+
+#include <limits>
+#include <string>
+#include <variant>
+
+#include "novamd/core/species.hpp"
+#include "novamd/core/units.hpp"
+#include "novamd/physics/pair_table.hpp"
+#include "novamd/physics/truncated.hpp"
+#include "novamd/physics/yukawa.hpp"
+
+namespace novamd::forces {
+
+inline constexpr double kNoCutoff = std::numeric_limits<double>::infinity();
+
+/// `forces: - yukawa: {screening_length, cutoff, shift}`
+struct YukawaSettings {
+  double screening_length = 0.0;  ///< lambda, length unit
+  double cutoff = kNoCutoff;      ///< r_c, length unit; infinity = all pairs (minimum image)
+  bool shift_energy = false;      ///< `shift: energy`
+
+  static constexpr const char* kName = "yukawa";
+
+  template <class T>
+  using Evaluator = physics::Truncated<physics::Yukawa<T>>;
+
+  /// k_e Z_i Z_j and 1/lambda for every pair of species.
+  template <class T>
+  physics::PairTable<typename Evaluator<T>::Params> pair_table(const core::SpeciesTable& species,
+                                                             const core::UnitSystem& units) const {
+    physics::PairTable<typename Evaluator<T>::Params> table(species.size());
+    for (int a = 0; a < species.size(); ++a) {
+      for (int b = 0; b < species.size(); ++b) {
+        const auto yukawa = physics::Yukawa<T>::make_params(units.coulomb, species[a].charge,
+                                                            species[b].charge, screening_length);
+        table.at(a, b) = Evaluator<T>::make_params(yukawa, cutoff, shift_energy);
+      }
+    }
+    return table;
+  }
+};
+
+/// Every force term NovaMD knows. Adding a potential adds its settings type here.
+using ForceSettings = std::variant<YukawaSettings>;
+
+/// The cutoff of a force term (infinity for all pairs).
+inline double cutoff_of(const ForceSettings& settings) {
+  return std::visit([](const auto& s) { return s.cutoff; }, settings);
+}
+
+/// The config name of a force term ("yukawa").
+inline std::string name_of(const ForceSettings& settings) {
+  return std::visit([](const auto& s) { return std::string(s.kName); }, settings);
+}
+
+}  // namespace novamd::forces

@@ -1,0 +1,39 @@
+#pragma once
+/// @file pair_table.hpp
+/// Parameters of a pair potential for every ordered pair of species types.
+
+#include <vector>
+
+#include "novamd/core/host_device.hpp"
+
+namespace novamd::physics {
+
+/// Non-owning view, passed by value to traversals and kernels.
+template <class Params>
+struct PairTableView {
+  const Params* data;
+  int num_types;
+
+  NOVAMD_HD const Params& operator()(int type_i, int type_j) const {
+    return data[type_i * num_types + type_j];
+  }
+};
+
+/// Owning host table, num_types x num_types, row-major.
+template <class Params>
+class PairTable {
+ public:
+  PairTable() = default;
+  explicit PairTable(int num_types) : num_types_(num_types), params_(num_types * num_types) {}
+
+  int num_types() const { return num_types_; }
+  Params& at(int type_i, int type_j) { return params_[type_i * num_types_ + type_j]; }
+  const std::vector<Params>& data() const { return params_; }
+  PairTableView<Params> view() const { return {params_.data(), num_types_}; }
+
+ private:
+  int num_types_ = 0;
+  std::vector<Params> params_;
+};
+
+}  // namespace novamd::physics

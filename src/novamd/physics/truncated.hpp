@@ -1,0 +1,48 @@
+#pragma once
+/// @file truncated.hpp
+/// Spherical cutoff wrapped around any pair potential (written once, used by every potential):
+///
+///     V_c(r) = V(r) - shift   for r < r_c,    0 otherwise
+///
+/// shift = V(r_c) with `shift: energy` (continuous energy, same forces), else 0. With no cutoff
+/// (r_c = infinity) every pair under the minimum image interacts: IUMD's particle-particle mode.
+
+#include <limits>
+
+#include "novamd/core/host_device.hpp"
+#include "novamd/physics/pair_result.hpp"
+
+namespace novamd::physics {
+
+template <class Potential>
+struct Truncated {
+  using Real = typename Potential::Real;
+  using T = Real;
+
+  struct Params {
+    typename Potential::Params potential;
+    T cutoff_squared;  ///< r_c^2; infinity for no cutoff
+    T energy_shift;    ///< subtracted inside the cutoff
+  };
+
+  /// Wraps host-built potential parameters; cutoff <= 0 or infinity means no cutoff.
+  static Params make_params(const typename Potential::Params& potential, double cutoff,
+                            bool shift_energy) {
+    const bool has_cutoff = cutoff > 0 && cutoff < std::numeric_limits<double>::infinity();
+    T shift = 0;
+    if (has_cutoff && shift_energy) {
+      shift = Potential::evaluate(static_cast<T>(cutoff * cutoff), potential).energy;
+    }
+    const T rc2 = has_cutoff ? static_cast<T>(cutoff * cutoff) : std::numeric_limits<T>::infinity();
+    return {potential, rc2, shift};
+  }
+
+  NOVAMD_HD static PairResult<T> evaluate(T r2, const Params& p) {
+    if (r2 >= p.cutoff_squared) return {T(0), T(0)};
+    PairResult<T> result = Potential::evaluate(r2, p.potential);
+    result.energy -= p.energy_shift;
+    return result;
+  }
+};
+
+}  // namespace novamd::physics
