@@ -1,0 +1,115 @@
+#include "novamd/app/bench_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "novamd/app/version.hpp"
+#include "novamd/backend/make_backend.hpp"
+#include "novamd/core/error.hpp"
+#include "novamd/integrate/velocity_verlet.hpp"
+#include "novamd/io/initial_system.hpp"
+
+namespace novamd::app {
+namespace {
+
+/// Seed 000, Table II: ions and the best K20 (CUDA) milliseconds per call to `newton`.
+struct TableTwoRow {
+  std::int64_t ions;
+  double k20_ms;
+};
+constexpr TableTwoRow kTableTwo[] = {{1152, 0.801},  {1536, 1.091},   {1728, 1.231},
+                                     {3456, 3.152},  {6912, 10.148},  {13824, 41.389},
+                                     {27648, 140.982}};
+
+/// C/O 50:50 at 5e-8 fm^-3 (white-dwarf matter, as in examples/white_dwarf_co.yaml), all pairs.
+io::Config bench_config(std::int64_t ions, const BenchOptions& options) {
+  io::Config c;
+  c.file = "<bench>";
+  c.units = core::nuclear_units();
+  c.backend = options.backend;
+  c.precision = *core::parse_precision(options.precision);
+  c.system.density = 5e-8;
+  c.system.species = core::SpeciesTable({{"C", 6, 11177.929, 0}, {"O", 8, 14899.169, 0}});
+  io::GenerateSettings generate;
+  generate.counts = {{"C", ions / 2}, {"O", ions - ions / 2}};
+  generate.min_separation = 50.0;
+  c.system.structure.generate = generate;
+  c.system.velocities.temperature = 0.001;
+  c.forces = {forces::YukawaSettings{475.0, forces::kNoCutoff, false}};
+  c.integrator.timestep = 200.0;
+  return c;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const auto n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// Median wall time of one full step (forces and integration), in seconds.
+double time_steps(backend::Backend& backend, double dt, int warmup, int steps) {
+  using Clock = std::chrono::steady_clock;
+  backend.compute_forces();
+  for (int i = 0; i < warmup; ++i) integrate::velocity_verlet_step(backend, dt);
+  backend.synchronize();
+  std::vector<double> seconds;
+  for (int i = 0; i < steps; ++i) {
+    const auto start = Clock::now();
+    integrate::velocity_verlet_step(backend, dt);
+    backend.synchronize();
+    seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  return median(seconds);
+}
+
+}  // namespace
+
+int bench_command(const BenchOptions& options) {
+  if (!core::parse_precision(options.precision)) {
+    throw core::InputError(fmt::format("--precision '{}': expected double, mixed or single",
+                                       options.precision));
+  }
+  std::vector<TableTwoRow> rows;
+  for (const auto& row : kTableTwo) {
+    if (options.sizes.empty() || std::count(options.sizes.begin(), options.sizes.end(), row.ions))
+      rows.push_back(row);
+  }
+  for (auto n : options.sizes) {
+    if (std::none_of(std::begin(kTableTwo), std::end(kTableTwo),
+                     [n](const TableTwoRow& r) { return r.ions == n; })) {
+      if (n < 2) throw core::InputError(fmt::format("--sizes: {} is too small; expected >= 2", n));
+      rows.push_back({n, 0.0});
+    }
+  }
+
+  fmt::print("{}\n", version_line());
+  bool first = true;
+  for (const auto& row : rows) {
+    const io::Config config = bench_config(row.ions, options);
+    io::InitialSystem initial = io::build_initial_system(config);
+    auto backend = backend::make_backend(
+        config.backend, {config.units, config.system.species, initial.box,
+                         std::move(initial.particles), config.forces, config.precision});
+    if (first) {
+      fmt::print("backend {}, precision {}; C/O 50:50 at 5e-8 fm^-3, Yukawa all pairs\n",
+                 backend->description(), options.precision);
+      fmt::print("{:>8} {:>12} {:>16} {:>12} {:>10}\n", "N", "ms/step", "pairs/s", "K20 ms",
+                 "speed-up");
+      first = false;
+    }
+    const int steps = options.steps > 0 ? options.steps : (row.ions > 10000 ? 3 : 10);
+    const double seconds = time_steps(*backend, config.integrator.timestep, options.warmup, steps);
+    const double pairs = static_cast<double>(row.ions) * static_cast<double>(row.ions - 1);
+    const std::string k20 = row.k20_ms > 0 ? fmt::format("{:.3f}", row.k20_ms) : "-";
+    const std::string speedup = row.k20_ms > 0 ? fmt::format("{:.2f}", row.k20_ms / (1e3 * seconds)) : "-";
+    fmt::print("{:>8} {:>12.4f} {:>16.4g} {:>12} {:>10}\n", row.ions, 1e3 * seconds,
+               pairs / seconds, k20, speedup);
+    std::fflush(stdout);
+  }
+  fmt::print("pairs/s counts N(N-1) target-source pairs per step, as seed 000's kernels do.\n");
+  return core::kExitSuccess;
+}
+
+}  // namespace novamd::app

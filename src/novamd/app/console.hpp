@@ -1,0 +1,41 @@
+#pragma once
+/// @file console.hpp
+/// What a run prints: a header, thermo rows, a progress line on long runs, a closing summary.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "novamd/analysis/thermo.hpp"
+
+namespace novamd::app {
+
+/// Lines of `key  value` printed under the title.
+struct HeaderLine {
+  std::string key;
+  std::string value;
+};
+
+void print_header(const std::vector<HeaderLine>& lines);
+void print_thermo_table_header(const core::UnitSystem& units);
+void print_thermo_row(const analysis::ThermoState& state);
+
+/// Prints "step 1200/10000 (12%), 345 steps/s, 25 s left" to stderr at most every few
+/// seconds once the run has lasted a while; on a terminal the line is redrawn in place.
+class ProgressLine {
+ public:
+  ProgressLine(std::int64_t first_step, std::int64_t last_step);
+  void update(std::int64_t step);
+  /// Clears a redrawn line before other output.
+  void clear();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::int64_t first_step_, last_step_;
+  Clock::time_point start_, last_print_;
+  bool terminal_;
+  bool line_open_ = false;
+};
+
+}  // namespace novamd::app

@@ -1,0 +1,110 @@
+#include "novamd/app/run_command.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "novamd/app/console.hpp"
+#include "novamd/app/simulation.hpp"
+#include "novamd/app/version.hpp"
+#include "novamd/backend/make_backend.hpp"
+#include "novamd/core/error.hpp"
+#include "novamd/io/initial_system.hpp"
+
+namespace novamd::app {
+namespace {
+
+std::string describe_force(const forces::ForceSettings& settings, const core::UnitSystem& units) {
+  const auto& y = std::get<forces::YukawaSettings>(settings);
+  const std::string range =
+      std::isinf(y.cutoff) ? "all pairs under the minimum image"
+                           : fmt::format("cutoff {} {}{}", y.cutoff, units.length,
+                                         y.shift_energy ? ", energy shifted" : "");
+  return fmt::format("yukawa (screening length {} {}, {})", y.screening_length, units.length,
+                     range);
+}
+
+std::string describe_particles(const core::ParticleData& particles,
+                               const core::SpeciesTable& species) {
+  std::vector<std::int64_t> count(species.size(), 0);
+  for (auto t : particles.type) ++count[t];
+  std::string text = fmt::format("{}", particles.size());
+  for (int t = 0; t < species.size(); ++t) {
+    text += fmt::format("{} {} {}", t == 0 ? ":" : ",", species[t].name, count[t]);
+  }
+  return text;
+}
+
+std::vector<HeaderLine> header_lines(const io::Config& config, const io::InitialSystem& initial,
+                                     const backend::Backend& backend) {
+  const auto& u = config.units;
+  const auto& L = initial.box.length();
+  std::vector<HeaderLine> lines{
+      {"config", config.file.string()},
+      {"backend", backend.description()},
+      {"precision", std::string(core::to_string(config.precision))},
+      {"units", fmt::format("{} ({}, {}, {}, {})", u.name, u.length, u.energy, u.mass, u.time)},
+      {"particles", describe_particles(initial.particles, config.system.species)},
+      {"box", fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y,
+                          L.z, u.length, initial.particles.size() / initial.box.volume(),
+                          u.length)}};
+  for (const auto& f : config.forces) lines.push_back({"force", describe_force(f, u)});
+  lines.push_back({"integrator", fmt::format("{}, timestep {} {}, {} steps", config.integrator.type,
+                                             config.integrator.timestep, u.time, config.run.steps)});
+  std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),
+                                   config.output.thermo.every);
+  if (const auto& t = config.output.trajectory) {
+    output += fmt::format("; {} every {} steps", t->file.string(), t->every);
+  }
+  lines.push_back({"output", output});
+  return lines;
+}
+
+void print_summary(const RunResult& r, std::size_t n, const core::UnitSystem& units) {
+  fmt::print("\n");
+  if (r.steps > 0) {
+    const double per_step = r.wall_seconds / static_cast<double>(r.steps);
+    const double pairs = static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0);
+    fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} pair "
+               "interactions/s\n",
+               r.steps, r.wall_seconds, 1e3 * per_step, 1.0 / per_step, pairs / per_step);
+    const double e0 = r.initial.total_energy;
+    fmt::print("Total energy: {:.10g} {} at step 0, {:.10g} at step {} (relative change {:.3g})\n",
+               e0, units.energy, r.final.total_energy, r.final.step,
+               e0 != 0 ? (r.final.total_energy - e0) / std::abs(e0) : 0.0);
+  } else {
+    fmt::print("Done: initial state evaluated (run.steps = 0)\n");
+  }
+  fmt::print("Wrote {} thermo rows", r.thermo_rows);
+  if (r.trajectory_frames > 0) fmt::print(", {} trajectory frames", r.trajectory_frames);
+  fmt::print("\n");
+}
+
+}  // namespace
+
+io::Override parse_override(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw core::InputError(
+        fmt::format("--set '{}': expected key.path=value, e.g. --set run.steps=100", text));
+  }
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+int run_command(const RunOptions& options) {
+  const io::Config config = io::load_config(options.config, options.overrides);
+  io::InitialSystem initial = io::build_initial_system(config);
+  const core::Box box = initial.box;
+  auto backend = backend::make_backend(
+      config.backend, {config.units, config.system.species, initial.box, initial.particles,
+                       config.forces, config.precision});
+
+  fmt::print("{}\n", version_line());
+  print_header(header_lines(config, initial, *backend));
+  RunOutputs outputs(config, config.system.species);  // all input is valid: now files open
+  const RunResult result = run_simulation(config, *backend, box, outputs);
+  print_summary(result, backend->size(), config.units);
+  return core::kExitSuccess;
+}
+
+}  // namespace novamd::app

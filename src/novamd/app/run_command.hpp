@@ -1,0 +1,26 @@
+#pragma once
+/// @file run_command.hpp
+/// `novamd run CONFIG [--backend] [--precision] [--steps] [--set key.path=value ...]`
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "novamd/io/config.hpp"
+
+namespace novamd::app {
+
+struct RunOptions {
+  std::filesystem::path config;
+  std::vector<io::Override> overrides;  ///< --set, then --backend/--precision/--steps
+};
+
+/// Loads and validates the config, runs it, prints the summary. Returns the exit code;
+/// throws core::InputError (exit 2) or core::RunError (exit 1).
+int run_command(const RunOptions& options);
+
+/// "key.path=value" -> Override; throws core::InputError on a missing '='.
+io::Override parse_override(const std::string& text);
+
+}  // namespace novamd::app

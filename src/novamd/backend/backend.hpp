@@ -1,0 +1,73 @@
+#pragma once
+/// @file backend.hpp
+/// A backend owns the particle state where it runs (host memory for the CPU, device memory for
+/// CUDA) and provides the primitives a step is made of. Integrators compose the primitives;
+/// the host sees particle data only through `particles_on_host`, for output.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/particles.hpp"
+#include "novamd/core/precision.hpp"
+#include "novamd/core/species.hpp"
+#include "novamd/core/units.hpp"
+#include "novamd/forces/force_settings.hpp"
+
+namespace novamd::backend {
+
+/// Whole-system sums, in the unit system's energy.
+struct Observables {
+  double kinetic_energy = 0.0;
+  double potential_energy = 0.0;
+  double virial = 0.0;  ///< sum over pairs of r_ij . f_ij
+};
+
+/// The first particle (lowest id) whose state is not finite.
+struct NonFinite {
+  std::int32_t particle_id;
+  std::string quantity;  ///< "position", "velocity", "force" or "energy"
+};
+
+/// Everything a backend needs to set up a run.
+struct BackendSetup {
+  core::UnitSystem units;
+  core::SpeciesTable species;
+  core::Box box;
+  core::ParticleData particles;
+  std::vector<forces::ForceSettings> forces;
+  core::Precision precision = core::Precision::Double;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  /// "cpu (OpenMP, 2 threads)" or the device's name, memory and compute capability.
+  virtual std::string description() const = 0;
+  virtual std::size_t size() const = 0;
+
+  /// Evaluates every force term at the current positions: forces, energy, virial.
+  virtual void compute_forces() = 0;
+  /// v += dt F / m for every particle.
+  virtual void kick(double dt) = 0;
+  /// x += dt v for every particle, wrapped into the box.
+  virtual void drift(double dt) = 0;
+
+  /// Kinetic energy now, potential energy and virial of the last compute_forces.
+  virtual Observables observables() = 0;
+  /// The first non-finite particle state, if any.
+  virtual std::optional<NonFinite> find_non_finite() = 0;
+  /// Waits until queued work is done (timing); nothing to do on the CPU.
+  virtual void synchronize() {}
+  /// Steps between non-finite checks (1 on the CPU, where the check is cheap).
+  virtual std::int64_t check_interval() const { return 1; }
+
+  /// Positions, velocities and forces, copied to the host if they live elsewhere.
+  virtual const core::ParticleData& particles_on_host() = 0;
+};
+
+}  // namespace novamd::backend

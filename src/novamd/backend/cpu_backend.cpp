@@ -1,0 +1,93 @@
+#include "novamd/backend/cpu_backend.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <cstddef>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "novamd/integrate/velocity_verlet.hpp"
+
+namespace novamd::backend {
+namespace {
+
+/// Below this count a per-particle loop is faster on one thread than the cost of a parallel
+/// region (results are the same either way: each particle is updated on its own).
+constexpr std::ptrdiff_t kMinParallelParticles = 8192;
+
+}  // namespace
+
+CpuBackend::CpuBackend(BackendSetup setup)
+    : units_(std::move(setup.units)),
+      species_(std::move(setup.species)),
+      box_(setup.box),
+      particles_(std::move(setup.particles)) {
+  for (const auto& settings : setup.forces) {
+    terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision));
+  }
+  for (const auto& s : species_.all()) inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
+  buffers_.reset(particles_.size());
+}
+
+std::string CpuBackend::description() const {
+  return fmt::format("cpu (OpenMP, {} threads)", omp_get_max_threads());
+}
+
+void CpuBackend::compute_forces() {
+  buffers_.reset(particles_.size());
+  for (const auto& term : terms_) term->add_to(particles_, box_, buffers_);
+  std::swap(particles_.force, buffers_.force);  // buffers_ keeps the old array for reuse
+}
+
+void CpuBackend::kick(double dt) {
+  auto& v = particles_.velocity;
+  const auto& f = particles_.force;
+  const auto n = static_cast<std::ptrdiff_t>(size());
+#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const double dt_over_mass = dt * inverse_mass_[particles_.type[i]];
+    v.set(i, integrate::kicked(v.get(i), f.get(i), dt_over_mass));
+  }
+}
+
+void CpuBackend::drift(double dt) {
+  auto& x = particles_.position;
+  const auto& v = particles_.velocity;
+  const auto box = box_.view<double>();
+  const auto n = static_cast<std::ptrdiff_t>(size());
+#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
+  for (std::ptrdiff_t i = 0; i < n; ++i) x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box));
+}
+
+Observables CpuBackend::observables() {
+  double twice_kinetic = 0.0;
+  const auto& v = particles_.velocity;
+  for (std::size_t i = 0; i < size(); ++i) {
+    const double m = species_[particles_.type[i]].mass;
+    twice_kinetic += m * core::dot(v.get(i), v.get(i));
+  }
+  return {0.5 * twice_kinetic * units_.mvv_to_energy, buffers_.total_energy(),
+          buffers_.total_virial()};
+}
+
+std::optional<NonFinite> CpuBackend::find_non_finite() {
+  const auto finite = [](const core::Vec3<double>& a) {
+    return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
+  };
+  std::optional<NonFinite> first;
+  for (std::size_t i = 0; i < size(); ++i) {
+    const char* what = !finite(particles_.position.get(i))   ? "position"
+                       : !finite(particles_.velocity.get(i)) ? "velocity"
+                       : !finite(particles_.force.get(i))    ? "force"
+                       : !std::isfinite(buffers_.energy[i])  ? "energy"
+                                                             : nullptr;
+    if (what && (!first || particles_.id[i] < first->particle_id)) {
+      first = NonFinite{particles_.id[i], what};
+    }
+  }
+  return first;
+}
+
+}  // namespace novamd::backend

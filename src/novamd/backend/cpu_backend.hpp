@@ -1,0 +1,41 @@
+#pragma once
+/// @file cpu_backend.hpp
+/// The CPU backend: OpenMP, double-precision state, deterministic. The oracle every other
+/// backend is tested against.
+
+#include <memory>
+#include <vector>
+
+#include "novamd/backend/backend.hpp"
+#include "novamd/forces/cpu_force_term.hpp"
+#include "novamd/forces/force_buffers.hpp"
+
+namespace novamd::backend {
+
+class CpuBackend final : public Backend {
+ public:
+  explicit CpuBackend(BackendSetup setup);
+
+  std::string description() const override;
+  std::size_t size() const override { return particles_.size(); }
+  void compute_forces() override;
+  void kick(double dt) override;
+  void drift(double dt) override;
+  Observables observables() override;
+  std::optional<NonFinite> find_non_finite() override;
+  const core::ParticleData& particles_on_host() override { return particles_; }
+
+  /// Per-particle energy shares of the last force evaluation (tests, analysis).
+  const forces::ForceBuffers& force_buffers() const { return buffers_; }
+
+ private:
+  core::UnitSystem units_;
+  core::SpeciesTable species_;
+  core::Box box_;
+  core::ParticleData particles_;
+  std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
+  forces::ForceBuffers buffers_;
+  std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
+};
+
+}  // namespace novamd::backend

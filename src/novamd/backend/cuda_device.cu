@@ -1,0 +1,20 @@
+#include <cuda_runtime.h>
+
+
+#include "novamd/backend/cuda_device.hpp"
+
+namespace novamd::backend {
+
+std::optional<CudaDeviceInfo> query_cuda_device() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();  // clear the sticky error of a machine without a driver or device
+    return std::nullopt;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return std::nullopt;
+  return CudaDeviceInfo{prop.name, prop.totalGlobalMem, prop.major, prop.minor,
+                        prop.multiProcessorCount};
+}
+
+}  // namespace novamd::backend

@@ -1,0 +1,35 @@
+#pragma once
+/// @file cuda_device.hpp
+/// What this build and this machine offer for the CUDA backend.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace novamd::backend {
+
+struct CudaDeviceInfo {
+  std::string name;
+  std::size_t memory_bytes = 0;
+  int compute_major = 0;
+  int compute_minor = 0;
+  int multiprocessors = 0;
+};
+
+/// True when this build includes the CUDA backend (NOVAMD_ENABLE_CUDA).
+constexpr bool cuda_compiled_in() {
+#ifdef NOVAMD_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+/// The device the CUDA backend would use (device 0), or nothing if there is none or CUDA is not
+/// compiled in.
+std::optional<CudaDeviceInfo> query_cuda_device();
+
+/// "NVIDIA H100 80GB HBM3, 79.1 GiB, compute capability 9.0, 132 SMs"
+std::string describe(const CudaDeviceInfo& device);
+
+}  // namespace novamd::backend

@@ -1,0 +1,38 @@
+#pragma once
+/// @file velocity_verlet.hpp
+/// Velocity Verlet (Swope, Andersen, Berens and Wilson, J. Chem. Phys. 76, 637 (1982)):
+///
+///     v(t + dt/2) = v(t) + dt/2 F(t) / m
+///     x(t + dt)   = x(t) + dt v(t + dt/2)
+///     v(t + dt)   = v(t + dt/2) + dt/2 F(t + dt) / m
+///
+/// The per-particle updates are host-device functions used by every backend's loop or kernel.
+
+#include "novamd/backend/backend.hpp"
+#include "novamd/core/box.hpp"
+#include "novamd/core/host_device.hpp"
+#include "novamd/core/vec3.hpp"
+
+namespace novamd::integrate {
+
+/// v + dt F / m; `dt_over_mass` already includes the unit system's force-to-acceleration factor.
+NOVAMD_HD core::Vec3<double> kicked(const core::Vec3<double>& v, const core::Vec3<double>& f,
+                                    double dt_over_mass) {
+  return v + dt_over_mass * f;
+}
+
+/// x + dt v, wrapped into the box.
+NOVAMD_HD core::Vec3<double> drifted(const core::Vec3<double>& x, const core::Vec3<double>& v,
+                                     double dt, const core::BoxView<double>& box) {
+  return box.wrap(x + dt * v);
+}
+
+/// One NVE step; forces must be current on entry and are current on exit.
+inline void velocity_verlet_step(backend::Backend& backend, double dt) {
+  backend.kick(0.5 * dt);
+  backend.drift(dt);
+  backend.compute_forces();
+  backend.kick(0.5 * dt);
+}
+
+}  // namespace novamd::integrate

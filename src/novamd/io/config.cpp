@@ -1,0 +1,511 @@
+#include "novamd/io/config.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "novamd/core/error.hpp"
+#include "novamd/io/config_overrides.hpp"
+#include "novamd/io/yaml_reader.hpp"
+
+namespace novamd::io {
+namespace {
+
+/// Particle ids are 32-bit: no run holds more particles.
+constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
+/// Fractions must add up to 1 within this.
+constexpr double kFractionTolerance = 1e-6;
+
+const NameList kRootKeys{"units",  "backend",    "precision", "seed",  "system",
+                         "forces", "integrator", "run",       "output"};
+const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
+const NameList kSpeciesKeys{"name", "charge", "mass", "isospin"};
+const NameList kStructureKeys{"generate", "read"};
+const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
+const NameList kLattices{"random", "sc", "bcc", "fcc"};
+const NameList kForceTerms{"yukawa"};
+/// Force terms of the design that this version does not have yet.
+const NameList kPlannedForceTerms{"lennard_jones", "nuclear", "ewald", "pme"};
+const NameList kYukawaKeys{"screening_length", "cutoff", "shift"};
+const NameList kIntegrators{"velocity_verlet"};
+const NameList kPlannedIntegrators{"leapfrog", "langevin", "nose_hoover", "bussi"};
+const NameList kOutputKeys{"thermo", "trajectory", "checkpoint"};
+const NameList kTrajectoryFields{"position", "velocity", "force"};
+
+bool contains(const NameList& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// Sites per cubic cell (sc 1, bcc 2, fcc 4); 0 for random positions.
+int basis_size(const std::string& lattice) {
+  if (lattice == "sc") return 1;
+  if (lattice == "bcc") return 2;
+  if (lattice == "fcc") return 4;
+  return 0;
+}
+
+// --- system.species ----------------------------------------------------------------------------
+
+core::Species parse_one_species(const YamlReader& node, const std::vector<core::Species>& before) {
+  node.check_keys(kSpeciesKeys);
+  const YamlReader name = node.required("name");
+  core::Species species;
+  species.name = name.string();
+  if (std::any_of(species.name.begin(), species.name.end(),
+                  [](unsigned char c) { return std::isspace(c) != 0; }))
+    name.fail(fmt::format("'{}' contains a space", species.name), "a name without spaces");
+  for (const core::Species& other : before) {
+    if (other.name == species.name)
+      name.fail(fmt::format("species '{}' is declared twice", species.name), "unique names");
+  }
+  species.charge = node.number_or("charge", 0.0, ValueRange::any());
+  species.mass = node.required("mass").number(ValueRange::positive());
+  if (const auto isospin = node.optional("isospin")) {
+    const std::int64_t tau = isospin->integer();
+    if (tau < -1 || tau > 1)
+      isospin->fail(fmt::format("{} is not an isospin", tau),
+                    "+1 (proton), -1 (neutron) or 0 (not a nucleon)");
+    species.isospin = static_cast<int>(tau);
+  }
+  return species;
+}
+
+core::SpeciesTable parse_species(const YamlReader& node) {
+  const std::vector<YamlReader> elements = node.elements();
+  if (elements.empty()) node.fail("the list is empty", "at least one species");
+  std::vector<core::Species> species;
+  for (const YamlReader& element : elements) species.push_back(parse_one_species(element, species));
+  return core::SpeciesTable(std::move(species));
+}
+
+// --- system.structure.generate -----------------------------------------------------------------
+
+NameList species_names(const core::SpeciesTable& species) {
+  NameList names;
+  for (const core::Species& s : species.all()) names.push_back(s.name);
+  return names;
+}
+
+/// The entries of a map keyed by species name (counts, fractions), each checked to be declared
+/// and named once, as (type id, value reader).
+std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
+                                                        const core::SpeciesTable& species) {
+  const auto entries = node.entries();
+  if (entries.empty()) node.fail("the map is empty", "at least one species");
+  const NameList names = species_names(species);
+  std::vector<std::pair<int, YamlReader>> result;
+  std::set<std::string> seen;
+  for (const auto& [name, value] : entries) {
+    const auto type = species.find(name);
+    if (!type) {
+      const auto near = nearest_name(name, names);
+      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
+                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
+                 "one of " + join_names(names, ", "));
+    }
+    if (!seen.insert(name).second) value.fail("species appears twice", "each species once");
+    result.emplace_back(*type, value);
+  }
+  return result;
+}
+
+/// Counts in declaration order of the species.
+std::vector<std::pair<std::string, std::int64_t>> in_declaration_order(
+    std::vector<std::pair<int, std::int64_t>> counts, const core::SpeciesTable& species) {
+  std::sort(counts.begin(), counts.end());
+  std::vector<std::pair<std::string, std::int64_t>> result;
+  for (const auto& [type, count] : counts) result.emplace_back(species[type].name, count);
+  return result;
+}
+
+std::int64_t sum_of(const std::vector<std::pair<std::string, std::int64_t>>& counts) {
+  std::int64_t sum = 0;
+  for (const auto& entry : counts) sum += entry.second;
+  return sum;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> parse_counts(const YamlReader& node,
+                                                               const core::SpeciesTable& species) {
+  std::vector<std::pair<int, std::int64_t>> counts;
+  for (const auto& [type, value] : species_entries(node, species))
+    counts.emplace_back(type, value.integer(ValueRange::between(1, double(kMaxParticles))));
+  auto result = in_declaration_order(std::move(counts), species);
+  if (sum_of(result) > kMaxParticles)
+    node.fail(fmt::format("the counts add up to {}", sum_of(result)),
+              fmt::format("at most {} particles", kMaxParticles));
+  return result;
+}
+
+/// Splits `total` by `fractions` (type id, fraction) by largest remainder: the counts add up to
+/// exactly `total`; ties go to the species declared first.
+std::vector<std::pair<std::string, std::int64_t>> apportion(
+    const std::vector<std::pair<int, double>>& fractions, std::int64_t total,
+    const core::SpeciesTable& species) {
+  double fraction_sum = 0.0;
+  for (const auto& entry : fractions) fraction_sum += entry.second;
+  std::vector<std::pair<int, std::int64_t>> counts;
+  std::vector<std::pair<double, int>> remainders;  // (remainder, type id)
+  std::int64_t assigned = 0;
+  for (const auto& [type, fraction] : fractions) {
+    const double exact = fraction / fraction_sum * static_cast<double>(total);
+    const auto whole = static_cast<std::int64_t>(std::floor(exact));
+    counts.emplace_back(type, whole);
+    remainders.emplace_back(exact - static_cast<double>(whole), type);
+    assigned += whole;
+  }
+  std::stable_sort(remainders.begin(), remainders.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  for (std::size_t i = 0; assigned < total && i < remainders.size(); ++i, ++assigned) {
+    for (auto& entry : counts)
+      if (entry.first == remainders[i].second) ++entry.second;
+  }
+  return in_declaration_order(std::move(counts), species);
+}
+
+std::vector<std::pair<int, double>> parse_fractions(const YamlReader& node,
+                                                    const core::SpeciesTable& species) {
+  std::vector<std::pair<int, double>> fractions;
+  double sum = 0.0;
+  const ValueRange unit_interval{0.0, true, 1.0, false};
+  for (const auto& [type, value] : species_entries(node, species)) {
+    fractions.emplace_back(type, value.number(unit_interval));
+    sum += fractions.back().second;
+  }
+  if (std::abs(sum - 1.0) > kFractionTolerance)
+    node.fail(fmt::format("the fractions add up to {}", sum),
+              "fractions adding up to 1 (within 1e-6)");
+  std::sort(fractions.begin(), fractions.end());
+  return fractions;
+}
+
+std::array<int, 3> parse_cells(const YamlReader& node) {
+  const std::string expected = "a positive integer or a list of 1 or 3 positive integers";
+  const ValueRange range = ValueRange::between(1, double(kMaxParticles));
+  if (node.is_scalar()) {
+    const int n = static_cast<int>(node.integer(range));
+    return {n, n, n};
+  }
+  if (!node.is_list()) node.fail_type(expected);
+  const std::vector<YamlReader> elements = node.elements();
+  if (elements.size() != 1 && elements.size() != 3)
+    node.fail(fmt::format("found a list of {}", elements.size()), expected);
+  std::array<int, 3> cells{};
+  for (std::size_t axis = 0; axis < 3; ++axis)
+    cells[axis] = static_cast<int>(elements[elements.size() == 1 ? 0 : axis].integer(range));
+  return cells;
+}
+
+/// basis x nx x ny x nz, checked against the particle limit.
+std::int64_t lattice_sites(const YamlReader& node, const std::array<int, 3>& cells, int basis) {
+  const double sites = double(basis) * cells[0] * cells[1] * cells[2];
+  if (sites > double(kMaxParticles))
+    node.fail(fmt::format("{} x {} x {} cells of {} sites hold {} particles", cells[0], cells[1],
+                          cells[2], basis, sites),
+              fmt::format("at most {} particles", kMaxParticles));
+  return static_cast<std::int64_t>(sites);
+}
+
+/// `counts`, or `fractions` x (`total` or the lattice sites), checked against each other.
+std::vector<std::pair<std::string, std::int64_t>> parse_composition(
+    const YamlReader& node, const core::SpeciesTable& species, std::optional<std::int64_t> sites) {
+  const auto counts = node.optional("counts");
+  const auto fractions = node.optional("fractions");
+  const auto total_node = node.optional("total");
+  if (counts && fractions)
+    node.key_reader("fractions")
+        .fail("cannot be given together with counts", "either counts or fractions");
+  if (!counts && !fractions) node.fail("neither counts nor fractions is given", "one of them");
+  std::optional<std::int64_t> total;
+  if (total_node) total = total_node->integer(ValueRange::between(1, double(kMaxParticles)));
+  if (total && sites && *total != *sites)
+    total_node->fail(fmt::format("total {} differs from the {} sites of the cells", *total, *sites),
+                     "no total, or one equal to the sites");
+  if (counts) {
+    auto result = parse_counts(*counts, species);
+    const std::int64_t sum = sum_of(result);
+    if (total && *total != sum)
+      total_node->fail(fmt::format("total {} differs from the sum of the counts ({})", *total, sum),
+                       "no total, or the sum of the counts");
+    if (sites && *sites != sum)
+      counts->fail(fmt::format("the counts add up to {} but the cells hold {} sites", sum, *sites),
+                   fmt::format("counts adding up to {}", *sites));
+    return result;
+  }
+  if (!total && !sites)
+    node.key_reader("total").fail("required key is missing (fractions need a particle count)",
+                                  "a positive integer, or cells with a lattice");
+  return apportion(parse_fractions(*fractions, species), total ? *total : *sites, species);
+}
+
+GenerateSettings parse_generate(const YamlReader& node, const core::SpeciesTable& species) {
+  node.check_keys(kGenerateKeys);
+  GenerateSettings settings;
+  settings.lattice = node.choice_or("lattice", "random", kLattices);
+  const int basis = basis_size(settings.lattice);
+  std::optional<std::int64_t> sites;
+  if (const auto cells = node.optional("cells")) {
+    if (basis == 0)
+      node.key_reader("cells").fail("cells are only for a lattice", "lattice: sc, bcc or fcc");
+    settings.cells = parse_cells(*cells);
+    sites = lattice_sites(*cells, *settings.cells, basis);
+  }
+  if (const auto separation = node.optional("min_separation")) {
+    if (basis != 0)
+      node.key_reader("min_separation")
+          .fail(fmt::format("min_separation is only for random positions, not lattice: {}",
+                            settings.lattice),
+                "lattice: random");
+    settings.min_separation = separation->number(ValueRange::non_negative());
+  }
+  settings.counts = parse_composition(node, species, sites);
+  return settings;
+}
+
+StructureSettings parse_structure(const YamlReader& node, const core::SpeciesTable& species) {
+  node.check_keys(kStructureKeys);
+  const auto generate = node.optional("generate");
+  const auto read = node.optional("read");
+  if (generate && read)
+    node.key_reader("read").fail("cannot be given together with generate",
+                                 "either generate or read");
+  if (!generate && !read) node.fail("neither generate nor read is given", "exactly one of them");
+  StructureSettings settings;
+  if (generate) {
+    settings.generate = parse_generate(*generate, species);
+  } else {
+    settings.read = read->string();  // as written: relative to the config file's folder
+  }
+  return settings;
+}
+
+// --- system ------------------------------------------------------------------------------------
+
+std::array<double, 3> parse_box(const YamlReader& node) {
+  const std::string expected = "a positive number or a list of 1 or 3 positive numbers";
+  if (node.is_scalar()) {
+    const double edge = node.number(ValueRange::positive());
+    return {edge, edge, edge};
+  }
+  if (!node.is_list()) node.fail_type(expected);
+  const std::vector<YamlReader> elements = node.elements();
+  if (elements.size() != 1 && elements.size() != 3)
+    node.fail(fmt::format("found a list of {}", elements.size()), expected);
+  std::array<double, 3> box{};
+  for (std::size_t axis = 0; axis < 3; ++axis)
+    box[axis] = elements[elements.size() == 1 ? 0 : axis].number(ValueRange::positive());
+  return box;
+}
+
+void parse_box_or_density(const YamlReader& node, SystemSettings& settings) {
+  const auto box = node.optional("box");
+  const auto density = node.optional("density");
+  if (box && density)
+    node.key_reader("density").fail("cannot be given together with system.box",
+                                    "either box or density");
+  if (!box && !density && settings.structure.generate)
+    node.fail("neither box nor density is given", "one of them when the structure is generated");
+  if (box) settings.box = parse_box(*box);
+  if (density) settings.density = density->number(ValueRange::positive());
+}
+
+SystemSettings parse_system(const YamlReader& node) {
+  node.check_keys(kSystemKeys);
+  SystemSettings settings;
+  settings.species = parse_species(node.required("species"));
+  settings.structure = parse_structure(node.required("structure"), settings.species);
+  parse_box_or_density(node, settings);
+  if (const auto velocities = node.optional("velocities")) {
+    velocities->check_keys({"temperature"});
+    if (const auto temperature = velocities->optional("temperature"))
+      settings.velocities.temperature = temperature->number(ValueRange::non_negative());
+  }
+  return settings;
+}
+
+// --- forces ------------------------------------------------------------------------------------
+
+forces::YukawaSettings parse_yukawa(const YamlReader& node) {
+  node.check_keys(kYukawaKeys);
+  forces::YukawaSettings settings;
+  settings.screening_length = node.required("screening_length").number(ValueRange::positive());
+  if (const auto cutoff = node.optional("cutoff"))
+    settings.cutoff =
+        cutoff->number_or_word("none", ValueRange::positive()).value_or(forces::kNoCutoff);
+  settings.shift_energy = node.choice_or("shift", "none", {"none", "energy"}) == "energy";
+  return settings;
+}
+
+forces::ForceSettings parse_force_term(const YamlReader& element) {
+  const std::string expected = "one force term per list element, such as '- yukawa: {...}'";
+  if (!element.is_map()) element.fail_type(expected);
+  if (element.node().size() != 1)
+    element.fail(fmt::format("found {} keys", element.node().size()), expected);
+  const auto [name, body] = element.entries().front();
+  if (contains(kPlannedForceTerms, name))
+    element.key_reader(name).fail(
+        fmt::format("the force term '{}' is not available in this version", name),
+        join_names(kForceTerms));
+  element.check_keys(kForceTerms);
+  body.expect_map();
+  return parse_yukawa(body);
+}
+
+std::vector<forces::ForceSettings> parse_forces(const YamlReader& node) {
+  const std::vector<YamlReader> elements = node.elements();
+  if (elements.empty()) node.fail("the list is empty", "at least one force term");
+  std::vector<forces::ForceSettings> result;
+  for (const YamlReader& element : elements) result.push_back(parse_force_term(element));
+  return result;
+}
+
+/// A cutoff must not exceed half the shortest box edge (the minimum image would miss pairs).
+void check_cutoffs(const Config& config, const YamlReader& forces_node) {
+  if (!config.system.box) return;
+  const auto& box = *config.system.box;
+  const double half_edge = 0.5 * std::min({box[0], box[1], box[2]});
+  const std::vector<YamlReader> elements = forces_node.elements();
+  for (std::size_t i = 0; i < config.forces.size(); ++i) {
+    const double cutoff = forces::cutoff_of(config.forces[i]);
+    if (std::isinf(cutoff) || cutoff <= half_edge) continue;
+    const YamlReader term = elements[i].required(forces::name_of(config.forces[i]));
+    term.required("cutoff").fail(
+        fmt::format("{} is more than half the shortest box edge ({})", cutoff, half_edge),
+        fmt::format("none or a number <= {}", half_edge));
+  }
+}
+
+// --- integrator, run, output -------------------------------------------------------------------
+
+IntegratorSettings parse_integrator(const YamlReader& node) {
+  node.expect_map();
+  IntegratorSettings settings;
+  if (const auto type = node.optional("type")) {
+    const std::string name = type->string();
+    if (contains(kPlannedIntegrators, name))
+      type->fail(fmt::format("integrator '{}' is not available in this version", name),
+                 join_names(kIntegrators));
+    settings.type = type->choice(kIntegrators);
+  }
+  node.check_keys({"type", "timestep"});
+  settings.timestep = node.required("timestep").number(ValueRange::positive());
+  return settings;
+}
+
+RunSettings parse_run(const YamlReader& node) {
+  node.check_keys({"steps"});
+  return {node.required("steps").integer(ValueRange::non_negative())};
+}
+
+TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
+  node.check_keys({"every", "file", "fields"});
+  TrajectoryOutputSettings settings;
+  settings.every = node.required("every").integer(ValueRange::at_least(1));
+  settings.file = node.string_or("file", settings.file.string());
+  if (const auto fields = node.optional("fields")) {
+    for (const YamlReader& field : fields->elements()) {
+      const std::string name = field.choice(kTrajectoryFields);
+      settings.velocity = settings.velocity || name == "velocity";
+      settings.force = settings.force || name == "force";
+    }
+  }
+  return settings;
+}
+
+OutputSettings parse_output(const YamlReader& node) {
+  node.check_keys(kOutputKeys);
+  if (node.has("checkpoint"))
+    node.key_reader("checkpoint").fail("checkpoints are not available in this version");
+  OutputSettings settings;
+  if (const auto thermo = node.optional("thermo")) {
+    thermo->check_keys({"every", "file"});
+    settings.thermo.every =
+        thermo->integer_or("every", settings.thermo.every, ValueRange::at_least(1));
+    settings.thermo.file = thermo->string_or("file", settings.thermo.file.string());
+  }
+  if (const auto trajectory = node.optional("trajectory"))
+    settings.trajectory = parse_trajectory(*trajectory);
+  return settings;
+}
+
+// --- the document ------------------------------------------------------------------------------
+
+Config parse_root(const YamlReader& root) {
+  root.check_keys(kRootKeys);
+  Config config;
+  config.units = *core::find_unit_system(root.required("units").choice({"nuclear", "lj", "real"}));
+  config.backend = root.choice_or("backend", config.backend, {"auto", "cpu", "cuda"});
+  config.precision =
+      *core::parse_precision(root.choice_or("precision", "double", {"double", "mixed", "single"}));
+  config.seed = static_cast<std::uint64_t>(
+      root.integer_or("seed", static_cast<std::int64_t>(config.seed), ValueRange::non_negative()));
+  config.system = parse_system(root.required("system"));
+  const YamlReader forces_node = root.required("forces");
+  config.forces = parse_forces(forces_node);
+  config.integrator = parse_integrator(root.required("integrator"));
+  config.run = parse_run(root.required("run"));
+  if (const auto output = root.optional("output")) config.output = parse_output(*output);
+  check_cutoffs(config, forces_node);
+  return config;
+}
+
+/// Parses YAML text; a syntax error becomes an InputError with the file and line.
+YAML::Node load_yaml(const std::string& text, const std::string& source_name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& error) {
+    if (error.mark.is_null())
+      throw core::InputError(fmt::format("{}: YAML syntax error: {}", source_name, error.msg));
+    throw core::InputError(fmt::format("{}:{}: YAML syntax error: {} (column {})", source_name,
+                                       error.mark.line + 1, error.msg, error.mark.column + 1));
+  }
+}
+
+Config parse_document(const std::string& text, const std::string& source_name,
+                      const std::vector<Override>& overrides) {
+  YAML::Node root = load_yaml(text, source_name);
+  auto source = std::make_shared<YamlSource>();
+  source->file = source_name;
+  if ((!root.IsDefined() || root.IsNull()) && overrides.empty())
+    throw core::InputError(fmt::format(
+        "{}:1: the config is empty; expected a map with units, system, forces, integrator and run",
+        source_name));
+  if (root.IsDefined() && !root.IsNull())
+    YamlReader(root, source).expect_map();  // before overrides, which need a map to walk
+  source->overrides = apply_overrides(root, overrides, source_name);
+  return parse_root(YamlReader(root, source));
+}
+
+}  // namespace
+
+Config load_config(const std::filesystem::path& file, const std::vector<Override>& overrides) {
+  std::error_code error;
+  std::ifstream in(file);
+  if (std::filesystem::is_directory(file, error) || !in)
+    throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
+  Config config = parse_document(text.str(), file.string(), overrides);
+  config.file = file;
+  return config;
+}
+
+Config parse_config(const std::string& yaml_text, const std::string& source_name,
+                    const std::vector<Override>& overrides) {
+  Config config = parse_document(yaml_text, source_name, overrides);
+  config.file = "<string>";
+  return config;
+}
+
+}  // namespace novamd::io

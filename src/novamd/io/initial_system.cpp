@@ -1,0 +1,181 @@
+/// @file initial_system.cpp
+/// The initial box and particles of a run (see initial_system.hpp).
+
+#include "novamd/io/initial_system.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "novamd/core/error.hpp"
+#include "novamd/forces/force_settings.hpp"
+#include "novamd/io/structure_generator.hpp"
+#include "novamd/io/velocity_init.hpp"
+#include "novamd/io/xyz.hpp"
+
+namespace novamd::io {
+namespace {
+
+/// Relative difference below which a config box and a file's Lattice agree.
+constexpr double kBoxTolerance = 1e-9;
+
+std::string format_box(const core::Box& box) {
+  const auto& L = box.length();
+  return fmt::format("[{}, {}, {}]", L.x, L.y, L.z);
+}
+
+/// The structure file. load_config has already resolved it against the config file's folder
+/// (config.cpp), so it is used as it stands; joining the folder again would double it.
+const std::filesystem::path& structure_path(const Config& config) {
+  return *config.system.structure.read;
+}
+
+std::int64_t generated_count(const GenerateSettings& settings) {
+  std::int64_t total = 0;
+  for (const auto& entry : settings.counts) total += entry.second;
+  return total;
+}
+
+/// The box from system.box, or from system.density and N; nothing when the config has neither.
+std::optional<core::Box> config_box(const SystemSettings& system, std::int64_t n) {
+  if (system.box) {
+    const auto& b = *system.box;
+    for (double edge : b)
+      if (!(edge > 0.0) || !std::isfinite(edge))
+        throw core::InputError(fmt::format(
+            "system.box: [{}, {}, {}]; expected three positive edge lengths", b[0], b[1], b[2]));
+    return core::Box(b[0], b[1], b[2]);
+  }
+  if (system.density) {
+    const double density = *system.density;
+    if (!(density > 0.0) || !std::isfinite(density))
+      throw core::InputError(
+          fmt::format("system.density: {}; expected a positive number density", density));
+    const double edge = std::cbrt(static_cast<double>(n) / density);
+    return core::Box(edge, edge, edge);
+  }
+  return std::nullopt;
+}
+
+bool same_box(const core::Box& a, const core::Box& b) {
+  const auto close = [](double x, double y) {
+    return std::abs(x - y) <= kBoxTolerance * std::max(std::abs(x), std::abs(y));
+  };
+  return close(a.length().x, b.length().x) && close(a.length().y, b.length().y) &&
+         close(a.length().z, b.length().z);
+}
+
+/// Reads the structure file and settles the box from the config and the file's Lattice.
+InitialSystem read_structure(const Config& config) {
+  const std::filesystem::path& file = structure_path(config);
+  XyzFrame frame = read_xyz(file, config.system.species);
+  const auto n = static_cast<std::int64_t>(frame.particles.size());
+  const std::optional<core::Box> from_config = config_box(config.system, n);
+  if (!from_config && !frame.lattice)
+    throw core::InputError(fmt::format(
+        "{}:2: the comment line has no Lattice=\"Lx 0 0 0 Ly 0 0 0 Lz\", and the config gives "
+        "neither system.box nor system.density; expected one of them",
+        file.string()));
+  if (from_config && frame.lattice && !same_box(*from_config, *frame.lattice)) {
+    const char* key = config.system.box ? "system.box" : "system.density";
+    throw core::InputError(fmt::format(
+        "{}: the box {} differs from the Lattice {} of {}:2; expected them to agree (within "
+        "{} relative), or leave {} out to take the box from the file",
+        key, format_box(*from_config), format_box(*frame.lattice), file.string(), kBoxTolerance,
+        key));
+  }
+  if (!frame.has_velocities) frame.particles.velocity.fill_zero();
+  return {from_config ? *from_config : *frame.lattice, std::move(frame.particles)};
+}
+
+InitialSystem generate(const Config& config) {
+  const GenerateSettings& settings = *config.system.structure.generate;
+  const std::optional<core::Box> box = config_box(config.system, generated_count(settings));
+  if (!box)
+    throw core::InputError(
+        "system: the box is unknown; expected system.box ([Lx, Ly, Lz]) or system.density "
+        "(particles per volume) with a generated structure");
+  core::ParticleData particles =
+      generate_structure(settings, config.system.species, *box, config.seed);
+  return {*box, std::move(particles)};
+}
+
+/// Wraps every position into [0, L): a coordinate that rounds onto L lands on 0.
+void wrap_positions(const core::Box& box, core::ParticleData& particles) {
+  const auto view = box.view<double>();
+  const auto& L = box.length();
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    core::Vec3<double> r = view.wrap(particles.position.get(i));
+    r.x = (r.x >= 0.0 && r.x < L.x) ? r.x : 0.0;
+    r.y = (r.y >= 0.0 && r.y < L.y) ? r.y : 0.0;
+    r.z = (r.z >= 0.0 && r.z < L.z) ? r.z : 0.0;
+    particles.position.set(i, r);
+  }
+}
+
+void check_cutoffs(const std::vector<forces::ForceSettings>& terms, const core::Box& box) {
+  const double limit = 0.5 * box.shortest_edge();
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const double cutoff = forces::cutoff_of(terms[i]);
+    if (std::isfinite(cutoff) && cutoff > limit)
+      throw core::InputError(fmt::format(
+          "forces[{}].{}.cutoff: {} exceeds half the shortest box edge of {} ({}); expected at "
+          "most {} (the minimum image convention), a larger box, or cutoff: none",
+          i, forces::name_of(terms[i]), cutoff, format_box(box), box.shortest_edge(), limit));
+  }
+}
+
+/// Two particles at one wrapped position (distance 0 under the minimum image) are an error.
+/// `file`, when the structure was read, adds the two atom lines (line = id + 3) to the message.
+void check_duplicates(const core::ParticleData& p,
+                      const std::optional<std::filesystem::path>& file) {
+  std::vector<std::size_t> order(p.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const auto key = [&](std::size_t i) {
+    return std::make_tuple(p.position.x[i], p.position.y[i], p.position.z[i]);
+  };
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return key(a) < key(b); });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (key(order[k - 1]) != key(order[k])) continue;
+    const std::int32_t a = std::min(p.id[order[k - 1]], p.id[order[k]]);
+    const std::int32_t b = std::max(p.id[order[k - 1]], p.id[order[k]]);
+    const auto r = p.position.get(order[k]);
+    const std::string source =
+        file ? fmt::format(" (atom lines {} and {} of {})", a + 3, b + 3, file->string()) : "";
+    throw core::InputError(fmt::format(
+        "system.structure: particles {} and {}{} are at the same position ({}, {}, {}) after "
+        "wrapping into the box (distance 0 under the minimum image); expected distinct positions",
+        a, b, source, r.x, r.y, r.z));
+  }
+}
+
+}  // namespace
+
+InitialSystem build_initial_system(const Config& config) {
+  const StructureSettings& structure = config.system.structure;
+  if (structure.generate.has_value() == structure.read.has_value())
+    throw core::InputError(
+        "system.structure: expected exactly one of generate ({lattice, counts}) or read (an "
+        "extended XYZ file)");
+  InitialSystem system = structure.read ? read_structure(config) : generate(config);
+  if (system.particles.size() == 0)
+    throw core::InputError(
+        "system.structure: the structure has no particles; expected at least "
+        "one");
+  if (config.system.velocities.temperature)
+    assign_maxwell_boltzmann(system.particles, config.system.species, config.units,
+                             *config.system.velocities.temperature, config.seed);
+  wrap_positions(system.box, system.particles);
+  check_cutoffs(config.forces, system.box);
+  check_duplicates(system.particles,
+                   structure.read ? std::optional(structure_path(config)) : std::nullopt);
+  return system;
+}
+
+}  // namespace novamd::io
