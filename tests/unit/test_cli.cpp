@@ -1,0 +1,133 @@
+// The `novamd` command end to end: examples, run.steps = 0, non-finite stops, backend errors,
+// --version.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/cli_runner.hpp"
+
+namespace {
+
+using novamd::test::run_novamd;
+using novamd::test::TempDir;
+
+std::vector<std::string> read_lines(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+const char* kTwoIons = R"(units: lj
+system:
+  box: [10, 10, 10]
+  species: [{name: A, charge: 1, mass: 1}]
+  structure: {generate: {lattice: random, counts: {A: 2}, min_separation: 1.0}}
+  velocities: {temperature: 1.0}
+forces:
+  - yukawa: {screening_length: 1.0}
+integrator: {type: velocity_verlet, timestep: 0.001}
+run: {steps: 0}
+)";
+
+TEST(Cli, ExamplesRunShortened) {
+  for (const char* example : {"white_dwarf_co.yaml", "yukawa_ocp.yaml"}) {
+    TempDir dir;
+    const auto result = run_novamd(std::string("run " NOVAMD_SOURCE_DIR "/examples/") + example +
+                                       " --steps 4 --set output.thermo.every=2",
+                                   dir.path());
+    ASSERT_EQ(result.exit_code, 0) << example << "\n" << result.output;
+    EXPECT_NE(result.output.find("Done: 4 steps"), std::string::npos) << result.output;
+    // Thermo rows at steps 0, 2, 4 below the header.
+    std::size_t csv_files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+      if (entry.path().extension() != ".csv") continue;
+      ++csv_files;
+      const auto lines = read_lines(entry.path());
+      ASSERT_EQ(lines.size(), 4u) << example;
+      EXPECT_EQ(lines[3].rfind("4,", 0), 0u) << lines[3];
+    }
+    EXPECT_EQ(csv_files, 1u) << example;
+  }
+}
+
+TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
+  TempDir dir;
+  dir.write("two.yaml", kTwoIons);
+  const auto result = run_novamd("run two.yaml", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto lines = read_lines(dir.path() / "thermo.csv");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "step,time,temperature,kinetic_energy,potential_energy,total_energy,pressure");
+  EXPECT_EQ(lines[1].rfind("0,0,", 0), 0u) << lines[1];
+  // Two unit charges with lambda = 1 at distance >= 1 in a 10-box: 0 < V <= exp(-1).
+  std::stringstream row(lines[1]);
+  std::vector<double> values;
+  for (std::string cell; std::getline(row, cell, ',');) values.push_back(std::stod(cell));
+  ASSERT_EQ(values.size(), 7u);
+  EXPECT_GT(values[4], 0.0);
+  EXPECT_LE(values[4], std::exp(-1.0));
+  EXPECT_DOUBLE_EQ(values[5], values[3] + values[4]);  // total = kinetic + potential
+  EXPECT_NEAR(values[2], 1.0, 1e-12);                  // temperature set exactly
+}
+
+TEST(Cli, NonFiniteEnergyStopsTheRunNamingStepAndParticle) {
+  TempDir dir;
+  std::string config = kTwoIons;
+  config.replace(config.find("charge: 1"), 9, "charge: 1e200");  // Z_i Z_j overflows to inf
+  dir.write("inf.yaml", config);
+  const auto result = run_novamd("run inf.yaml", dir.path());
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("step 0: particle 0 has a non-finite"), std::string::npos)
+      << result.output;
+}
+
+TEST(Cli, NonFinitePositionStopsTheRunAtItsStep) {
+  TempDir dir;
+  dir.write("huge_dt.yaml", kTwoIons);
+  const auto result =
+      run_novamd("run huge_dt.yaml --steps 5 --set integrator.timestep=1e300", dir.path());
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("step 1: particle 0 has a non-finite position"), std::string::npos)
+      << result.output;
+}
+
+TEST(Cli, CudaWithoutADeviceIsAClearError) {
+  TempDir dir;
+  dir.write("two.yaml", kTwoIons);
+  const auto result = run_novamd("run two.yaml --backend cuda", dir.path());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("backend: cuda was asked for"), std::string::npos)
+      << result.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));  // nothing written
+}
+
+TEST(Cli, VersionNamesVersionCommitAndCuda) {
+  TempDir dir;
+  const auto result = run_novamd("--version", dir.path());
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("novamd " NOVAMD_VERSION " (commit "), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("CUDA backend: "), std::string::npos) << result.output;
+}
+
+TEST(Cli, UsageErrorsExitWithCode2) {
+  TempDir dir;
+  EXPECT_EQ(run_novamd("run", dir.path()).exit_code, 2);
+  EXPECT_EQ(run_novamd("frobnicate", dir.path()).exit_code, 2);
+  EXPECT_EQ(run_novamd("run x.yaml --precision quad", dir.path()).exit_code, 2);
+}
+
+TEST(Cli, BenchPrintsItsTable) {
+  TempDir dir;
+  const auto result = run_novamd("bench --backend cpu --sizes 64 --steps 2", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("ms/step"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("\n      64 "), std::string::npos) << result.output;
+}
+
+}  // namespace
