@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "novamd/backend/cuda_device.hpp"
+#include "novamd/git_commit.hpp"  // generated at build time
 
 namespace novamd::app {
 
