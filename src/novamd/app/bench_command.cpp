@@ -99,7 +99,8 @@ int bench_command(const BenchOptions& options) {
                  "speed-up");
       first = false;
     }
-    const int steps = options.steps > 0 ? options.steps : (row.ions > 10000 ? 3 : 10);
+    const bool on_gpu = backend::resolve_backend_name(options.backend) == "cuda";
+    const int steps = options.steps > 0 ? options.steps : on_gpu ? 200 : (row.ions > 10000 ? 3 : 10);
     const double seconds = time_steps(*backend, config.integrator.timestep, options.warmup, steps);
     const double pairs = static_cast<double>(row.ions) * static_cast<double>(row.ions - 1);
     const std::string k20 = row.k20_ms > 0 ? fmt::format("{:.3f}", row.k20_ms) : "-";

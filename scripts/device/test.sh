@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds NovaMD with the CUDA backend on the GPU machine, runs the test suite (CUDA-labelled
+# tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
+# Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
+#
+#   scripts/device/test.sh [all|tests|bench|profile]   (default: all but profile)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/novamd-device}
+mkdir -p "$OUT"
+what=${1:-all}
+build=build-device
+
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv \
+  > "$OUT/gpu.txt" 2>&1
+cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DNOVAMD_ENABLE_MPI=OFF > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+if ! cmake --build $build -j "$(nproc)" > "$OUT/build.log" 2>&1; then
+  grep -E "error|Error" "$OUT/build.log" | head -40
+  exit 1
+fi
+$build/novamd --version | tee "$OUT/version.txt"
+
+# Registers, shared memory and spills of every kernel; SASS of the pair kernels.
+objects=$(find $build/src -name '*.cu.o')
+cuobjdump -res-usage $objects > "$OUT/resources.txt" 2>&1
+cuobjdump -sass $objects > "$OUT/sass.txt" 2>&1
+
+status=0
+if [[ $what == all || $what == tests ]]; then
+  ctest --test-dir $build --output-on-failure -j 4 > "$OUT/tests.log" 2>&1 || status=1
+  grep -E "^N = " -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
+  grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20
+fi
+if [[ $what == all || $what == bench ]]; then
+  for precision in double mixed; do
+    $build/novamd bench --backend cuda --precision $precision | tee "$OUT/bench_$precision.txt"
+  done
+fi
+if [[ $what == profile ]]; then
+  ncu --target-processes all --kernel-name regex:all_pairs --launch-skip 5 --launch-count 2 \
+    --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
+    $build/novamd bench --backend cuda --precision "${2:-double}" --sizes 27648 --steps 3 \
+    > "$OUT/ncu.txt" 2>&1
+  tail -80 "$OUT/ncu.txt"
+fi
+exit $status

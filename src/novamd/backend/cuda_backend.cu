@@ -1,0 +1,211 @@
+#include <cub/device/device_reduce.cuh>
+
+#include <climits>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "novamd/backend/cuda_backend.hpp"
+#include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/device_particles.cuh"
+#include "novamd/forces/cuda_force_term.cuh"
+#include "novamd/integrate/velocity_verlet_cuda.cuh"
+
+namespace novamd::backend {
+namespace {
+
+constexpr int kBlock = 256;
+
+int blocks_for(std::size_t n) { return static_cast<int>((n + kBlock - 1) / kBlock); }
+
+integrate::Vec3Pointers pointers(DeviceVec3Array& a) {
+  return {a.x.data(), a.y.data(), a.z.data()};
+}
+
+/// Device sums of per-particle arrays (CUB), into a small device array of results.
+class DeviceSums {
+ public:
+  void reserve(std::size_t n) {
+    std::size_t bytes = 0;
+    cub::DeviceReduce::Sum(nullptr, bytes, static_cast<double*>(nullptr),
+                           static_cast<double*>(nullptr), static_cast<int>(n));
+    std::size_t min_bytes = 0;
+    cub::DeviceReduce::Min(nullptr, min_bytes, static_cast<std::int32_t*>(nullptr),
+                           static_cast<std::int32_t*>(nullptr), static_cast<int>(n));
+    temp_.resize(std::max(bytes, min_bytes));
+  }
+  void sum(const double* in, double* out, std::size_t n, cudaStream_t stream) {
+    std::size_t bytes = temp_.size();
+    NOVAMD_CUDA_CHECK(
+        cub::DeviceReduce::Sum(temp_.data(), bytes, in, out, static_cast<int>(n), stream));
+  }
+  void min(const std::int32_t* in, std::int32_t* out, std::size_t n, cudaStream_t stream) {
+    std::size_t bytes = temp_.size();
+    NOVAMD_CUDA_CHECK(
+        cub::DeviceReduce::Min(temp_.data(), bytes, in, out, static_cast<int>(n), stream));
+  }
+
+ private:
+  core::DeviceBuffer<unsigned char> temp_;
+};
+
+template <core::Precision P>
+class CudaBackend final : public Backend {
+ public:
+  using PairT = typename core::PrecisionTypes<P>::PairT;
+
+  explicit CudaBackend(BackendSetup setup)
+      : units_(std::move(setup.units)),
+        species_(std::move(setup.species)),
+        box_(setup.box),
+        host_(std::move(setup.particles)) {
+    const auto device = query_cuda_device();
+    description_ = "cuda: " + describe(*device);
+    multiprocessors_ = device->multiprocessors;
+    const std::size_t n = host_.size();
+    device_.upload(host_, stream_.get());
+    upload_per_type_constants();
+    packed_.resize(n);
+    scratch_.resize(n);
+    flag_ids_.resize(n);
+    results_.resize(3);
+    first_non_finite_.resize(1);
+    sums_.reserve(n);
+    for (const auto& f : setup.forces) {
+      terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_));
+    }
+    // Positions packed for the pair kernels: a drift by zero writes them.
+    drift(0.0);
+    NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // uploads on other streams are complete
+  }
+
+  std::string description() const override { return description_; }
+  std::size_t size() const override { return host_.size(); }
+  std::int64_t check_interval() const override { return 100; }
+  void synchronize() override { stream_.synchronize(); }
+
+  void compute_forces() override {
+    const auto stream = stream_.get();
+    device_.clear_forces(stream);
+    const forces::CudaForceInput<PairT> input{packed_.data(), static_cast<int>(size()),
+                                              box_.view<PairT>(), multiprocessors_};
+    for (auto& term : terms_) term->add_to(input, device_.force_output(), stream);
+  }
+
+  void kick(double dt) override {
+    if (size() == 0) return;
+    integrate::kick_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(size()), dt, inverse_mass_.data(), device_.type.data(),
+        pointers(device_.velocity), pointers(device_.force));
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  void drift(double dt) override {
+    if (size() == 0) return;
+    integrate::drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(size()), dt, box_.view<double>(), pointers(device_.position),
+        pointers(device_.velocity), device_.type.data(), packed_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  Observables observables() override {
+    const auto stream = stream_.get();
+    const std::size_t n = size();
+    if (n == 0) return {};
+    integrate::twice_kinetic_energy_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
+        static_cast<int>(n), mass_energy_.data(), device_.type.data(), pointers(device_.velocity),
+        scratch_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    sums_.sum(scratch_.data(), results_.data() + 0, n, stream);
+    sums_.sum(device_.energy.data(), results_.data() + 1, n, stream);
+    sums_.sum(device_.virial.data(), results_.data() + 2, n, stream);
+    std::vector<double> host;
+    results_.copy_to_host(host, stream);
+    stream_.synchronize();
+    return {0.5 * host[0], host[1], host[2]};
+  }
+
+  std::optional<NonFinite> find_non_finite() override {
+    const auto stream = stream_.get();
+    const std::size_t n = size();
+    if (n == 0) return std::nullopt;
+    integrate::non_finite_id_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
+        static_cast<int>(n), pointers(device_.position), pointers(device_.velocity),
+        pointers(device_.force), device_.energy.data(), device_.id.data(), flag_ids_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    sums_.min(flag_ids_.data(), first_non_finite_.data(), n, stream);
+    std::vector<std::int32_t> first;
+    first_non_finite_.copy_to_host(first, stream);
+    stream_.synchronize();
+    if (first[0] == INT32_MAX) return std::nullopt;
+    return host_check();
+  }
+
+  const core::ParticleData& particles_on_host() override {
+    device_.download_state(host_, stream_.get());
+    stream_.synchronize();
+    return host_;
+  }
+
+ private:
+  void upload_per_type_constants() {
+    std::vector<double> inverse_mass, mass_energy;
+    for (const auto& s : species_.all()) {
+      inverse_mass.push_back(1.0 / (s.mass * units_.mvv_to_energy));
+      mass_energy.push_back(s.mass * units_.mvv_to_energy);
+    }
+    inverse_mass_.copy_from_host(inverse_mass, stream_.get());
+    mass_energy_.copy_from_host(mass_energy, stream_.get());
+  }
+
+  /// Names the first non-finite particle and quantity from a host copy (failure path only).
+  std::optional<NonFinite> host_check() {
+    particles_on_host();
+    std::vector<double> energy;
+    device_.energy.copy_to_host(energy, stream_.get());
+    stream_.synchronize();
+    std::optional<NonFinite> first;
+    for (std::size_t i = 0; i < size(); ++i) {
+      const auto finite = [&](const core::Vec3Array& a) {
+        return std::isfinite(a.x[i]) && std::isfinite(a.y[i]) && std::isfinite(a.z[i]);
+      };
+      const char* what = !finite(host_.position)       ? "position"
+                         : !finite(host_.velocity)     ? "velocity"
+                         : !finite(host_.force)        ? "force"
+                         : !std::isfinite(energy[i])   ? "energy"
+                                                       : nullptr;
+      if (what && (!first || host_.id[i] < first->particle_id)) first = NonFinite{host_.id[i], what};
+    }
+    return first;
+  }
+
+  core::UnitSystem units_;
+  core::SpeciesTable species_;
+  core::Box box_;
+  core::ParticleData host_;  ///< host copy, refreshed only for output
+  core::CudaStream stream_;
+  std::string description_;
+  int multiprocessors_ = 1;
+  DeviceParticles device_;
+  core::DeviceBuffer<neighbors::PairPosition<PairT>> packed_;
+  core::DeviceBuffer<double> inverse_mass_, mass_energy_, scratch_, results_;
+  core::DeviceBuffer<std::int32_t> flag_ids_, first_non_finite_;
+  DeviceSums sums_;
+  std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(BackendSetup setup) {
+  switch (setup.precision) {
+    case core::Precision::Double:
+      return std::make_unique<CudaBackend<core::Precision::Double>>(std::move(setup));
+    case core::Precision::Mixed:
+      return std::make_unique<CudaBackend<core::Precision::Mixed>>(std::move(setup));
+    case core::Precision::Single:
+      return std::make_unique<CudaBackend<core::Precision::Single>>(std::move(setup));
+  }
+  return nullptr;
+}
+
+}  // namespace novamd::backend

@@ -1,0 +1,93 @@
+#pragma once
+/// @file device_buffer.cuh
+/// Move-only owner of a device array. The only place that allocates, frees and copies device
+/// memory (STYLE convention 4): a buffer cannot be copied, so it cannot be freed twice.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "novamd/core/cuda_check.cuh"
+
+namespace novamd::core {
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t size) { resize(size); }
+  ~DeviceBuffer() { release(); }
+
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+
+  /// Reallocates to `size` elements (contents are lost when the size changes).
+  void resize(std::size_t size) {
+    if (size == size_) return;
+    release();
+    if (size > 0) NOVAMD_CUDA_CHECK(cudaMalloc(&data_, size * sizeof(T)));
+    size_ = size;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+
+  void copy_from_host(const std::vector<T>& host, cudaStream_t stream) {
+    resize(host.size());
+    if (size_ > 0) {
+      NOVAMD_CUDA_CHECK(
+          cudaMemcpyAsync(data_, host.data(), bytes(), cudaMemcpyHostToDevice, stream));
+    }
+  }
+  void copy_to_host(std::vector<T>& host, cudaStream_t stream) const {
+    host.resize(size_);
+    if (size_ > 0) {
+      NOVAMD_CUDA_CHECK(
+          cudaMemcpyAsync(host.data(), data_, bytes(), cudaMemcpyDeviceToHost, stream));
+    }
+  }
+  void fill_zero(cudaStream_t stream) {
+    if (size_ > 0) NOVAMD_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes(), stream));
+  }
+
+ private:
+  void release() noexcept {
+    if (data_) cudaFree(data_);  // no check: destructors must not throw
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// An owned CUDA stream.
+class CudaStream {
+ public:
+  CudaStream() { NOVAMD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+
+  cudaStream_t get() const { return stream_; }
+  void synchronize() const { NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_{};
+};
+
+}  // namespace novamd::core

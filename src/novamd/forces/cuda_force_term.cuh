@@ -1,0 +1,74 @@
+#pragma once
+/// @file cuda_force_term.cuh
+/// Force terms of the CUDA backend: the same evaluators and settings as the CPU, bound to the
+/// CUDA traversal.
+
+#include <memory>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/precision.hpp"
+#include "novamd/forces/force_settings.hpp"
+#include "novamd/neighbors/all_pairs_cuda.cuh"
+
+namespace novamd::forces {
+
+/// What a force term reads: packed positions in the pair type PairT.
+template <class PairT>
+struct CudaForceInput {
+  const neighbors::PairPosition<PairT>* positions;
+  int n;
+  core::BoxView<PairT> box;
+  int multiprocessors;
+};
+
+template <class PairT>
+class CudaForceTerm {
+ public:
+  virtual ~CudaForceTerm() = default;
+  /// Queues this term's forces, energy and virial, added to `out`, on `stream`.
+  virtual void add_to(const CudaForceInput<PairT>& input, neighbors::ForceOutputView out,
+                      cudaStream_t stream) = 0;
+};
+
+/// A pair force over all pairs: the evaluator's parameter table lives on the device.
+template <class Evaluator, class AccT>
+class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
+ public:
+  using PairT = typename Evaluator::Real;
+
+  explicit CudaAllPairsForce(const physics::PairTable<typename Evaluator::Params>& table)
+      : num_types_(table.num_types()) {
+    table_.copy_from_host(table.data(), nullptr);
+  }
+
+  void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+              cudaStream_t stream) override {
+    const int chunks = neighbors::choose_chunks(in.n, in.multiprocessors);
+    neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, in.n, in.box, table_.data(),
+                                               num_types_, chunks, partial_, out, stream);
+  }
+
+ private:
+  int num_types_;
+  core::DeviceBuffer<typename Evaluator::Params> table_;
+  neighbors::PartialSums<AccT> partial_;
+};
+
+/// The CUDA force term for `settings` at precision P.
+template <core::Precision P>
+std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cuda_force_term(
+    const ForceSettings& settings, const core::SpeciesTable& species,
+    const core::UnitSystem& units) {
+  using PairT = typename core::PrecisionTypes<P>::PairT;
+  using AccT = typename core::PrecisionTypes<P>::AccT;
+  return std::visit(
+      [&](const auto& s) -> std::unique_ptr<CudaForceTerm<PairT>> {
+        using Settings = std::decay_t<decltype(s)>;
+        using Evaluator = typename Settings::template Evaluator<PairT>;
+        return std::make_unique<CudaAllPairsForce<Evaluator, AccT>>(
+            s.template pair_table<PairT>(species, units));
+      },
+      settings);
+}
+
+}  // namespace novamd::forces

@@ -1,0 +1,71 @@
+#pragma once
+/// @file velocity_verlet_cuda.cuh
+/// The per-particle kernels of the CUDA backend: kick and drift call the same host-device
+/// updates as the CPU backend (integrate/velocity_verlet.hpp).
+
+#include <cstdint>
+
+#include "novamd/core/box.hpp"
+#include "novamd/integrate/velocity_verlet.hpp"
+#include "novamd/neighbors/pair_position.hpp"
+
+namespace novamd::integrate {
+
+/// Structure-of-arrays pointers of one vector quantity.
+struct Vec3Pointers {
+  double *x, *y, *z;
+
+  __device__ core::Vec3<double> get(int i) const { return {x[i], y[i], z[i]}; }
+  __device__ void set(int i, const core::Vec3<double>& v) const {
+    x[i] = v.x;
+    y[i] = v.y;
+    z[i] = v.z;
+  }
+};
+
+/// v += dt F / m; `inverse_mass` per type, force-to-acceleration factor included.
+__global__ void kick_kernel(int n, double dt, const double* __restrict__ inverse_mass,
+                            const std::int32_t* __restrict__ type, Vec3Pointers velocity,
+                            Vec3Pointers force) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  velocity.set(i, kicked(velocity.get(i), force.get(i), dt * inverse_mass[type[i]]));
+}
+
+/// x += dt v, wrapped; also refreshes the packed positions the pair kernels read.
+template <class PairT>
+__global__ void drift_kernel(int n, double dt, core::BoxView<double> box, Vec3Pointers position,
+                             Vec3Pointers velocity, const std::int32_t* __restrict__ type,
+                             neighbors::PairPosition<PairT>* __restrict__ packed) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const auto x = drifted(position.get(i), velocity.get(i), dt, box);
+  position.set(i, x);
+  packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z), type[i]};
+}
+
+/// m v^2 (in energy units) of each particle.
+__global__ void twice_kinetic_energy_kernel(int n, const double* __restrict__ mass_energy,
+                                            const std::int32_t* __restrict__ type,
+                                            Vec3Pointers velocity, double* __restrict__ out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const auto v = velocity.get(i);
+  out[i] = mass_energy[type[i]] * (v.x * v.x + v.y * v.y + v.z * v.z);
+}
+
+/// The particle's id where any of its state is not finite, else INT32_MAX.
+__global__ void non_finite_id_kernel(int n, Vec3Pointers position, Vec3Pointers velocity,
+                                     Vec3Pointers force, const double* __restrict__ energy,
+                                     const std::int32_t* __restrict__ id,
+                                     std::int32_t* __restrict__ out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const double sum = position.x[i] + position.y[i] + position.z[i] + velocity.x[i] +
+                     velocity.y[i] + velocity.z[i] + force.x[i] + force.y[i] + force.z[i] +
+                     energy[i];
+  out[i] = isfinite(sum) ? INT32_MAX : id[i];  // a sum of finite doubles can overflow: then the
+                                               // host check below names what is not finite
+}
+
+}  // namespace novamd::integrate

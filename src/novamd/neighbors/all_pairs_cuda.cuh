@@ -1,0 +1,161 @@
+#pragma once
+/// @file all_pairs_cuda.cuh
+/// All-pairs traversal on the GPU, generic over the pair evaluator (the same one the CPU uses).
+///
+/// Targets live in registers, one per thread; sources stream through shared memory in tiles of
+/// kBlock. When there are too few targets to fill the GPU, the source range is split into
+/// `chunks` (seed 000's C): block (b, c) applies chunk c's sources to target block b and writes
+/// its sums to slot c of a partial buffer. A second kernel adds the slots of each target in
+/// chunk order. No floating-point atomics anywhere: results are bitwise reproducible.
+///
+/// Precision: pair arithmetic in Evaluator::Real; sums over one tile in that type, tiles summed
+/// in AccT (double for `mixed`), chunks summed in double.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/cuda_check.cuh"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/pair_position.hpp"
+
+namespace novamd::neighbors {
+
+inline constexpr int kAllPairsBlock = 128;
+
+/// Per-(chunk, target) sums, each array chunks x n, chunk-major.
+template <class AccT>
+struct PartialSumsView {
+  AccT *fx, *fy, *fz, *energy, *virial;
+};
+
+template <class AccT>
+struct PartialSums {
+  core::DeviceBuffer<AccT> fx, fy, fz, energy, virial;
+
+  void resize(std::size_t size) {
+    for (auto* b : {&fx, &fy, &fz, &energy, &virial}) b->resize(size);
+  }
+  PartialSumsView<AccT> view() {
+    return {fx.data(), fy.data(), fz.data(), energy.data(), virial.data()};
+  }
+};
+
+/// Where the traversal adds its results: per-particle force, energy share and virial share.
+struct ForceOutputView {
+  double *fx, *fy, *fz, *energy, *virial;
+};
+
+template <class Evaluator, class AccT>
+__global__ void __launch_bounds__(kAllPairsBlock)
+    all_pairs_chunk_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos, int n,
+                           int sources_per_chunk, core::BoxView<typename Evaluator::Real> box,
+                           const typename Evaluator::Params* __restrict__ table, int num_types,
+                           PartialSumsView<AccT> partial) {
+  using T = typename Evaluator::Real;
+  using Params = typename Evaluator::Params;
+  __shared__ PairPosition<T> tile[kAllPairsBlock];
+  extern __shared__ unsigned char dynamic_shared[];
+  auto* params = reinterpret_cast<Params*>(dynamic_shared);
+  for (int k = threadIdx.x; k < num_types * num_types; k += blockDim.x) params[k] = table[k];
+
+  const int i = blockIdx.x * kAllPairsBlock + threadIdx.x;
+  const PairPosition<T> target = i < n ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
+  const Params* row = params + target.type * num_types;
+  const int begin = blockIdx.y * sources_per_chunk;
+  const int end = min(n, begin + sources_per_chunk);
+
+  AccT fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
+  for (int tile_start = begin; tile_start < end; tile_start += kAllPairsBlock) {
+    __syncthreads();  // the previous tile is consumed (and the parameter table is in place)
+    if (tile_start + threadIdx.x < end) tile[threadIdx.x] = pos[tile_start + threadIdx.x];
+    __syncthreads();
+    const int count = min(kAllPairsBlock, end - tile_start);
+    T tfx = 0, tfy = 0, tfz = 0, te = 0, tw = 0;
+#pragma unroll 4
+    for (int k = 0; k < count; ++k) {
+      const PairPosition<T> source = tile[k];
+      const auto d = box.minimum_image({target.x - source.x, target.y - source.y,
+                                        target.z - source.z});
+      const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+      const auto pair = Evaluator::evaluate(r2, row[source.type]);
+      const bool self = tile_start + k == i;  // r2 = 0: the evaluator's result is discarded
+      const T f = self ? T(0) : pair.force_over_r;
+      tfx += f * d.x;
+      tfy += f * d.y;
+      tfz += f * d.z;
+      te += self ? T(0) : pair.energy;
+      tw += f * r2;
+    }
+    fx += tfx;
+    fy += tfy;
+    fz += tfz;
+    energy += te;
+    virial += tw;
+  }
+  if (i < n) {
+    const std::size_t slot = static_cast<std::size_t>(blockIdx.y) * n + i;
+    partial.fx[slot] = fx;
+    partial.fy[slot] = fy;
+    partial.fz[slot] = fz;
+    partial.energy[slot] = energy;
+    partial.virial[slot] = virial;
+  }
+}
+
+/// Adds each target's chunk sums, in chunk order, to the output (energy and virial halved: each
+/// pair was counted from both of its particles).
+template <class AccT>
+__global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks, int n,
+                                      ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
+  for (int c = 0; c < chunks; ++c) {
+    const std::size_t slot = static_cast<std::size_t>(c) * n + i;
+    fx += partial.fx[slot];
+    fy += partial.fy[slot];
+    fz += partial.fz[slot];
+    energy += partial.energy[slot];
+    virial += partial.virial[slot];
+  }
+  out.fx[i] += fx;
+  out.fy[i] += fy;
+  out.fz[i] += fz;
+  out.energy[i] += 0.5 * energy;
+  out.virial[i] += 0.5 * virial;
+}
+
+/// Chooses the number of source chunks: enough blocks to give every multiprocessor
+/// `blocks_per_sm` blocks, but at least one tile of sources per chunk.
+inline int choose_chunks(int n, int multiprocessors, int blocks_per_sm = 8) {
+  const int target_blocks = (n + kAllPairsBlock - 1) / kAllPairsBlock;
+  const int wanted = (multiprocessors * blocks_per_sm + target_blocks - 1) / target_blocks;
+  const int max_chunks = std::max(1, (n + kAllPairsBlock - 1) / kAllPairsBlock);
+  return std::clamp(wanted, 1, max_chunks);
+}
+
+/// Launches the traversal for `n` particles and adds the results to `out`.
+template <class Evaluator, class AccT>
+void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
+                    const core::BoxView<typename Evaluator::Real>& box,
+                    const typename Evaluator::Params* table, int num_types, int chunks,
+                    PartialSums<AccT>& partial, ForceOutputView out, cudaStream_t stream) {
+  if (n == 0) return;
+  partial.resize(static_cast<std::size_t>(chunks) * n);
+  const int tiles = (n + kAllPairsBlock - 1) / kAllPairsBlock;
+  const int tiles_per_chunk = (tiles + chunks - 1) / chunks;
+  const dim3 grid(tiles, chunks);
+  const std::size_t table_bytes = sizeof(typename Evaluator::Params) * num_types * num_types;
+  all_pairs_chunk_kernel<Evaluator, AccT><<<grid, kAllPairsBlock, table_bytes, stream>>>(
+      pos, n, tiles_per_chunk * kAllPairsBlock, box, table, num_types, partial.view());
+  NOVAMD_CUDA_CHECK_LAUNCH();
+  constexpr int kReduceBlock = 256;
+  add_chunk_sums_kernel<AccT><<<(n + kReduceBlock - 1) / kReduceBlock, kReduceBlock, 0, stream>>>(
+      partial.view(), chunks, n, out);
+  NOVAMD_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace novamd::neighbors

@@ -1,0 +1,238 @@
+// The CUDA backend against the CPU backend (the oracle), on fresh random mixtures, in every
+// precision; bitwise determinism; NVE energies; particles crossing the box many times.
+// Skipped, with a message, where no CUDA device exists.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "novamd/backend/cpu_backend.hpp"
+#include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/make_backend.hpp"
+#include "novamd/integrate/velocity_verlet.hpp"
+#include "support/systems.hpp"
+
+namespace {
+
+using novamd::backend::BackendSetup;
+using novamd::core::Precision;
+constexpr double kEpsDouble = std::numeric_limits<double>::epsilon();
+constexpr double kEpsFloat = std::numeric_limits<float>::epsilon();
+
+#define SKIP_WITHOUT_GPU()                                                      \
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped"
+
+/// A random C/O-like mixture at number density 0.4 (box edges 0.9 L, L, 1.1 L), lambda = 1.5,
+/// no two particles closer than 0.6.
+BackendSetup mixture(std::size_t n, std::uint64_t seed, Precision precision, double v = 0.0) {
+  const double edge = std::cbrt(static_cast<double>(n) / 0.4 / (0.9 * 1.1));
+  auto setup = novamd::test::random_mixture(n, std::max(edge, 2.0), seed, 1.5, 0.6, v);
+  setup.precision = precision;
+  return setup;
+}
+
+/// Relative force error bound of a precision, per particle, relative to S_i = sum_j |f_ij|
+/// (the scale that round-off in the sum over j is proportional to).
+/// double: each term within a few ulp (CUDA's exp and sqrt are within 1-2 ulp of glibc's) and
+///   the sums in another order: |err| <= (8 + log2 N) eps S_i for tiled sums; 1e-12 covers
+///   N <= 27,648 with margin (measured values are printed).
+/// mixed/single: positions rounded to FP32 move a separation r by up to eps_f L, a relative
+///   change of eps_f L / r in the force, amplified by (2 + r/lambda) <= 4 for this system's
+///   r_min / lambda; r >= r_min gives 4 eps_f L / r_min, plus 32 eps_f for rsqrt, exp and the
+///   FP32 tile sums of 128 terms. single sums across tiles in FP32 too: + 4 sqrt(N) eps_f
+///   (random-walk bound at 4 sigma).
+double force_tolerance(Precision p, const BackendSetup& s, double r_min) {
+  const double lmax = std::max({s.box.length().x, s.box.length().y, s.box.length().z});
+  const double pair_fp32 = (32.0 + 4.0 * lmax / r_min) * kEpsFloat;
+  switch (p) {
+    case Precision::Double: return 1e-12;
+    case Precision::Mixed: return pair_fp32;
+    case Precision::Single:
+      return pair_fp32 + 4.0 * std::sqrt(static_cast<double>(s.particles.size())) * kEpsFloat;
+  }
+  return 0;
+}
+
+/// S_i = sum_j |f_ij| for every particle, in double (the scale of each particle's round-off).
+std::vector<double> force_magnitude_sums(const BackendSetup& s) {
+  const auto& p = s.particles;
+  const auto box = s.box.view<double>();
+  const double lambda = std::get<novamd::forces::YukawaSettings>(s.forces[0]).screening_length;
+  std::vector<double> sums(p.size(), 0.0);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      if (i == j) continue;
+      const auto d = box.minimum_image(p.position.get(i) - p.position.get(j));
+      const double r = std::sqrt(novamd::core::dot(d, d));
+      const double zz = s.species[p.type[i]].charge * s.species[p.type[j]].charge;
+      sums[i] += zz * std::exp(-r / lambda) / r * (1 / r + 1 / lambda);
+    }
+  }
+  return sums;
+}
+
+struct Comparison {
+  double max_force_error = 0;  ///< max_i |F_gpu - F_cpu|_inf / S_i
+  double energy_error = 0, virial_error = 0;  ///< relative
+};
+
+Comparison compare_with_cpu(const BackendSetup& setup) {
+  novamd::backend::CpuBackend cpu([&] {
+    auto s = setup;
+    s.precision = Precision::Double;
+    return s;
+  }());
+  auto gpu = novamd::backend::make_backend("cuda", setup);
+  cpu.compute_forces();
+  gpu->compute_forces();
+  const auto& fc = cpu.particles_on_host().force;
+  const auto& fg = gpu->particles_on_host().force;
+  const auto scale = force_magnitude_sums(setup);
+  Comparison c;
+  for (std::size_t i = 0; i < setup.particles.size(); ++i) {
+    const double err = std::max({std::abs(fg.x[i] - fc.x[i]), std::abs(fg.y[i] - fc.y[i]),
+                                 std::abs(fg.z[i] - fc.z[i])});
+    c.max_force_error = std::max(c.max_force_error, err / scale[i]);
+  }
+  const auto oc = cpu.observables(), og = gpu->observables();
+  const auto rel = [](double a, double b) { return b == 0 ? std::abs(a) : std::abs(a - b) / std::abs(b); };
+  c.energy_error = rel(og.potential_energy, oc.potential_energy);
+  c.virial_error = rel(og.virial, oc.virial);
+  return c;
+}
+
+struct Case {
+  std::size_t n;
+  Precision precision;
+};
+
+class CudaVsCpu : public testing::TestWithParam<Case> {};
+
+TEST_P(CudaVsCpu, ForcesEnergyAndVirialMatchTheOracle) {
+  SKIP_WITHOUT_GPU();
+  const auto [n, precision] = GetParam();
+  const auto setup = mixture(n, 4242 + n, precision);
+  const double tol = force_tolerance(precision, setup, 0.6);
+  const auto c = compare_with_cpu(setup);
+  std::printf("N = %zu, %s: max force error %.3g (bound %.3g), energy %.3g, virial %.3g\n", n,
+              std::string(novamd::core::to_string(precision)).c_str(), c.max_force_error, tol,
+              c.energy_error, c.virial_error);
+  EXPECT_LE(c.max_force_error, tol);
+  // Totals are sums of positive terms (energy) or of terms of one sign per pair (virial, all
+  // repulsive): their relative error is bounded by the per-term bound.
+  if (n > 1) {
+    EXPECT_LE(c.energy_error, tol);
+    EXPECT_LE(c.virial_error, tol);
+  }
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (auto p : {Precision::Double, Precision::Mixed, Precision::Single})
+    for (std::size_t n : {1, 2, 31, 32, 33, 1000, 4097, 27648}) cases.push_back({n, p});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, CudaVsCpu, testing::ValuesIn(all_cases()),
+                         [](const testing::TestParamInfo<Case>& info) {
+                           return std::string(novamd::core::to_string(info.param.precision)) +
+                                  "_N" + std::to_string(info.param.n);
+                         });
+
+/// Total energy every 100 steps of an NVE run.
+std::vector<double> nve_energies(novamd::backend::Backend& b, int steps, double dt) {
+  std::vector<double> e;
+  b.compute_forces();
+  for (int s = 0; s <= steps; ++s) {
+    if (s > 0) novamd::integrate::velocity_verlet_step(b, dt);
+    if (s % 100 == 0) {
+      const auto o = b.observables();
+      e.push_back(o.kinetic_energy + o.potential_energy);
+    }
+  }
+  return e;
+}
+
+class CudaNve : public testing::TestWithParam<Precision> {};
+
+TEST_P(CudaNve, ThousandStepEnergiesAgreeWithTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const Precision precision = GetParam();
+  // As in the CPU NVE test: lambda = 0.4, short against the half box, so that velocity Verlet's
+  // error is O(dt^2) and small: |E(t) - E(0)| / |E(0)| ~ 3e-7 on the CPU.
+  auto setup = novamd::test::random_mixture(1000, 15.0, 99, 0.4, 0.5, 1.0);
+  setup.precision = precision;
+  novamd::backend::CpuBackend cpu([&] {
+    auto s = setup;
+    s.precision = Precision::Double;
+    return s;
+  }());
+  auto gpu = novamd::backend::make_backend("cuda", setup);
+  const auto ec = nve_energies(cpu, 1000, 5e-4);
+  const auto eg = nve_energies(*gpu, 1000, 5e-4);
+  // Both runs conserve energy to ~1e-6 of E(0) (integration error); the trajectories separate
+  // (chaos), but each stays on its energy shell, so E_gpu(t) - E_cpu(t) is bounded by twice the
+  // integration error plus the precision's error in E: 2e-6 + force bound.
+  const double bound = 2e-6 + force_tolerance(precision, setup, 0.5);
+  for (std::size_t k = 0; k < ec.size(); ++k) {
+    EXPECT_LE(std::abs(eg[k] - ec[k]) / std::abs(ec[0]), bound) << "sample " << k;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, CudaNve,
+                         testing::Values(Precision::Double, Precision::Mixed, Precision::Single),
+                         [](const testing::TestParamInfo<Precision>& info) {
+                           return std::string(novamd::core::to_string(info.param));
+                         });
+
+TEST(CudaDeterminism, TwoRunsAreBitwiseIdentical) {
+  SKIP_WITHOUT_GPU();
+  for (auto precision : {Precision::Double, Precision::Mixed}) {
+    std::vector<novamd::core::ParticleData> finals;
+    std::vector<double> energies;
+    for (int run = 0; run < 2; ++run) {
+      auto gpu = novamd::backend::make_backend("cuda", mixture(4097, 5, precision, 1.0));
+      gpu->compute_forces();
+      for (int s = 0; s < 200; ++s) novamd::integrate::velocity_verlet_step(*gpu, 1e-3);
+      finals.push_back(gpu->particles_on_host());
+      energies.push_back(gpu->observables().potential_energy);
+    }
+    EXPECT_EQ(finals[0].position.x, finals[1].position.x);
+    EXPECT_EQ(finals[0].velocity.z, finals[1].velocity.z);
+    EXPECT_EQ(finals[0].force.y, finals[1].force.y);
+    EXPECT_EQ(energies[0], energies[1]);
+  }
+}
+
+TEST(CudaWrapping, ParticlesCrossingTheBoxManyTimesKeepCorrectForces) {
+  SKIP_WITHOUT_GPU();
+  // Speeds up to 30 in a box of ~13: 2,000 steps of 1e-2 carry the fastest particles across the
+  // box dozens of times.
+  auto setup = mixture(1000, 77, Precision::Double, 30.0);
+  auto gpu = novamd::backend::make_backend("cuda", setup);
+  gpu->compute_forces();
+  for (int s = 0; s < 2000; ++s) novamd::integrate::velocity_verlet_step(*gpu, 1e-2);
+  const auto& state = gpu->particles_on_host();
+  const auto L = setup.box.length();
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    EXPECT_GE(state.position.x[i], 0.0);
+    EXPECT_LE(state.position.x[i], L.x);
+    EXPECT_GE(state.position.z[i], 0.0);
+    EXPECT_LE(state.position.z[i], L.z);
+  }
+  // The forces the GPU holds for its final positions equal the CPU's for the same positions.
+  auto at_final = setup;
+  at_final.particles = state;
+  novamd::backend::CpuBackend cpu(at_final);
+  cpu.compute_forces();
+  const auto scale = force_magnitude_sums(at_final);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    EXPECT_NEAR(state.force.x[i], cpu.particles_on_host().force.x[i], 1e-12 * scale[i]);
+  }
+}
+
+}  // namespace
