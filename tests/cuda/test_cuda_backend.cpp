@@ -87,8 +87,8 @@ Comparison compare_with_cpu(const BackendSetup& setup) {
     return s;
   }());
   auto gpu = novamd::backend::make_backend("cuda", setup);
-  cpu.compute_forces();
-  gpu->compute_forces();
+  cpu.compute_forces(novamd::backend::EnergyRequest::Compute);
+  gpu->compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto& fc = cpu.particles_on_host().force;
   const auto& fg = gpu->particles_on_host().force;
   const auto scale = force_magnitude_sums(setup);
@@ -146,7 +146,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CudaVsCpu, testing::ValuesIn(all_cases()),
 /// Total energy every 100 steps of an NVE run.
 std::vector<double> nve_energies(novamd::backend::Backend& b, int steps, double dt) {
   std::vector<double> e;
-  b.compute_forces();
+  b.compute_forces(novamd::backend::EnergyRequest::Compute);
   for (int s = 0; s <= steps; ++s) {
     if (s > 0) novamd::integrate::velocity_verlet_step(b, dt);
     if (s % 100 == 0) {
@@ -196,7 +196,7 @@ TEST(CudaDeterminism, TwoRunsAreBitwiseIdentical) {
     std::vector<double> energies;
     for (int run = 0; run < 2; ++run) {
       auto gpu = novamd::backend::make_backend("cuda", mixture(4097, 5, precision, 1.0));
-      gpu->compute_forces();
+      gpu->compute_forces(novamd::backend::EnergyRequest::Compute);
       for (int s = 0; s < 200; ++s) novamd::integrate::velocity_verlet_step(*gpu, 1e-3);
       finals.push_back(gpu->particles_on_host());
       energies.push_back(gpu->observables().potential_energy);
@@ -214,7 +214,7 @@ TEST(CudaWrapping, ParticlesCrossingTheBoxManyTimesKeepCorrectForces) {
   // box dozens of times.
   auto setup = mixture(1000, 77, Precision::Double, 30.0);
   auto gpu = novamd::backend::make_backend("cuda", setup);
-  gpu->compute_forces();
+  gpu->compute_forces(novamd::backend::EnergyRequest::Compute);
   for (int s = 0; s < 2000; ++s) novamd::integrate::velocity_verlet_step(*gpu, 1e-2);
   const auto& state = gpu->particles_on_host();
   const auto L = setup.box.length();
@@ -228,7 +228,7 @@ TEST(CudaWrapping, ParticlesCrossingTheBoxManyTimesKeepCorrectForces) {
   auto at_final = setup;
   at_final.particles = state;
   novamd::backend::CpuBackend cpu(at_final);
-  cpu.compute_forces();
+  cpu.compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto scale = force_magnitude_sums(at_final);
   for (std::size_t i = 0; i < state.size(); ++i) {
     EXPECT_NEAR(state.force.x[i], cpu.particles_on_host().force.x[i], 1e-12 * scale[i]);

@@ -37,7 +37,7 @@ double f_pair(double r) { return v_pair(r) * (1.0 / r + 0.5); }  // magnitude, r
 
 TEST(AllPairsCpu, TwoParticlesMatchHandDerivedValues) {
   CpuBackend b(charges_on_x_axis({1.0, 2.5}));
-  b.compute_forces();
+  b.compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto& f = b.particles_on_host().force;
   const double tol = 8 * kEps * f_pair(1.5);
   EXPECT_NEAR(f.x[0], -f_pair(1.5), tol);  // pushed apart along x
@@ -49,7 +49,7 @@ TEST(AllPairsCpu, TwoParticlesMatchHandDerivedValues) {
 
 TEST(AllPairsCpu, PairAcrossThePeriodicBoundaryUsesTheNearestImage) {
   CpuBackend b(charges_on_x_axis({0.5, 9.5}));  // 1.0 apart through the boundary, not 9.0
-  b.compute_forces();
+  b.compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto& f = b.particles_on_host().force;
   const double tol = 8 * kEps * f_pair(1.0);
   EXPECT_NEAR(f.x[0], +f_pair(1.0), tol);  // the image of particle 1 sits at x = -0.5
@@ -60,7 +60,7 @@ TEST(AllPairsCpu, PairAcrossThePeriodicBoundaryUsesTheNearestImage) {
 TEST(AllPairsCpu, ThreeParticlesSumTheirPairs) {
   // x = 1, 2, 9: pairs (0,1) r = 1, (0,2) r = 2 through the boundary, (1,2) r = 3 through it.
   CpuBackend b(charges_on_x_axis({1.0, 2.0, 9.0}));
-  b.compute_forces();
+  b.compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto& f = b.particles_on_host().force;
   const double f0 = -f_pair(1.0) + f_pair(2.0);  // 1 pushes 0 left; 2's image at -1 pushes right
   const double f1 = f_pair(1.0) + f_pair(3.0);   // 2's image at -1 pushes 1 right
@@ -118,7 +118,7 @@ TEST_P(AllPairsRandom, MatchesNaiveDoubleLoop) {
   const auto setup = novamd::test::random_mixture(n, 9.0, 1000 + n, 1.5, 0.3);
   const Reference ref = naive_double_loop(setup);
   CpuBackend b(setup);
-  b.compute_forces();
+  b.compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto& f = b.particles_on_host().force;
   // Sums of up to N terms in a different order: relative error <= N eps of the largest
   // force in the system (cancellation makes small net forces less accurate than the terms).
@@ -146,7 +146,7 @@ TEST(AllPairsCpu, BitwiseIndependentOfThreadCount) {
   for (int threads : {1, 2, 3, 5}) {
     omp_set_num_threads(threads);
     CpuBackend b(setup);
-    b.compute_forces();
+    b.compute_forces(novamd::backend::EnergyRequest::Compute);
     results.push_back(b.particles_on_host());
     energies.push_back(b.observables().potential_energy);
   }

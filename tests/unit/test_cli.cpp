@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,6 +22,14 @@ std::vector<std::string> read_lines(const std::filesystem::path& file) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+/// The numbers of one thermo CSV row.
+std::vector<double> parse_row(const std::string& line) {
+  std::stringstream row(line);
+  std::vector<double> values;
+  for (std::string cell; std::getline(row, cell, ',');) values.push_back(std::stod(cell));
+  return values;
 }
 
 const char* kTwoIons = R"(units: lj
@@ -66,9 +75,7 @@ TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   EXPECT_EQ(lines[0], "step,time,temperature,kinetic_energy,potential_energy,total_energy,pressure");
   EXPECT_EQ(lines[1].rfind("0,0,", 0), 0u) << lines[1];
   // Two unit charges with lambda = 1 at distance >= 1 in a 10-box: 0 < V <= exp(-1).
-  std::stringstream row(lines[1]);
-  std::vector<double> values;
-  for (std::string cell; std::getline(row, cell, ',');) values.push_back(std::stod(cell));
+  const auto values = parse_row(lines[1]);
   ASSERT_EQ(values.size(), 7u);
   EXPECT_GT(values[4], 0.0);
   EXPECT_LE(values[4], std::exp(-1.0));
@@ -76,12 +83,31 @@ TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   EXPECT_NEAR(values[2], 1.0, 1e-12);                  // temperature set exactly
 }
 
+TEST(Cli, StructureFileIsFoundNextToTheConfig) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "inputs");
+  dir.write("inputs/start.xyz",
+            "2\nLattice=\"10 0 0 0 10 0 0 0 10\" Properties=species:S:1:pos:R:3\n"
+            "A 1 1 1\nA 3 1 1\n");
+  std::string config = kTwoIons;
+  config.replace(config.find("structure:"), config.find("\n", config.find("structure:")) -
+                                                config.find("structure:"),
+                 "structure: {read: start.xyz}");
+  dir.write("inputs/read.yaml", config);
+  const auto result = run_novamd("run inputs/read.yaml --backend cpu", dir.path());  // from above
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto lines = read_lines(dir.path() / "thermo.csv");
+  ASSERT_EQ(lines.size(), 2u);
+  // Two unit charges 2 apart, lambda = 1: V = exp(-2) / 2.
+  EXPECT_NEAR(parse_row(lines[1])[4], std::exp(-2.0) / 2.0, 1e-14);  // potential_energy
+}
+
 TEST(Cli, NonFiniteEnergyStopsTheRunNamingStepAndParticle) {
   TempDir dir;
   std::string config = kTwoIons;
   config.replace(config.find("charge: 1"), 9, "charge: 1e200");  // Z_i Z_j overflows to inf
   dir.write("inf.yaml", config);
-  const auto result = run_novamd("run inf.yaml", dir.path());
+  const auto result = run_novamd("run inf.yaml --backend cpu", dir.path());
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("step 0: particle 0 has a non-finite"), std::string::npos)
       << result.output;
@@ -91,7 +117,7 @@ TEST(Cli, NonFinitePositionStopsTheRunAtItsStep) {
   TempDir dir;
   dir.write("huge_dt.yaml", kTwoIons);
   const auto result =
-      run_novamd("run huge_dt.yaml --steps 5 --set integrator.timestep=1e300", dir.path());
+      run_novamd("run huge_dt.yaml --backend cpu --steps 5 --set integrator.timestep=1e300", dir.path());
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("step 1: particle 0 has a non-finite position"), std::string::npos)
       << result.output;

@@ -56,7 +56,7 @@ RunResult run_simulation(const io::Config& config, backend::Backend& backend, co
   result.steps = steps;
 
   print_thermo_table_header(config.units);
-  backend.compute_forces();
+  backend.compute_forces(backend::EnergyRequest::Compute);
   stop_if_non_finite(backend, 0, dt, config.units);
   result.initial = result.final = *outputs.write_due(0, steps == 0, backend, box);
   print_thermo_row(result.initial);
@@ -64,7 +64,9 @@ RunResult run_simulation(const io::Config& config, backend::Backend& backend, co
   ProgressLine progress(0, steps);
   const auto start = Clock::now();
   for (std::int64_t step = 1; step <= steps; ++step) {
-    integrate::velocity_verlet_step(backend, dt);
+    const bool thermo_step = step % config.output.thermo.every == 0 || step == steps;
+    integrate::velocity_verlet_step(
+        backend, dt, thermo_step ? backend::EnergyRequest::Compute : backend::EnergyRequest::Skip);
     if (step % backend.check_interval() == 0 || step == steps) {
       stop_if_non_finite(backend, step, dt, config.units);
     }

@@ -32,6 +32,10 @@ struct NonFinite {
   std::string quantity;  ///< "position", "velocity", "force" or "energy"
 };
 
+/// Whether a force evaluation also computes the potential energy and virial (needed only at
+/// thermo steps; a backend may skip them otherwise).
+enum class EnergyRequest { Skip, Compute };
+
 /// Everything a backend needs to set up a run.
 struct BackendSetup {
   core::UnitSystem units;
@@ -50,14 +54,16 @@ class Backend {
   virtual std::string description() const = 0;
   virtual std::size_t size() const = 0;
 
-  /// Evaluates every force term at the current positions: forces, energy, virial.
-  virtual void compute_forces() = 0;
+  /// Evaluates every force term at the current positions: forces, and energy and virial when
+  /// asked (a backend may compute them anyway).
+  virtual void compute_forces(EnergyRequest energy) = 0;
   /// v += dt F / m for every particle.
   virtual void kick(double dt) = 0;
   /// x += dt v for every particle, wrapped into the box.
   virtual void drift(double dt) = 0;
 
-  /// Kinetic energy now, potential energy and virial of the last compute_forces.
+  /// Kinetic energy now; potential energy and virial at the current positions (computed if the
+  /// last evaluation skipped them).
   virtual Observables observables() = 0;
   /// The first non-finite particle state, if any.
   virtual std::optional<NonFinite> find_non_finite() = 0;

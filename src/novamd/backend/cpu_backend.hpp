@@ -18,7 +18,7 @@ class CpuBackend final : public Backend {
 
   std::string description() const override;
   std::size_t size() const override { return particles_.size(); }
-  void compute_forces() override;
+  void compute_forces(EnergyRequest energy) override;
   void kick(double dt) override;
   void drift(double dt) override;
   Observables observables() override;

@@ -84,12 +84,16 @@ class CudaBackend final : public Backend {
   std::int64_t check_interval() const override { return 100; }
   void synchronize() override { stream_.synchronize(); }
 
-  void compute_forces() override {
+  void compute_forces(EnergyRequest energy) override {
     const auto stream = stream_.get();
-    device_.clear_forces(stream);
+    const bool with_energy = energy == EnergyRequest::Compute;
+    if (terms_.empty()) device_.clear_forces(stream);
     const forces::CudaForceInput<PairT> input{packed_.data(), static_cast<int>(size()),
                                               box_.view<PairT>(), multiprocessors_};
-    for (auto& term : terms_) term->add_to(input, device_.force_output(), stream);
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+      terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
+    }
+    energy_current_ = with_energy;
   }
 
   void kick(double dt) override {
@@ -101,6 +105,7 @@ class CudaBackend final : public Backend {
   }
 
   void drift(double dt) override {
+    energy_current_ = false;
     if (size() == 0) return;
     integrate::drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
         static_cast<int>(size()), dt, box_.view<double>(), pointers(device_.position),
@@ -112,6 +117,7 @@ class CudaBackend final : public Backend {
     const auto stream = stream_.get();
     const std::size_t n = size();
     if (n == 0) return {};
+    if (!energy_current_) compute_forces(EnergyRequest::Compute);
     integrate::twice_kinetic_energy_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
         static_cast<int>(n), mass_energy_.data(), device_.type.data(), pointers(device_.velocity),
         scratch_.data());
@@ -186,6 +192,7 @@ class CudaBackend final : public Backend {
   core::CudaStream stream_;
   std::string description_;
   int multiprocessors_ = 1;
+  bool energy_current_ = false;  ///< energy and virial arrays belong to the current positions
   DeviceParticles device_;
   core::DeviceBuffer<neighbors::PairPosition<PairT>> packed_;
   core::DeviceBuffer<double> inverse_mass_, mass_energy_, scratch_, results_;

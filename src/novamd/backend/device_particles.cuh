@@ -46,6 +46,8 @@ struct DeviceParticles {
     id.copy_from_host(host.id, stream);
     energy.resize(host.size());
     virial.resize(host.size());
+    energy.fill_zero(stream);
+    virial.fill_zero(stream);
   }
 
   /// Positions, velocities and forces to the host (types and ids never change on the device).

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "novamd/core/host_device.hpp"
+#include "novamd/core/math.hpp"
 #include "novamd/core/vec3.hpp"
 
 namespace novamd::core {
@@ -18,9 +19,9 @@ struct BoxView {
 
   /// Nearest periodic image of a separation vector: each component lands in [-L/2, L/2].
   NOVAMD_HD Vec3<T> minimum_image(Vec3<T> d) const {
-    d.x -= length.x * rint(d.x * inverse_length.x);
-    d.y -= length.y * rint(d.y * inverse_length.y);
-    d.z -= length.z * rint(d.z * inverse_length.z);
+    d.x -= length.x * round_nearest(d.x * inverse_length.x);
+    d.y -= length.y * round_nearest(d.y * inverse_length.y);
+    d.z -= length.z * round_nearest(d.z * inverse_length.z);
     return d;
   }
 

@@ -25,9 +25,10 @@ template <class PairT>
 class CudaForceTerm {
  public:
   virtual ~CudaForceTerm() = default;
-  /// Queues this term's forces, energy and virial, added to `out`, on `stream`.
+  /// Queues this term's forces (and energy and virial if mode.with_energy), written to or added
+  /// to `out`, on `stream`.
   virtual void add_to(const CudaForceInput<PairT>& input, neighbors::ForceOutputView out,
-                      cudaStream_t stream) = 0;
+                      neighbors::OutputMode mode, cudaStream_t stream) = 0;
 };
 
 /// A pair force over all pairs: the evaluator's parameter table lives on the device.
@@ -42,10 +43,10 @@ class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
 
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
-              cudaStream_t stream) override {
+              neighbors::OutputMode mode, cudaStream_t stream) override {
     const int chunks = neighbors::choose_chunks(in.n, in.multiprocessors);
     neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, in.n, in.box, table_.data(),
-                                               num_types_, chunks, partial_, out, stream);
+                                               num_types_, chunks, partial_, out, mode, stream);
   }
 
  private:

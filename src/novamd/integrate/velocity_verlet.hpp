@@ -27,11 +27,13 @@ NOVAMD_HD core::Vec3<double> drifted(const core::Vec3<double>& x, const core::Ve
   return box.wrap(x + dt * v);
 }
 
-/// One NVE step; forces must be current on entry and are current on exit.
-inline void velocity_verlet_step(backend::Backend& backend, double dt) {
+/// One NVE step; forces must be current on entry and are current on exit. `energy`: whether
+/// the new positions' energy and virial will be read (a thermo step).
+inline void velocity_verlet_step(backend::Backend& backend, double dt,
+                                 backend::EnergyRequest energy = backend::EnergyRequest::Compute) {
   backend.kick(0.5 * dt);
   backend.drift(dt);
-  backend.compute_forces();
+  backend.compute_forces(energy);
   backend.kick(0.5 * dt);
 }
 

@@ -498,6 +498,8 @@ Config load_config(const std::filesystem::path& file, const std::vector<Override
   if (in.bad()) throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
   Config config = parse_document(text.str(), file.string(), overrides);
   config.file = file;
+  auto& read = config.system.structure.read;
+  if (read && read->is_relative()) *read = file.parent_path() / *read;  // next to the config
   return config;
 }
 

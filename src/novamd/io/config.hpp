@@ -32,7 +32,8 @@ struct GenerateSettings {
 /// `system.structure`: exactly one of generate or read.
 struct StructureSettings {
   std::optional<GenerateSettings> generate;
-  std::optional<std::filesystem::path> read;  ///< extended XYZ, relative to the config's folder
+  std::optional<std::filesystem::path> read;  ///< extended XYZ; load_config resolves a relative
+                                              ///< path against the config file's folder
 };
 
 /// `system.velocities`

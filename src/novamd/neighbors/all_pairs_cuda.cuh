@@ -48,7 +48,7 @@ struct ForceOutputView {
   double *fx, *fy, *fz, *energy, *virial;
 };
 
-template <class Evaluator, class AccT>
+template <class Evaluator, class AccT, bool WithEnergy>
 __global__ void __launch_bounds__(kAllPairsBlock)
     all_pairs_chunk_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos, int n,
                            int sources_per_chunk, core::BoxView<typename Evaluator::Real> box,
@@ -86,8 +86,10 @@ __global__ void __launch_bounds__(kAllPairsBlock)
       tfx += f * d.x;
       tfy += f * d.y;
       tfz += f * d.z;
-      te += self ? T(0) : pair.energy;
-      tw += f * r2;
+      if constexpr (WithEnergy) {
+        te += self ? T(0) : pair.energy;
+        tw += f * r2;
+      }
     }
     fx += tfx;
     fy += tfy;
@@ -100,14 +102,17 @@ __global__ void __launch_bounds__(kAllPairsBlock)
     partial.fx[slot] = fx;
     partial.fy[slot] = fy;
     partial.fz[slot] = fz;
-    partial.energy[slot] = energy;
-    partial.virial[slot] = virial;
+    if constexpr (WithEnergy) {
+      partial.energy[slot] = energy;
+      partial.virial[slot] = virial;
+    }
   }
 }
 
-/// Adds each target's chunk sums, in chunk order, to the output (energy and virial halved: each
-/// pair was counted from both of its particles).
-template <class AccT>
+/// Sums each target's chunk slots, in chunk order, into the output (energy and virial halved:
+/// each pair was counted from both of its particles). Accumulate: add to the output (a later
+/// force term) instead of overwriting it (the first).
+template <class AccT, bool Accumulate, bool WithEnergy>
 __global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks, int n,
                                       ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -118,14 +123,19 @@ __global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks,
     fx += partial.fx[slot];
     fy += partial.fy[slot];
     fz += partial.fz[slot];
-    energy += partial.energy[slot];
-    virial += partial.virial[slot];
+    if constexpr (WithEnergy) {
+      energy += partial.energy[slot];
+      virial += partial.virial[slot];
+    }
   }
-  out.fx[i] += fx;
-  out.fy[i] += fy;
-  out.fz[i] += fz;
-  out.energy[i] += 0.5 * energy;
-  out.virial[i] += 0.5 * virial;
+  const auto store = [](double& to, double value) { to = Accumulate ? to + value : value; };
+  store(out.fx[i], fx);
+  store(out.fy[i], fy);
+  store(out.fz[i], fz);
+  if constexpr (WithEnergy) {
+    store(out.energy[i], 0.5 * energy);
+    store(out.virial[i], 0.5 * virial);
+  }
 }
 
 /// Chooses the number of source chunks: enough blocks to give every multiprocessor
@@ -137,25 +147,51 @@ inline int choose_chunks(int n, int multiprocessors, int blocks_per_sm = 8) {
   return std::clamp(wanted, 1, max_chunks);
 }
 
-/// Launches the traversal for `n` particles and adds the results to `out`.
+/// How a traversal writes its results.
+struct OutputMode {
+  bool accumulate;   ///< add to the output (false: overwrite it; the first force term)
+  bool with_energy;  ///< also energy and virial
+};
+
+template <class AccT, bool Accumulate, bool WithEnergy>
+void launch_add_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceOutputView out,
+                           cudaStream_t stream) {
+  constexpr int kReduceBlock = 256;
+  add_chunk_sums_kernel<AccT, Accumulate, WithEnergy>
+      <<<(n + kReduceBlock - 1) / kReduceBlock, kReduceBlock, 0, stream>>>(partial.view(), chunks,
+                                                                         n, out);
+  NOVAMD_CUDA_CHECK_LAUNCH();
+}
+
+/// Launches the traversal for `n` particles and writes or adds the results to `out`.
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                     const core::BoxView<typename Evaluator::Real>& box,
                     const typename Evaluator::Params* table, int num_types, int chunks,
-                    PartialSums<AccT>& partial, ForceOutputView out, cudaStream_t stream) {
+                    PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
+                    cudaStream_t stream) {
   if (n == 0) return;
   partial.resize(static_cast<std::size_t>(chunks) * n);
   const int tiles = (n + kAllPairsBlock - 1) / kAllPairsBlock;
   const int tiles_per_chunk = (tiles + chunks - 1) / chunks;
   const dim3 grid(tiles, chunks);
   const std::size_t table_bytes = sizeof(typename Evaluator::Params) * num_types * num_types;
-  all_pairs_chunk_kernel<Evaluator, AccT><<<grid, kAllPairsBlock, table_bytes, stream>>>(
-      pos, n, tiles_per_chunk * kAllPairsBlock, box, table, num_types, partial.view());
+  const int sources_per_chunk = tiles_per_chunk * kAllPairsBlock;
+  if (mode.with_energy) {
+    all_pairs_chunk_kernel<Evaluator, AccT, true><<<grid, kAllPairsBlock, table_bytes, stream>>>(
+        pos, n, sources_per_chunk, box, table, num_types, partial.view());
+  } else {
+    all_pairs_chunk_kernel<Evaluator, AccT, false><<<grid, kAllPairsBlock, table_bytes, stream>>>(
+        pos, n, sources_per_chunk, box, table, num_types, partial.view());
+  }
   NOVAMD_CUDA_CHECK_LAUNCH();
-  constexpr int kReduceBlock = 256;
-  add_chunk_sums_kernel<AccT><<<(n + kReduceBlock - 1) / kReduceBlock, kReduceBlock, 0, stream>>>(
-      partial.view(), chunks, n, out);
-  NOVAMD_CUDA_CHECK_LAUNCH();
+  if (mode.accumulate) {
+    mode.with_energy ? launch_add_chunk_sums<AccT, true, true>(partial, chunks, n, out, stream)
+                     : launch_add_chunk_sums<AccT, true, false>(partial, chunks, n, out, stream);
+  } else {
+    mode.with_energy ? launch_add_chunk_sums<AccT, false, true>(partial, chunks, n, out, stream)
+                     : launch_add_chunk_sums<AccT, false, false>(partial, chunks, n, out, stream);
+  }
 }
 
 }  // namespace novamd::neighbors

@@ -12,9 +12,8 @@
 ///
 /// Units: energy in the unit system's energy, r and lambda in its length.
 
-#include <cmath>
-
 #include "novamd/core/host_device.hpp"
+#include "novamd/core/math.hpp"
 #include "novamd/physics/pair_result.hpp"
 
 namespace novamd::physics {
@@ -37,9 +36,9 @@ struct Yukawa {
 
   /// The potential and force at squared distance r2 > 0.
   NOVAMD_HD static PairResult<T> evaluate(T r2, const Params& p) {
-    const T inv_r = T(1) / sqrt(r2);
+    const T inv_r = core::rsqrt_hd(r2);
     const T r = r2 * inv_r;
-    const T energy = p.coupling * exp(-r * p.inverse_screening_length) * inv_r;
+    const T energy = p.coupling * core::exp_hd(-r * p.inverse_screening_length) * inv_r;
     return {energy * (inv_r + p.inverse_screening_length) * inv_r, energy};
   }
 };
