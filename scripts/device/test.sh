@@ -24,8 +24,8 @@ $build/novamd --version | tee "$OUT/version.txt"
 # Registers, shared memory and spills of every kernel; SASS of the pair kernels.
 cuobjdump -res-usage $build/novamd 2>&1 | grep -A1 -E "Function .*(all_pairs|kick|drift)" \
   | cu++filt > "$OUT/resources.txt"
-cuobjdump -sass -fun all_pairs_chunk_kernel $build/novamd > "$OUT/sass.txt" 2>&1 ||
-  cuobjdump -sass $build/novamd | cu++filt > "$OUT/sass.txt" 2>&1
+cuobjdump -sass $build/novamd | cu++filt |
+  awk '/Function :/ {keep = /all_pairs/} keep' > "$OUT/sass.txt" 2>&1
 
 status=0
 if [[ $what == all || $what == tests ]]; then

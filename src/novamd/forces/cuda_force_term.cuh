@@ -9,6 +9,7 @@
 #include "novamd/core/precision.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
+#include "novamd/neighbors/all_pairs_half_cuda.cuh"
 
 namespace novamd::forces {
 
@@ -44,6 +45,16 @@ class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
 
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
+    if (in.n == 0) return;
+    // Each pair once where there are enough range pairs to fill the GPU; for small systems the
+    // chunked full matrix keeps more multiprocessors busy.
+    const int range = neighbors::RangePairs::choose_range(in.n, in.multiprocessors);
+    if (range > 0) {
+      neighbors::all_pairs_half_cuda<Evaluator, AccT>(in.positions, in.n, range, range_pairs_,
+                                                      in.box, table_.data(), num_types_, partial_,
+                                                      out, mode, stream);
+      return;
+    }
     const int chunks = neighbors::choose_chunks(in.n, in.multiprocessors);
     neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, in.n, in.box, table_.data(),
                                                num_types_, chunks, partial_, out, mode, stream);
@@ -53,6 +64,7 @@ class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
   int num_types_;
   core::DeviceBuffer<typename Evaluator::Params> table_;
   neighbors::PartialSums<AccT> partial_;
+  neighbors::RangePairs range_pairs_;
 };
 
 /// The CUDA force term for `settings` at precision P.

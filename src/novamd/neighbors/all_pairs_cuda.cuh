@@ -163,6 +163,19 @@ void launch_add_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceO
   NOVAMD_CUDA_CHECK_LAUNCH();
 }
 
+/// Sums `chunks` slots per particle into `out`, in slot order.
+template <class AccT>
+void launch_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceOutputView out,
+                       OutputMode mode, cudaStream_t stream) {
+  if (mode.accumulate) {
+    mode.with_energy ? launch_add_chunk_sums<AccT, true, true>(partial, chunks, n, out, stream)
+                     : launch_add_chunk_sums<AccT, true, false>(partial, chunks, n, out, stream);
+  } else {
+    mode.with_energy ? launch_add_chunk_sums<AccT, false, true>(partial, chunks, n, out, stream)
+                     : launch_add_chunk_sums<AccT, false, false>(partial, chunks, n, out, stream);
+  }
+}
+
 /// Launches the traversal for `n` particles and writes or adds the results to `out`.
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
@@ -185,13 +198,7 @@ void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
         pos, n, sources_per_chunk, box, table, num_types, partial.view());
   }
   NOVAMD_CUDA_CHECK_LAUNCH();
-  if (mode.accumulate) {
-    mode.with_energy ? launch_add_chunk_sums<AccT, true, true>(partial, chunks, n, out, stream)
-                     : launch_add_chunk_sums<AccT, true, false>(partial, chunks, n, out, stream);
-  } else {
-    mode.with_energy ? launch_add_chunk_sums<AccT, false, true>(partial, chunks, n, out, stream)
-                     : launch_add_chunk_sums<AccT, false, false>(partial, chunks, n, out, stream);
-  }
+  launch_chunk_sums(partial, chunks, n, out, mode, stream);
 }
 
 }  // namespace novamd::neighbors

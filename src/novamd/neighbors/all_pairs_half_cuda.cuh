@@ -1,0 +1,235 @@
+#pragma once
+/// @file all_pairs_half_cuda.cuh
+/// All pairs on the GPU with each pair computed once (Newton's third law), deterministically.
+///
+/// The particles are cut into G ranges of R. One warp-sized block handles each range pair
+/// (a, b), a <= b: targets of range a, 4 per lane in registers, against the sources of range b in
+/// shared memory. Each step of a warp takes one source j (a broadcast load) against the warp's
+/// 128 targets; the reaction on j is the sum over the lanes, reduced by a fixed butterfly of
+/// shuffles and kept by lane j mod 32. A diagonal block (a == a) computes its pairs from both
+/// sides instead (no reactions).
+///
+/// Every particle of range c receives exactly one partial sum per range: from block (c, s) as
+/// a target for s >= c, from block (s, c) as a source for s < c. Written to slot s of the
+/// partial buffer and summed in slot order by add_chunk_sums_kernel (all_pairs_cuda.cuh), the
+/// result is bitwise reproducible without atomics.
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "novamd/neighbors/all_pairs_cuda.cuh"
+
+namespace novamd::neighbors {
+
+inline constexpr int kHalfTargetsPerLane = 4;
+inline constexpr int kHalfTargetTile = 32 * kHalfTargetsPerLane;
+
+template <class T>
+__device__ T warp_sum(T v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;  // every lane holds the same sum, added in the same order
+}
+
+/// Forces (and energy, virial) on 4 x 32 targets from sources [src_begin, src_end) held in
+/// shared memory; reactions added to `react` (per source, shared memory) unless diagonal.
+template <class Evaluator, class AccT, bool WithEnergy>
+struct HalfTile {
+  using T = typename Evaluator::Real;
+  using Params = typename Evaluator::Params;
+  static constexpr int U = kHalfTargetsPerLane;
+  static constexpr int kComponents = WithEnergy ? 5 : 3;
+
+  PairPosition<T> target[U];
+  int index[U];
+  AccT sum[U][kComponents];
+
+  __device__ void run(const PairPosition<T>* sources, int src_first, int count, bool diagonal,
+                      const core::BoxView<T>& box, const Params* params, int num_types,
+                      AccT* react, int react_stride) {
+    const int lane = threadIdx.x & 31;
+    for (int sub = 0; sub < count; sub += 32) {
+      T tile_sum[U][kComponents] = {};
+      T mine[kComponents] = {};  // this lane's source: reaction from the 128 targets
+      const int steps = min(32, count - sub);
+      for (int k = 0; k < steps; ++k) {
+        const PairPosition<T> s = sources[sub + k];
+        T r[kComponents] = {};
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const auto d = box.minimum_image(
+              {target[u].x - s.x, target[u].y - s.y, target[u].z - s.z});
+          const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+          const auto pair = Evaluator::evaluate(r2, params[target[u].type * num_types + s.type]);
+          const bool keep = index[u] >= 0 && index[u] != src_first + sub + k;
+          const T f = keep ? pair.force_over_r : T(0);
+          const T c[5] = {f * d.x, f * d.y, f * d.z, keep ? pair.energy : T(0), f * r2};
+#pragma unroll
+          for (int q = 0; q < kComponents; ++q) {
+            tile_sum[u][q] += c[q];
+            r[q] += c[q];
+          }
+        }
+        if (!diagonal) {
+#pragma unroll
+          for (int q = 0; q < kComponents; ++q) {
+            const T total = warp_sum(r[q]);
+            if (lane == k) mine[q] = total;
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int q = 0; q < kComponents; ++q) sum[u][q] += tile_sum[u][q];
+      if (!diagonal && lane < steps) {
+        // Forces act on the source with the opposite sign; energy and virial count for both.
+#pragma unroll
+        for (int q = 0; q < kComponents; ++q) {
+          react[q * react_stride + sub + lane] += q < 3 ? -AccT(mine[q]) : AccT(mine[q]);
+        }
+      }
+    }
+  }
+};
+
+template <class Evaluator, class AccT, bool WithEnergy>
+__global__ void __launch_bounds__(32)
+    all_pairs_half_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos, int n,
+                          int range, const int2* __restrict__ range_pairs,
+                          core::BoxView<typename Evaluator::Real> box,
+                          const typename Evaluator::Params* __restrict__ table, int num_types,
+                          PartialSumsView<AccT> partial) {
+  using T = typename Evaluator::Real;
+  using Params = typename Evaluator::Params;
+  using Tile = HalfTile<Evaluator, AccT, WithEnergy>;
+  constexpr int C = Tile::kComponents;
+  extern __shared__ __align__(16) unsigned char shared[];
+  auto* react = reinterpret_cast<AccT*>(shared);                           // C x range
+  auto* sources = reinterpret_cast<PairPosition<T>*>(react + C * range);   // range
+  auto* params = reinterpret_cast<Params*>(sources + range);               // types^2
+
+  const int2 ab = range_pairs[blockIdx.x];
+  const int a_begin = ab.x * range, a_end = min(n, a_begin + range);
+  const int b_begin = ab.y * range, b_end = min(n, b_begin + range);
+  const bool diagonal = ab.x == ab.y;
+  const int lane = threadIdx.x;
+  for (int k = lane; k < num_types * num_types; k += 32) params[k] = table[k];
+  for (int k = lane; k < b_end - b_begin; k += 32) sources[k] = pos[b_begin + k];
+  for (int k = lane; k < C * range; k += 32) react[k] = AccT(0);
+  __syncwarp();
+
+  for (int tile = a_begin; tile < a_end; tile += kHalfTargetTile) {
+    Tile t;
+#pragma unroll
+    for (int u = 0; u < Tile::U; ++u) {
+      const int i = tile + u * 32 + lane;
+      t.index[u] = i < a_end ? i : -1;
+      t.target[u] = i < a_end ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
+#pragma unroll
+      for (int q = 0; q < C; ++q) t.sum[u][q] = AccT(0);
+    }
+    t.run(sources, b_begin, b_end - b_begin, diagonal, box, params, num_types, react, range);
+#pragma unroll
+    for (int u = 0; u < Tile::U; ++u) {
+      if (t.index[u] < 0) continue;
+      const std::size_t slot = static_cast<std::size_t>(ab.y) * n + t.index[u];
+      partial.fx[slot] = t.sum[u][0];
+      partial.fy[slot] = t.sum[u][1];
+      partial.fz[slot] = t.sum[u][2];
+      if constexpr (WithEnergy) {
+        partial.energy[slot] = t.sum[u][3];
+        partial.virial[slot] = t.sum[u][4];
+      }
+    }
+    __syncwarp();
+  }
+  if (diagonal) return;
+  for (int k = lane; k < b_end - b_begin; k += 32) {
+    const std::size_t slot = static_cast<std::size_t>(ab.x) * n + b_begin + k;
+    partial.fx[slot] = react[0 * range + k];
+    partial.fy[slot] = react[1 * range + k];
+    partial.fz[slot] = react[2 * range + k];
+    if constexpr (WithEnergy) {
+      partial.energy[slot] = react[3 * range + k];
+      partial.virial[slot] = react[4 * range + k];
+    }
+  }
+}
+
+/// The range pairs (a, b), a <= b, of G ranges, and the range length, cached for one N.
+class RangePairs {
+ public:
+  /// Range length R (a multiple of the 128-target tile) for n particles: the longest of 512,
+  /// 256 or 128 that still gives every multiprocessor 16 blocks. Returns 0 when even R = 128
+  /// gives fewer than 4 blocks per multiprocessor: then the chunked full-matrix kernel fills
+  /// the GPU better.
+  static int choose_range(int n, int multiprocessors) {
+    const auto blocks = [n](int r) {
+      const long g = (n + r - 1) / r;
+      return g * (g + 1) / 2;
+    };
+    int r = 512;
+    while (r > kHalfTargetTile && blocks(r) < 16L * multiprocessors) r /= 2;
+    return blocks(r) < 4L * multiprocessors ? 0 : r;
+  }
+
+  const int2* device_pairs(int n, int range) {
+    const int g = (n + range - 1) / range;
+    if (g != groups_) {
+      std::vector<int2> pairs;
+      for (int a = 0; a < g; ++a)
+        for (int b = a; b < g; ++b) pairs.push_back({a, b});
+      pairs_.copy_from_host(pairs, nullptr);
+      NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());
+      groups_ = g;
+    }
+    return pairs_.data();
+  }
+  int groups() const { return groups_; }
+  int count() const { return static_cast<int>(pairs_.size()); }
+
+ private:
+  int groups_ = 0;
+  core::DeviceBuffer<int2> pairs_;
+};
+
+template <class Evaluator, class AccT, bool WithEnergy>
+void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
+                        RangePairs& pairs, const core::BoxView<typename Evaluator::Real>& box,
+                        const typename Evaluator::Params* table, int num_types,
+                        PartialSums<AccT>& partial, cudaStream_t stream) {
+  using T = typename Evaluator::Real;
+  constexpr int C = WithEnergy ? 5 : 3;
+  const int2* device_pairs = pairs.device_pairs(n, range);
+  const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range +
+                            sizeof(typename Evaluator::Params) * num_types * num_types;
+  auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy>;
+  NOVAMD_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)));
+  kernel<<<pairs.count(), 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types,
+                                                partial.view());
+  NOVAMD_CUDA_CHECK_LAUNCH();
+}
+
+/// Each pair once; results written to or added to `out` as `mode` says.
+template <class Evaluator, class AccT>
+void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
+                         RangePairs& pairs, const core::BoxView<typename Evaluator::Real>& box,
+                         const typename Evaluator::Params* table, int num_types,
+                         PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
+                         cudaStream_t stream) {
+  const int groups = (n + range - 1) / range;
+  partial.resize(static_cast<std::size_t>(groups) * n);
+  if (mode.with_energy) {
+    launch_half_kernel<Evaluator, AccT, true>(pos, n, range, pairs, box, table, num_types, partial,
+                                              stream);
+  } else {
+    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, pairs, box, table, num_types,
+                                               partial, stream);
+  }
+  launch_chunk_sums(partial, groups, n, out, mode, stream);
+}
+
+}  // namespace novamd::neighbors
