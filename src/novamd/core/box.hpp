@@ -19,10 +19,21 @@ struct BoxView {
 
   /// Nearest periodic image of a separation vector: each component lands in [-L/2, L/2].
   NOVAMD_HD Vec3<T> minimum_image(Vec3<T> d) const {
-    d.x -= length.x * round_nearest(d.x * inverse_length.x);
-    d.y -= length.y * round_nearest(d.y * inverse_length.y);
-    d.z -= length.z * round_nearest(d.z * inverse_length.z);
-    return d;
+    return {nearest_image(d.x, length.x, inverse_length.x),
+            nearest_image(d.y, length.y, inverse_length.y),
+            nearest_image(d.z, length.z, inverse_length.z)};
+  }
+
+  /// d - L round(d / L). On the device d/L + 1.5 x 2^23 (2^52) is one fused multiply-add: three
+  /// instructions per component. The two forms can differ only where d is within an ulp of
+  /// +-L/2, where both images are equally near.
+  NOVAMD_HD static T nearest_image(T d, T l, T inverse_l) {
+#ifdef __CUDA_ARCH__
+    constexpr T kMagic = sizeof(T) == 4 ? T(12582912.0f) : T(6755399441055744.0);
+    return fma(-l, fma(d, inverse_l, kMagic) - kMagic, d);
+#else
+    return d - l * round_nearest(d * inverse_l);
+#endif
   }
 
   /// Maps a position into the primary cell [0, L) along each axis.

@@ -1,5 +1,7 @@
 #include "novamd/forces/cpu_force_term.hpp"
 
+#include <cmath>
+
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 
 namespace novamd::forces {
@@ -21,11 +23,17 @@ class CpuAllPairsForce final : public CpuForceTerm {
   physics::PairTable<typename Evaluator::Params> table_;
 };
 
+/// With no cutoff the bare potential is evaluated; with one, the truncated potential.
 template <core::Precision P, class Settings>
 std::unique_ptr<CpuForceTerm> make_term(const Settings& settings, const core::SpeciesTable& species,
                                         const core::UnitSystem& units) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
+  if (std::isinf(settings.cutoff)) {
+    using Potential = typename Settings::template Potential<PairT>;
+    return std::make_unique<CpuAllPairsForce<Potential, AccT>>(
+        settings.template potential_table<PairT>(species, units));
+  }
   using Evaluator = typename Settings::template Evaluator<PairT>;
   return std::make_unique<CpuAllPairsForce<Evaluator, AccT>>(
       settings.template pair_table<PairT>(species, units));

@@ -3,6 +3,7 @@
 /// Force terms of the CUDA backend: the same evaluators and settings as the CPU, bound to the
 /// CUDA traversal.
 
+#include <cmath>
 #include <memory>
 
 #include "novamd/core/box.hpp"
@@ -77,6 +78,11 @@ std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cud
   return std::visit(
       [&](const auto& s) -> std::unique_ptr<CudaForceTerm<PairT>> {
         using Settings = std::decay_t<decltype(s)>;
+        if (std::isinf(s.cutoff)) {  // the bare potential: no cutoff test per pair
+          using Potential = typename Settings::template Potential<PairT>;
+          return std::make_unique<CudaAllPairsForce<Potential, AccT>>(
+              s.template potential_table<PairT>(species, units));
+        }
         using Evaluator = typename Settings::template Evaluator<PairT>;
         return std::make_unique<CudaAllPairsForce<Evaluator, AccT>>(
             s.template pair_table<PairT>(species, units));

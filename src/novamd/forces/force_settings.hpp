@@ -25,22 +25,32 @@ struct YukawaSettings {
 
   static constexpr const char* kName = "yukawa";
 
+  /// The bare potential (used as it is with no cutoff) and the potential with the cutoff.
   template <class T>
-  using Evaluator = physics::Truncated<physics::Yukawa<T>>;
+  using Potential = physics::Yukawa<T>;
+  template <class T>
+  using Evaluator = physics::Truncated<Potential<T>>;
 
   /// k_e Z_i Z_j and 1/lambda for every pair of species.
   template <class T>
-  physics::PairTable<typename Evaluator<T>::Params> pair_table(const core::SpeciesTable& species,
-                                                             const core::UnitSystem& units) const {
-    physics::PairTable<typename Evaluator<T>::Params> table(species.size());
+  physics::PairTable<typename Potential<T>::Params> potential_table(
+      const core::SpeciesTable& species, const core::UnitSystem& units) const {
+    physics::PairTable<typename Potential<T>::Params> table(species.size());
     for (int a = 0; a < species.size(); ++a) {
       for (int b = 0; b < species.size(); ++b) {
-        const auto yukawa = physics::Yukawa<T>::make_params(units.coulomb, species[a].charge,
-                                                            species[b].charge, screening_length);
-        table.at(a, b) = Evaluator<T>::make_params(yukawa, cutoff, shift_energy);
+        table.at(a, b) = Potential<T>::make_params(units.coulomb, species[a].charge,
+                                                   species[b].charge, screening_length);
       }
     }
     return table;
+  }
+
+  /// The same with the cutoff and shift.
+  template <class T>
+  physics::PairTable<typename Evaluator<T>::Params> pair_table(const core::SpeciesTable& species,
+                                                             const core::UnitSystem& units) const {
+    return physics::with_cutoff<Potential<T>>(potential_table<T>(species, units), cutoff,
+                                              shift_energy);
   }
 };
 

@@ -45,7 +45,10 @@ struct HalfTile {
   int index[U];
   AccT sum[U][kComponents];
 
-  __device__ void run(const PairPosition<T>* sources, int src_first, int count, bool diagonal,
+  /// Diagonal: sources are the targets' own range; pairs are taken from both sides (no
+  /// reactions) and a target's pair with itself is skipped.
+  template <bool Diagonal>
+  __device__ void run(const PairPosition<T>* sources, int src_first, int count,
                       const core::BoxView<T>& box, const Params* params, int num_types,
                       AccT* react, int react_stride) {
     const int lane = threadIdx.x & 31;
@@ -62,7 +65,7 @@ struct HalfTile {
               {target[u].x - s.x, target[u].y - s.y, target[u].z - s.z});
           const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
           const auto pair = Evaluator::evaluate(r2, params[target[u].type * num_types + s.type]);
-          const bool keep = index[u] >= 0 && index[u] != src_first + sub + k;
+          const bool keep = index[u] >= 0 && (!Diagonal || index[u] != src_first + sub + k);
           const T f = keep ? pair.force_over_r : T(0);
           const T c[5] = {f * d.x, f * d.y, f * d.z, keep ? pair.energy : T(0), f * r2};
 #pragma unroll
@@ -71,7 +74,7 @@ struct HalfTile {
             r[q] += c[q];
           }
         }
-        if (!diagonal) {
+        if constexpr (!Diagonal) {
 #pragma unroll
           for (int q = 0; q < kComponents; ++q) {
             const T total = warp_sum(r[q]);
@@ -83,7 +86,7 @@ struct HalfTile {
       for (int u = 0; u < U; ++u)
 #pragma unroll
         for (int q = 0; q < kComponents; ++q) sum[u][q] += tile_sum[u][q];
-      if (!diagonal && lane < steps) {
+      if (!Diagonal && lane < steps) {
         // Forces act on the source with the opposite sign; energy and virial count for both.
 #pragma unroll
         for (int q = 0; q < kComponents; ++q) {
@@ -130,7 +133,11 @@ __global__ void __launch_bounds__(32)
 #pragma unroll
       for (int q = 0; q < C; ++q) t.sum[u][q] = AccT(0);
     }
-    t.run(sources, b_begin, b_end - b_begin, diagonal, box, params, num_types, react, range);
+    if (diagonal) {
+      t.template run<true>(sources, b_begin, b_end - b_begin, box, params, num_types, react, range);
+    } else {
+      t.template run<false>(sources, b_begin, b_end - b_begin, box, params, num_types, react, range);
+    }
 #pragma unroll
     for (int u = 0; u < Tile::U; ++u) {
       if (t.index[u] < 0) continue;

@@ -11,6 +11,7 @@
 
 #include "novamd/core/host_device.hpp"
 #include "novamd/physics/pair_result.hpp"
+#include "novamd/physics/pair_table.hpp"
 
 namespace novamd::physics {
 
@@ -37,12 +38,26 @@ struct Truncated {
     return {potential, rc2, shift};
   }
 
+  /// Evaluated for every pair and then selected, without a branch: in all-pairs and
+  /// neighbour-list traversals most pairs lie inside the cutoff.
   NOVAMD_HD static PairResult<T> evaluate(T r2, const Params& p) {
-    if (r2 >= p.cutoff_squared) return {T(0), T(0)};
-    PairResult<T> result = Potential::evaluate(r2, p.potential);
-    result.energy -= p.energy_shift;
-    return result;
+    const PairResult<T> result = Potential::evaluate(r2, p.potential);
+    const bool inside = r2 < p.cutoff_squared;
+    return {inside ? result.force_over_r : T(0), inside ? result.energy - p.energy_shift : T(0)};
   }
 };
+
+/// A table of potential parameters wrapped with one cutoff and shift.
+template <class Potential>
+PairTable<typename Truncated<Potential>::Params> with_cutoff(
+    const PairTable<typename Potential::Params>& potential, double cutoff, bool shift_energy) {
+  PairTable<typename Truncated<Potential>::Params> table(potential.num_types());
+  for (int a = 0; a < potential.num_types(); ++a) {
+    for (int b = 0; b < potential.num_types(); ++b) {
+      table.at(a, b) = Truncated<Potential>::make_params(potential.view()(a, b), cutoff, shift_energy);
+    }
+  }
+  return table;
+}
 
 }  // namespace novamd::physics
