@@ -67,11 +67,19 @@ struct HalfTile {
           const auto pair = Evaluator::evaluate(r2, params[target[u].type * num_types + s.type]);
           const bool keep = index[u] >= 0 && (!Diagonal || index[u] != src_first + sub + k);
           const T f = keep ? pair.force_over_r : T(0);
-          const T c[5] = {f * d.x, f * d.y, f * d.z, keep ? pair.energy : T(0), f * r2};
+          // Force components by fused multiply-adds into both sums (target and reaction).
+          const T dq[3] = {d.x, d.y, d.z};
 #pragma unroll
-          for (int q = 0; q < kComponents; ++q) {
-            tile_sum[u][q] += c[q];
-            r[q] += c[q];
+          for (int q = 0; q < 3; ++q) {
+            tile_sum[u][q] = fma(f, dq[q], tile_sum[u][q]);
+            r[q] = fma(f, dq[q], r[q]);
+          }
+          if constexpr (WithEnergy) {
+            const T e = keep ? pair.energy : T(0);
+            tile_sum[u][3] += e;
+            r[3] += e;
+            tile_sum[u][4] = fma(f, r2, tile_sum[u][4]);
+            r[4] = fma(f, r2, r[4]);
           }
         }
         if constexpr (!Diagonal) {
