@@ -56,9 +56,10 @@ class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
                                                       out, mode, stream);
       return;
     }
-    const int chunks = neighbors::choose_chunks(in.n, in.multiprocessors);
+    const int chunk_length = neighbors::choose_chunk_length(in.n, in.multiprocessors);
     neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, in.n, in.box, table_.data(),
-                                               num_types_, chunks, partial_, out, mode, stream);
+                                               num_types_, chunk_length, partial_, out, mode,
+                                               stream);
   }
 
  private:

@@ -138,13 +138,16 @@ __global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks,
   }
 }
 
-/// Chooses the number of source chunks: enough blocks to give every multiprocessor
-/// `blocks_per_sm` blocks, but at least one tile of sources per chunk.
-inline int choose_chunks(int n, int multiprocessors, int blocks_per_sm = 8) {
+inline constexpr int kMinChunkSources = 32;
+
+/// Sources per chunk: enough chunks to give every multiprocessor `blocks_per_sm` blocks, but
+/// at least kMinChunkSources sources per chunk; a multiple of kMinChunkSources.
+inline int choose_chunk_length(int n, int multiprocessors, int blocks_per_sm = 8) {
   const int target_blocks = (n + kAllPairsBlock - 1) / kAllPairsBlock;
   const int wanted = (multiprocessors * blocks_per_sm + target_blocks - 1) / target_blocks;
-  const int max_chunks = std::max(1, (n + kAllPairsBlock - 1) / kAllPairsBlock);
-  return std::clamp(wanted, 1, max_chunks);
+  const int length = (n + wanted - 1) / wanted;
+  const int rounded = (length + kMinChunkSources - 1) / kMinChunkSources * kMinChunkSources;
+  return std::max(rounded, kMinChunkSources);
 }
 
 /// How a traversal writes its results.
@@ -180,16 +183,16 @@ void launch_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceOutpu
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                     const core::BoxView<typename Evaluator::Real>& box,
-                    const typename Evaluator::Params* table, int num_types, int chunks,
+                    const typename Evaluator::Params* table, int num_types, int chunk_length,
                     PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
                     cudaStream_t stream) {
   if (n == 0) return;
+  const int chunks = (n + chunk_length - 1) / chunk_length;
   partial.resize(static_cast<std::size_t>(chunks) * n);
   const int tiles = (n + kAllPairsBlock - 1) / kAllPairsBlock;
-  const int tiles_per_chunk = (tiles + chunks - 1) / chunks;
   const dim3 grid(tiles, chunks);
   const std::size_t table_bytes = sizeof(typename Evaluator::Params) * num_types * num_types;
-  const int sources_per_chunk = tiles_per_chunk * kAllPairsBlock;
+  const int sources_per_chunk = chunk_length;
   if (mode.with_energy) {
     all_pairs_chunk_kernel<Evaluator, AccT, true><<<grid, kAllPairsBlock, table_bytes, stream>>>(
         pos, n, sources_per_chunk, box, table, num_types, partial.view());
