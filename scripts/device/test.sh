@@ -38,11 +38,16 @@ if [[ $what == all || $what == bench ]]; then
     $build/novamd bench --backend cuda --precision $precision | tee "$OUT/bench_$precision.txt"
   done
 fi
-if [[ $what == profile ]]; then
-  ncu --target-processes all --kernel-name regex:all_pairs --launch-skip 5 --launch-count 2 \
-    --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
-    $build/novamd bench --backend cuda --precision "${2:-double}" --sizes 27648 --steps 3 \
-    > "$OUT/ncu.txt" 2>&1
-  tail -80 "$OUT/ncu.txt"
+if [[ $what == all || $what == profile ]]; then
+  # Nsight Compute on the force kernels at 27,648 ions: throughput, pipes, occupancy, stalls.
+  for precision in double mixed; do
+    ncu --kernel-name regex:all_pairs --launch-skip 8 --launch-count 2 \
+      --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
+      --section LaunchStats --section WarpStateStats --section InstructionStats \
+      $build/novamd bench --backend cuda --precision $precision --sizes 27648 --steps 2 \
+      --warmup 0 > "$OUT/ncu_$precision.txt" 2>&1
+    grep -E "all_pairs|Duration|Compute \(SM\) Throughput|Issue Slots Busy|Achieved Occupancy|Theoretical Occupancy|Registers Per|Executed Ipc Active|No Eligible" \
+      "$OUT/ncu_$precision.txt" | sed 's/  */ /g' | cut -c1-150
+  done
 fi
 exit $status

@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include "novamd/app/version.hpp"
+#include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/integrate/velocity_verlet.hpp"
 #include "novamd/io/initial_system.hpp"
+#include "novamd/neighbors/all_pairs_plan.hpp"
 
 namespace novamd::app {
 namespace {
@@ -40,6 +42,33 @@ io::Config bench_config(std::int64_t ions, const BenchOptions& options) {
   c.forces = {forces::YukawaSettings{475.0, forces::kNoCutoff, false}};
   c.integrator.timestep = 200.0;
   return c;
+}
+
+/// The force kernels' arithmetic per pair evaluation: FP64 (double) or FP32 (mixed, single)
+/// instructions in the inner loop, counted in the SASS for the bare Yukawa evaluator without
+/// energy (docs/performance.md), and the H100's lanes for them per SM and clock.
+struct ArithmeticCount {
+  double half_kernel, chunk_kernel;  ///< instructions per pair evaluation
+  double lanes_per_sm;               ///< FP64: 64, FP32: 128 (compute capability 9.0)
+};
+
+ArithmeticCount arithmetic_count(core::Precision p) {
+  if (p == core::Precision::Double) return {54.75, 48.0, 64.0};
+  return {32.75, 26.0, 128.0};
+}
+
+/// Share of the GPU's arithmetic limit that the force evaluation reaches, or "-" on the CPU.
+std::string arithmetic_share(const io::Config& config, double force_seconds) {
+  const auto device = backend::query_cuda_device();
+  if (backend::resolve_backend_name(config.backend) != "cuda" || !device) return "-";
+  const int n = static_cast<int>(config.system.structure.generate->counts[0].second +
+                                 config.system.structure.generate->counts[1].second);
+  const int range = neighbors::half_kernel_range(n, device->multiprocessors);
+  const auto count = arithmetic_count(config.precision);
+  const double per_eval = range > 0 ? count.half_kernel : count.chunk_kernel;
+  const double achieved = neighbors::pair_evaluations(n, range) * per_eval / force_seconds;
+  const double limit = device->multiprocessors * count.lanes_per_sm * device->clock_khz * 1e3;
+  return fmt::format("{:.0f}%", 100.0 * achieved / limit);
 }
 
 double median(std::vector<double> v) {
@@ -113,8 +142,8 @@ int bench_command(const BenchOptions& options) {
     if (first) {
       fmt::print("backend {}, precision {}; C/O 50:50 at 5e-8 fm^-3, Yukawa all pairs\n",
                  backend->description(), options.precision);
-      fmt::print("{:>8} {:>10} {:>8} {:>12} {:>10} {:>9}\n", "N", "ms/step", "forces",
-                 "pairs/s", "K20 ms", "speed-up");
+      fmt::print("{:>8} {:>10} {:>8} {:>12} {:>7} {:>10} {:>9}\n", "N", "ms/step", "forces",
+                 "pairs/s", "arith", "K20 ms", "speed-up");
       first = false;
     }
     const bool on_gpu = backend::resolve_backend_name(options.backend) == "cuda";
@@ -124,13 +153,16 @@ int bench_command(const BenchOptions& options) {
     const std::string k20 = row.k20_ms > 0 ? fmt::format("{:.3f}", row.k20_ms) : "-";
     const std::string speedup =
         row.k20_ms > 0 ? fmt::format("{:.2f}", row.k20_ms / (1e3 * t.step)) : "-";
-    fmt::print("{:>8} {:>10.4f} {:>7.0f}% {:>12.4g} {:>10} {:>9}\n", row.ions, 1e3 * t.step,
-               100.0 * t.forces / t.step, pairs / t.forces, k20, speedup);
+    fmt::print("{:>8} {:>10.4f} {:>7.0f}% {:>12.4g} {:>7} {:>10} {:>9}\n", row.ions, 1e3 * t.step,
+               100.0 * t.forces / t.step, pairs / t.forces, arithmetic_share(config, t.forces), k20,
+               speedup);
     std::fflush(stdout);
   }
   fmt::print("ms/step: median over 5 batches of steps queued back to back, energy skipped as\n"
              "between thermo steps; forces: share of the step spent in the force evaluation;\n"
-             "pairs/s: N(N-1) target-source pairs (as in seed 000) per second of force evaluation.\n");
+             "pairs/s: N(N-1) target-source pairs (as in seed 000) per second of force evaluation;\n"
+             "arith: the force kernels' FP64 (double) or FP32 arithmetic as a share of the GPU's\n"
+             "peak at its maximum clock (instruction counts in docs/performance.md).\n");
   return core::kExitSuccess;
 }
 

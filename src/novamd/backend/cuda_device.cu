@@ -13,8 +13,10 @@ std::optional<CudaDeviceInfo> query_cuda_device() {
   }
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return std::nullopt;
-  return CudaDeviceInfo{prop.name, prop.totalGlobalMem, prop.major, prop.minor,
-                        prop.multiProcessorCount};
+  int clock_khz = 0;
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
+  return CudaDeviceInfo{prop.name,  prop.totalGlobalMem,       prop.major,
+                        prop.minor, prop.multiProcessorCount, clock_khz};
 }
 
 }  // namespace novamd::backend

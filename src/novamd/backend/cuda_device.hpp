@@ -14,6 +14,7 @@ struct CudaDeviceInfo {
   int compute_major = 0;
   int compute_minor = 0;
   int multiprocessors = 0;
+  int clock_khz = 0;  ///< peak SM clock
 };
 
 /// True when this build includes the CUDA backend (NOVAMD_ENABLE_CUDA).

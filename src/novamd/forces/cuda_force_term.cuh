@@ -49,7 +49,7 @@ class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
     if (in.n == 0) return;
     // Each pair once where there are enough range pairs to fill the GPU; for small systems the
     // chunked full matrix keeps more multiprocessors busy.
-    const int range = neighbors::RangePairs::choose_range(in.n, in.multiprocessors);
+    const int range = neighbors::half_kernel_range(in.n, in.multiprocessors);
     if (range > 0) {
       neighbors::all_pairs_half_cuda<Evaluator, AccT>(in.positions, in.n, range, range_pairs_,
                                                       in.box, table_.data(), num_types_, partial_,

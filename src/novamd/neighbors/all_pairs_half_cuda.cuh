@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "novamd/neighbors/all_pairs_cuda.cuh"
+#include "novamd/neighbors/all_pairs_plan.hpp"
 
 namespace novamd::neighbors {
 
-inline constexpr int kHalfTargetsPerLane = 4;
-inline constexpr int kHalfTargetTile = 32 * kHalfTargetsPerLane;
+inline constexpr int kHalfTargetsPerLane = kHalfTargetTile / 32;
 
 template <class T>
 __device__ T warp_sum(T v) {
@@ -176,20 +176,6 @@ __global__ void __launch_bounds__(32)
 /// The range pairs (a, b), a <= b, of G ranges, and the range length, cached for one N.
 class RangePairs {
  public:
-  /// Range length R (a multiple of the 128-target tile) for n particles: the longest of 512,
-  /// 256 or 128 that still gives every multiprocessor 16 blocks. Returns 0 when even R = 128
-  /// gives fewer than 4 blocks per multiprocessor: then the chunked full-matrix kernel fills
-  /// the GPU better.
-  static int choose_range(int n, int multiprocessors) {
-    const auto blocks = [n](int r) {
-      const long g = (n + r - 1) / r;
-      return g * (g + 1) / 2;
-    };
-    int r = 512;
-    while (r > kHalfTargetTile && blocks(r) < 16L * multiprocessors) r /= 2;
-    return blocks(r) < 4L * multiprocessors ? 0 : r;
-  }
-
   const int2* device_pairs(int n, int range) {
     const int g = (n + range - 1) / range;
     if (g != groups_) {
