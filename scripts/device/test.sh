@@ -11,15 +11,17 @@ mkdir -p "$OUT"
 what=${1:-all}
 build=build-device
 
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv \
-  > "$OUT/gpu.txt" 2>&1
+# Files back (at most 8): summary.txt (GPU, version, bench tables), build.log, tests.log,
+# cuda_errors.txt, resources.txt, sass.txt, ncu_double.txt, ncu_mixed.txt.
+summary="$OUT/summary.txt"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv > "$summary" 2>&1
 cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DNOVAMD_ENABLE_MPI=OFF > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-if ! cmake --build $build -j "$(nproc)" > "$OUT/build.log" 2>&1; then
+  -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+if ! cmake --build $build -j "$(nproc)" >> "$OUT/build.log" 2>&1; then
   grep -E "error|Error" "$OUT/build.log" | head -40
   exit 1
 fi
-$build/novamd --version | tee "$OUT/version.txt"
+$build/novamd --version | tee -a "$summary"
 
 # Registers, shared memory and spills of every kernel; SASS of the pair kernels.
 cuobjdump -res-usage $build/novamd 2>&1 | grep -A1 -E "Function .*(all_pairs|kick|drift)" \
@@ -35,7 +37,7 @@ if [[ $what == all || $what == tests ]]; then
 fi
 if [[ $what == all || $what == bench ]]; then
   for precision in double mixed; do
-    $build/novamd bench --backend cuda --precision $precision | tee "$OUT/bench_$precision.txt"
+    $build/novamd bench --backend cuda --precision $precision | tee -a "$summary"
   done
 fi
 if [[ $what == all || $what == profile ]]; then
