@@ -1,7 +1,5 @@
 #include "novamd/forces/cpu_force_term.hpp"
 
-#include <cmath>
-
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 
 namespace novamd::forces {
@@ -23,20 +21,16 @@ class CpuAllPairsForce final : public CpuForceTerm {
   physics::PairTable<typename Evaluator::Params> table_;
 };
 
-/// With no cutoff the bare potential is evaluated; with one, the truncated potential.
-template <core::Precision P, class Settings>
-std::unique_ptr<CpuForceTerm> make_term(const Settings& settings, const core::SpeciesTable& species,
+template <core::Precision P>
+std::unique_ptr<CpuForceTerm> make_term(const ForceSettings& settings,
+                                        const core::SpeciesTable& species,
                                         const core::UnitSystem& units) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
-  if (std::isinf(settings.cutoff)) {
-    using Potential = typename Settings::template Potential<PairT>;
-    return std::make_unique<CpuAllPairsForce<Potential, AccT>>(
-        settings.template potential_table<PairT>(species, units));
-  }
-  using Evaluator = typename Settings::template Evaluator<PairT>;
-  return std::make_unique<CpuAllPairsForce<Evaluator, AccT>>(
-      settings.template pair_table<PairT>(species, units));
+  return with_evaluator<PairT>(
+      settings, species, units, [&]<class Evaluator>(auto table) -> std::unique_ptr<CpuForceTerm> {
+        return std::make_unique<CpuAllPairsForce<Evaluator, AccT>>(std::move(table));
+      });
 }
 
 }  // namespace
@@ -45,16 +39,12 @@ std::unique_ptr<CpuForceTerm> make_cpu_force_term(const ForceSettings& settings,
                                                   const core::SpeciesTable& species,
                                                   const core::UnitSystem& units,
                                                   core::Precision precision) {
-  return std::visit(
-      [&](const auto& s) -> std::unique_ptr<CpuForceTerm> {
-        switch (precision) {
-          case core::Precision::Double: return make_term<core::Precision::Double>(s, species, units);
-          case core::Precision::Mixed: return make_term<core::Precision::Mixed>(s, species, units);
-          case core::Precision::Single: return make_term<core::Precision::Single>(s, species, units);
-        }
-        return nullptr;
-      },
-      settings);
+  switch (precision) {
+    case core::Precision::Double: return make_term<core::Precision::Double>(settings, species, units);
+    case core::Precision::Mixed: return make_term<core::Precision::Mixed>(settings, species, units);
+    case core::Precision::Single: return make_term<core::Precision::Single>(settings, species, units);
+  }
+  return nullptr;
 }
 
 }  // namespace novamd::forces

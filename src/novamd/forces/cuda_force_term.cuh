@@ -3,7 +3,6 @@
 /// Force terms of the CUDA backend: the same evaluators and settings as the CPU, bound to the
 /// CUDA traversal.
 
-#include <cmath>
 #include <memory>
 
 #include "novamd/core/box.hpp"
@@ -76,19 +75,11 @@ std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cud
     const core::UnitSystem& units) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
-  return std::visit(
-      [&](const auto& s) -> std::unique_ptr<CudaForceTerm<PairT>> {
-        using Settings = std::decay_t<decltype(s)>;
-        if (std::isinf(s.cutoff)) {  // the bare potential: no cutoff test per pair
-          using Potential = typename Settings::template Potential<PairT>;
-          return std::make_unique<CudaAllPairsForce<Potential, AccT>>(
-              s.template potential_table<PairT>(species, units));
-        }
-        using Evaluator = typename Settings::template Evaluator<PairT>;
-        return std::make_unique<CudaAllPairsForce<Evaluator, AccT>>(
-            s.template pair_table<PairT>(species, units));
-      },
-      settings);
+  return with_evaluator<PairT>(
+      settings, species, units,
+      [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
+        return std::make_unique<CudaAllPairsForce<Evaluator, AccT>>(table);
+      });
 }
 
 }  // namespace novamd::forces

@@ -3,6 +3,7 @@
 /// Force terms as the config declares them (host side, double precision). Each settings type
 /// names its evaluator and builds its pair table; backends turn settings into force terms.
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <variant>
@@ -56,6 +57,25 @@ struct YukawaSettings {
 
 /// Every force term NovaMD knows. Adding a potential adds its settings type here.
 using ForceSettings = std::variant<YukawaSettings>;
+
+/// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term uses in
+/// arithmetic type T and its pair table: the bare potential when there is no cutoff (no cutoff
+/// test per pair), else the truncated potential. Every backend builds its terms through this.
+template <class T, class Make>
+auto with_evaluator(const ForceSettings& settings, const core::SpeciesTable& species,
+                    const core::UnitSystem& units, Make&& make) {
+  return std::visit(
+      [&](const auto& s) {
+        using Settings = std::decay_t<decltype(s)>;
+        if (std::isinf(s.cutoff)) {
+          using Potential = typename Settings::template Potential<T>;
+          return make.template operator()<Potential>(s.template potential_table<T>(species, units));
+        }
+        using Evaluator = typename Settings::template Evaluator<T>;
+        return make.template operator()<Evaluator>(s.template pair_table<T>(species, units));
+      },
+      settings);
+}
 
 /// The cutoff of a force term (infinity for all pairs).
 inline double cutoff_of(const ForceSettings& settings) {
