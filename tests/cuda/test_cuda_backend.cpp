@@ -22,7 +22,7 @@ using novamd::core::Precision;
 constexpr double kEpsDouble = std::numeric_limits<double>::epsilon();
 constexpr double kEpsFloat = std::numeric_limits<float>::epsilon();
 
-#define SKIP_WITHOUT_GPU()                                                      \
+#define SKIP_WITHOUT_GPU() \
   if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped"
 
 /// A random C/O-like mixture at number density 0.4 (box edges 0.9 L, L, 1.1 L), lambda = 1.5,
@@ -48,8 +48,10 @@ double force_tolerance(Precision p, const BackendSetup& s, double r_min) {
   const double lmax = std::max({s.box.length().x, s.box.length().y, s.box.length().z});
   const double pair_fp32 = (32.0 + 4.0 * lmax / r_min) * kEpsFloat;
   switch (p) {
-    case Precision::Double: return 1e-12;
-    case Precision::Mixed: return pair_fp32;
+    case Precision::Double:
+      return 1e-12;
+    case Precision::Mixed:
+      return pair_fp32;
     case Precision::Single:
       return pair_fp32 + 4.0 * std::sqrt(static_cast<double>(s.particles.size())) * kEpsFloat;
   }
@@ -76,7 +78,7 @@ std::vector<double> force_magnitude_sums(const BackendSetup& s) {
 }
 
 struct Comparison {
-  double max_force_error = 0;  ///< max_i |F_gpu - F_cpu|_inf / S_i
+  double max_force_error = 0;                 ///< max_i |F_gpu - F_cpu|_inf / S_i
   double energy_error = 0, virial_error = 0;  ///< relative
 };
 
@@ -94,12 +96,14 @@ Comparison compare_with_cpu(const BackendSetup& setup) {
   const auto scale = force_magnitude_sums(setup);
   Comparison c;
   for (std::size_t i = 0; i < setup.particles.size(); ++i) {
-    const double err = std::max({std::abs(fg.x[i] - fc.x[i]), std::abs(fg.y[i] - fc.y[i]),
-                                 std::abs(fg.z[i] - fc.z[i])});
+    const double err = std::max(
+        {std::abs(fg.x[i] - fc.x[i]), std::abs(fg.y[i] - fc.y[i]), std::abs(fg.z[i] - fc.z[i])});
     c.max_force_error = std::max(c.max_force_error, err / scale[i]);
   }
   const auto oc = cpu.observables(), og = gpu->observables();
-  const auto rel = [](double a, double b) { return b == 0 ? std::abs(a) : std::abs(a - b) / std::abs(b); };
+  const auto rel = [](double a, double b) {
+    return b == 0 ? std::abs(a) : std::abs(a - b) / std::abs(b);
+  };
   c.energy_error = rel(og.potential_energy, oc.potential_energy);
   c.virial_error = rel(og.virial, oc.virial);
   return c;

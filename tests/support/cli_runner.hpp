@@ -55,7 +55,8 @@ inline CliResult run_novamd(const std::string& args, const std::filesystem::path
   if (!pipe) return result;
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;

@@ -36,8 +36,8 @@ inline backend::BackendSetup random_mixture(std::size_t n, double box, std::uint
       }
     }
     s.particles.position.set(i, r);
-    s.particles.velocity.set(i, {v * (2 * unit(rng) - 1), v * (2 * unit(rng) - 1),
-                                 v * (2 * unit(rng) - 1)});
+    s.particles.velocity.set(
+        i, {v * (2 * unit(rng) - 1), v * (2 * unit(rng) - 1), v * (2 * unit(rng) - 1)});
     s.particles.type[i] = static_cast<std::int32_t>(rng() % 3);
     s.particles.id[i] = static_cast<std::int32_t>(i);
   }

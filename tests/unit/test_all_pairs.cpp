@@ -32,8 +32,12 @@ BackendSetup charges_on_x_axis(std::vector<double> xs) {
   return s;
 }
 
-double v_pair(double r) { return std::exp(-r / 2.0) / r; }
-double f_pair(double r) { return v_pair(r) * (1.0 / r + 0.5); }  // magnitude, repulsive
+double v_pair(double r) {
+  return std::exp(-r / 2.0) / r;
+}
+double f_pair(double r) {
+  return v_pair(r) * (1.0 / r + 0.5);
+}  // magnitude, repulsive
 
 TEST(AllPairsCpu, TwoParticlesMatchHandDerivedValues) {
   CpuBackend b(charges_on_x_axis({1.0, 2.5}));

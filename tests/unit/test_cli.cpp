@@ -72,7 +72,8 @@ TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto lines = read_lines(dir.path() / "thermo.csv");
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0], "step,time,temperature,kinetic_energy,potential_energy,total_energy,pressure");
+  EXPECT_EQ(lines[0],
+            "step,time,temperature,kinetic_energy,potential_energy,total_energy,pressure");
   EXPECT_EQ(lines[1].rfind("0,0,", 0), 0u) << lines[1];
   // Two unit charges with lambda = 1 at distance >= 1 in a 10-box: 0 < V <= exp(-1).
   const auto values = parse_row(lines[1]);
@@ -90,8 +91,8 @@ TEST(Cli, StructureFileIsFoundNextToTheConfig) {
             "2\nLattice=\"10 0 0 0 10 0 0 0 10\" Properties=species:S:1:pos:R:3\n"
             "A 1 1 1\nA 3 1 1\n");
   std::string config = kTwoIons;
-  config.replace(config.find("structure:"), config.find("\n", config.find("structure:")) -
-                                                config.find("structure:"),
+  config.replace(config.find("structure:"),
+                 config.find("\n", config.find("structure:")) - config.find("structure:"),
                  "structure: {read: start.xyz}");
   dir.write("inputs/read.yaml", config);
   const auto result = run_novamd("run inputs/read.yaml --backend cpu", dir.path());  // from above
@@ -116,8 +117,8 @@ TEST(Cli, NonFiniteEnergyStopsTheRunNamingStepAndParticle) {
 TEST(Cli, NonFinitePositionStopsTheRunAtItsStep) {
   TempDir dir;
   dir.write("huge_dt.yaml", kTwoIons);
-  const auto result =
-      run_novamd("run huge_dt.yaml --backend cpu --steps 5 --set integrator.timestep=1e300", dir.path());
+  const auto result = run_novamd(
+      "run huge_dt.yaml --backend cpu --steps 5 --set integrator.timestep=1e300", dir.path());
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("step 1: particle 0 has a non-finite position"), std::string::npos)
       << result.output;
@@ -129,8 +130,7 @@ TEST(Cli, CudaWithoutADeviceIsAClearError) {
   dir.write("two.yaml", kTwoIons);
   const auto result = run_novamd("run two.yaml --backend cuda", dir.path());
   EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_NE(result.output.find("backend: cuda was asked for"), std::string::npos)
-      << result.output;
+  EXPECT_NE(result.output.find("backend: cuda was asked for"), std::string::npos) << result.output;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));  // nothing written
 }
 

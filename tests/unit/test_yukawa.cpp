@@ -14,7 +14,9 @@ using novamd::physics::Truncated;
 using novamd::physics::Yukawa;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-double analytic_energy(double k, double lambda, double r) { return k * std::exp(-r / lambda) / r; }
+double analytic_energy(double k, double lambda, double r) {
+  return k * std::exp(-r / lambda) / r;
+}
 
 TEST(Yukawa, EnergyAndForceMatchAnalyticFormulas) {
   const double k = 1.43996 * 6 * 8;  // k_e Z_C Z_O in MeV fm

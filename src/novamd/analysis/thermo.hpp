@@ -23,11 +23,13 @@ struct ThermoState {
 };
 
 /// Degrees of freedom of N point particles whose total momentum is conserved at zero.
-inline double degrees_of_freedom(std::size_t n) { return n > 1 ? 3.0 * n - 3.0 : 3.0 * n; }
+inline double degrees_of_freedom(std::size_t n) {
+  return n > 1 ? 3.0 * n - 3.0 : 3.0 * n;
+}
 
 inline ThermoState make_thermo_state(std::int64_t step, double time,
-                                     const backend::Observables& obs, std::size_t n,
-                                     double volume, const core::UnitSystem& units) {
+                                     const backend::Observables& obs, std::size_t n, double volume,
+                                     const core::UnitSystem& units) {
   ThermoState s;
   s.step = step;
   s.time = time;

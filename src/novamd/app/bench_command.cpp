@@ -1,9 +1,9 @@
 #include "novamd/app/bench_command.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
-
-#include <fmt/format.h>
 
 #include "novamd/app/version.hpp"
 #include "novamd/backend/cuda_device.hpp"
@@ -21,8 +21,8 @@ struct TableTwoRow {
   std::int64_t ions;
   double k20_ms;
 };
-constexpr TableTwoRow kTableTwo[] = {{1152, 0.801},  {1536, 1.091},   {1728, 1.231},
-                                     {3456, 3.152},  {6912, 10.148},  {13824, 41.389},
+constexpr TableTwoRow kTableTwo[] = {{1152, 0.801},   {1536, 1.091},  {1728, 1.231},
+                                     {3456, 3.152},   {6912, 10.148}, {13824, 41.389},
                                      {27648, 140.982}};
 
 /// C/O 50:50 at 5e-8 fm^-3 (white-dwarf matter, as in examples/white_dwarf_co.yaml), all pairs.
@@ -106,8 +106,8 @@ StepTimes time_steps(backend::Backend& backend, double dt, int warmup, int steps
   StepTimes t{};
   t.step = median_time_per_call(backend, kRepeats, steps,
                                 [&] { integrate::velocity_verlet_step(backend, dt, no_energy); });
-  t.forces = median_time_per_call(backend, kRepeats, steps,
-                                  [&] { backend.compute_forces(no_energy); });
+  t.forces =
+      median_time_per_call(backend, kRepeats, steps, [&] { backend.compute_forces(no_energy); });
   return t;
 }
 
@@ -115,8 +115,8 @@ StepTimes time_steps(backend::Backend& backend, double dt, int warmup, int steps
 
 int bench_command(const BenchOptions& options) {
   if (!core::parse_precision(options.precision)) {
-    throw core::InputError(fmt::format("--precision '{}': expected double, mixed or single",
-                                       options.precision));
+    throw core::InputError(
+        fmt::format("--precision '{}': expected double, mixed or single", options.precision));
   }
   std::vector<TableTwoRow> rows;
   for (const auto& row : kTableTwo) {
@@ -158,11 +158,12 @@ int bench_command(const BenchOptions& options) {
                speedup);
     std::fflush(stdout);
   }
-  fmt::print("ms/step: median over 9 batches of steps queued back to back, energy skipped as\n"
-             "between thermo steps; forces: share of the step spent in the force evaluation;\n"
-             "pairs/s: N(N-1) target-source pairs (as in seed 000) per second of force evaluation;\n"
-             "arith: the force kernels' FP64 (double) or FP32 arithmetic as a share of the GPU's\n"
-             "peak at its maximum clock (instruction counts in docs/performance.md).\n");
+  fmt::print(
+      "ms/step: median over 9 batches of steps queued back to back, energy skipped as\n"
+      "between thermo steps; forces: share of the step spent in the force evaluation;\n"
+      "pairs/s: N(N-1) target-source pairs (as in seed 000) per second of force evaluation;\n"
+      "arith: the force kernels' FP64 (double) or FP32 arithmetic as a share of the GPU's\n"
+      "peak at its maximum clock (instruction counts in docs/performance.md).\n");
   return core::kExitSuccess;
 }
 

@@ -1,10 +1,9 @@
 #include "novamd/app/console.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
-
-#include <fmt/format.h>
 
 namespace novamd::app {
 

@@ -1,9 +1,9 @@
 // The `novamd` command: run, bench, --version. Exit codes: 0 success, 1 run-time failure,
 // 2 bad input or usage.
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "novamd/app/bench_command.hpp"

@@ -1,8 +1,8 @@
 #include "novamd/app/run_command.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "novamd/app/console.hpp"
 #include "novamd/app/simulation.hpp"
@@ -16,10 +16,10 @@ namespace {
 
 std::string describe_force(const forces::ForceSettings& settings, const core::UnitSystem& units) {
   const auto& y = std::get<forces::YukawaSettings>(settings);
-  const std::string range =
-      std::isinf(y.cutoff) ? "all pairs under the minimum image"
-                           : fmt::format("cutoff {} {}{}", y.cutoff, units.length,
-                                         y.shift_energy ? ", energy shifted" : "");
+  const std::string range = std::isinf(y.cutoff)
+                                ? "all pairs under the minimum image"
+                                : fmt::format("cutoff {} {}{}", y.cutoff, units.length,
+                                              y.shift_energy ? ", energy shifted" : "");
   return fmt::format("yukawa (screening length {} {}, {})", y.screening_length, units.length,
                      range);
 }
@@ -45,12 +45,13 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const io::Initial
       {"precision", std::string(core::to_string(config.precision))},
       {"units", fmt::format("{} ({}, {}, {}, {})", u.name, u.length, u.energy, u.mass, u.time)},
       {"particles", describe_particles(initial.particles, config.system.species)},
-      {"box", fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y,
-                          L.z, u.length, initial.particles.size() / initial.box.volume(),
-                          u.length)}};
+      {"box",
+       fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y, L.z,
+                   u.length, initial.particles.size() / initial.box.volume(), u.length)}};
   for (const auto& f : config.forces) lines.push_back({"force", describe_force(f, u)});
-  lines.push_back({"integrator", fmt::format("{}, timestep {} {}, {} steps", config.integrator.type,
-                                             config.integrator.timestep, u.time, config.run.steps)});
+  lines.push_back(
+      {"integrator", fmt::format("{}, timestep {} {}, {} steps", config.integrator.type,
+                                 config.integrator.timestep, u.time, config.run.steps)});
   std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),
                                    config.output.thermo.every);
   if (const auto& t = config.output.trajectory) {
@@ -65,9 +66,10 @@ void print_summary(const RunResult& r, std::size_t n, const core::UnitSystem& un
   if (r.steps > 0) {
     const double per_step = r.wall_seconds / static_cast<double>(r.steps);
     const double pairs = static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0);
-    fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} pair "
-               "interactions/s\n",
-               r.steps, r.wall_seconds, 1e3 * per_step, 1.0 / per_step, pairs / per_step);
+    fmt::print(
+        "Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} pair "
+        "interactions/s\n",
+        r.steps, r.wall_seconds, 1e3 * per_step, 1.0 / per_step, pairs / per_step);
     const double e0 = r.initial.total_energy;
     fmt::print("Total energy: {:.10g} {} at step 0, {:.10g} at step {} (relative change {:.3g})\n",
                e0, units.energy, r.final.total_energy, r.final.step,
@@ -95,9 +97,9 @@ int run_command(const RunOptions& options) {
   const io::Config config = io::load_config(options.config, options.overrides);
   io::InitialSystem initial = io::build_initial_system(config);
   const core::Box box = initial.box;
-  auto backend = backend::make_backend(
-      config.backend, {config.units, config.system.species, initial.box, initial.particles,
-                       config.forces, config.precision});
+  auto backend =
+      backend::make_backend(config.backend, {config.units, config.system.species, initial.box,
+                                             initial.particles, config.forces, config.precision});
 
   fmt::print("{}\n", version_line());
   print_header(header_lines(config, initial, *backend));

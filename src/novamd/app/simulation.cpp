@@ -1,8 +1,8 @@
 #include "novamd/app/simulation.hpp"
 
-#include <chrono>
-
 #include <fmt/format.h>
+
+#include <chrono>
 
 #include "novamd/app/console.hpp"
 #include "novamd/core/error.hpp"

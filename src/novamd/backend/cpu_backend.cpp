@@ -1,12 +1,11 @@
 #include "novamd/backend/cpu_backend.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <cmath>
 #include <cstddef>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "novamd/integrate/velocity_verlet.hpp"
 
@@ -27,7 +26,8 @@ CpuBackend::CpuBackend(BackendSetup setup)
   for (const auto& settings : setup.forces) {
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision));
   }
-  for (const auto& s : species_.all()) inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
+  for (const auto& s : species_.all())
+    inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
   buffers_.reset(particles_.size());
 }
 

@@ -1,7 +1,6 @@
-#include <cub/device/device_reduce.cuh>
-
 #include <climits>
 #include <cmath>
+#include <cub/device/device_reduce.cuh>
 #include <string>
 #include <vector>
 
@@ -16,7 +15,9 @@ namespace {
 
 constexpr int kBlock = 256;
 
-int blocks_for(std::size_t n) { return static_cast<int>((n + kBlock - 1) / kBlock); }
+int blocks_for(std::size_t n) {
+  return static_cast<int>((n + kBlock - 1) / kBlock);
+}
 
 integrate::Vec3Pointers pointers(DeviceVec3Array& a) {
   return {a.x.data(), a.y.data(), a.z.data()};
@@ -175,12 +176,13 @@ class CudaBackend final : public Backend {
       const auto finite = [&](const core::Vec3Array& a) {
         return std::isfinite(a.x[i]) && std::isfinite(a.y[i]) && std::isfinite(a.z[i]);
       };
-      const char* what = !finite(host_.position)       ? "position"
-                         : !finite(host_.velocity)     ? "velocity"
-                         : !finite(host_.force)        ? "force"
-                         : !std::isfinite(energy[i])   ? "energy"
-                                                       : nullptr;
-      if (what && (!first || host_.id[i] < first->particle_id)) first = NonFinite{host_.id[i], what};
+      const char* what = !finite(host_.position)     ? "position"
+                         : !finite(host_.velocity)   ? "velocity"
+                         : !finite(host_.force)      ? "force"
+                         : !std::isfinite(energy[i]) ? "energy"
+                                                     : nullptr;
+      if (what && (!first || host_.id[i] < first->particle_id))
+        first = NonFinite{host_.id[i], what};
     }
     return first;
   }

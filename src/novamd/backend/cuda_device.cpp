@@ -5,7 +5,9 @@
 namespace novamd::backend {
 
 #ifndef NOVAMD_HAVE_CUDA
-std::optional<CudaDeviceInfo> query_cuda_device() { return std::nullopt; }
+std::optional<CudaDeviceInfo> query_cuda_device() {
+  return std::nullopt;
+}
 #endif
 
 std::string describe(const CudaDeviceInfo& device) {

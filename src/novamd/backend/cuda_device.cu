@@ -1,6 +1,5 @@
 #include <cuda_runtime.h>
 
-
 #include "novamd/backend/cuda_device.hpp"
 
 namespace novamd::backend {
@@ -15,7 +14,7 @@ std::optional<CudaDeviceInfo> query_cuda_device() {
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return std::nullopt;
   int clock_khz = 0;
   cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
-  return CudaDeviceInfo{prop.name,  prop.totalGlobalMem,       prop.major,
+  return CudaDeviceInfo{prop.name,  prop.totalGlobalMem,      prop.major,
                         prop.minor, prop.multiProcessorCount, clock_khz};
 }
 

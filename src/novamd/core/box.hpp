@@ -45,7 +45,8 @@ struct BoxView {
   }
 };
 
-/// The simulation box: an orthorhombic cell [0, Lx) x [0, Ly) x [0, Lz), periodic in all three axes.
+/// The simulation box: an orthorhombic cell [0, Lx) x [0, Ly) x [0, Lz), periodic in all three
+/// axes.
 class Box {
  public:
   Box() = default;
@@ -58,8 +59,7 @@ class Box {
   /// The box in arithmetic type T, for traversals and kernels.
   template <class T>
   BoxView<T> view() const {
-    return {vec3_cast<T>(length_),
-            {T(1) / T(length_.x), T(1) / T(length_.y), T(1) / T(length_.z)}};
+    return {vec3_cast<T>(length_), {T(1) / T(length_.x), T(1) / T(length_.y), T(1) / T(length_.z)}};
   }
 
  private:

@@ -1,6 +1,7 @@
 #pragma once
 /// @file error.hpp
-/// The two kinds of failure a user sees: bad input (exit code 2) and a run-time failure (exit code 1).
+/// The two kinds of failure a user sees: bad input (exit code 2) and a run-time failure (exit code
+/// 1).
 
 #include <stdexcept>
 #include <string>

@@ -35,9 +35,12 @@ struct PrecisionTypes<Precision::Single> {
 
 inline std::string_view to_string(Precision p) {
   switch (p) {
-    case Precision::Double: return "double";
-    case Precision::Mixed: return "mixed";
-    case Precision::Single: return "single";
+    case Precision::Double:
+      return "double";
+    case Precision::Mixed:
+      return "mixed";
+    case Precision::Single:
+      return "single";
   }
   return "?";
 }

@@ -12,9 +12,9 @@ namespace novamd::core {
 struct UnitSystem {
   std::string name;
   std::string length, energy, mass, time, temperature;  ///< unit names, for headers and docs
-  double boltzmann;     ///< k_B in energy per temperature unit
-  double coulomb;       ///< e^2 / (4 pi eps0) in energy x length
-  double mvv_to_energy; ///< m v^2 in mass x (length/time)^2 converted to the energy unit
+  double boltzmann;                                     ///< k_B in energy per temperature unit
+  double coulomb;                                       ///< e^2 / (4 pi eps0) in energy x length
+  double mvv_to_energy;  ///< m v^2 in mass x (length/time)^2 converted to the energy unit
 };
 
 /// nuclear: fm, MeV, MeV/c^2, fm/c, temperature in MeV (k_B = 1).
@@ -33,8 +33,8 @@ inline UnitSystem lj_units() {
 /// k_B = 1.380649e-23 J/K x N_A / 4184 J/kcal; Coulomb constant from CODATA 2018;
 /// 1 g/mol (A/fs)^2 = 1e7 J/kg per mol ... = 1 / 4.184e-4 kcal/mol.
 inline UnitSystem real_units() {
-  return {"real", "A", "kcal/mol", "g/mol", "fs", "K", 0.0019872042586, 332.06371329919,
-          1.0 / 4.184e-4};
+  return {"real",          "A",           "kcal/mol", "g/mol", "fs", "K", 0.0019872042586,
+          332.06371329919, 1.0 / 4.184e-4};
 }
 
 inline std::optional<UnitSystem> find_unit_system(std::string_view name) {

@@ -31,13 +31,21 @@ struct Vec3 {
 };
 
 template <class T>
-NOVAMD_HD Vec3<T> operator+(Vec3<T> a, const Vec3<T>& b) { return a += b; }
+NOVAMD_HD Vec3<T> operator+(Vec3<T> a, const Vec3<T>& b) {
+  return a += b;
+}
 template <class T>
-NOVAMD_HD Vec3<T> operator-(Vec3<T> a, const Vec3<T>& b) { return a -= b; }
+NOVAMD_HD Vec3<T> operator-(Vec3<T> a, const Vec3<T>& b) {
+  return a -= b;
+}
 template <class T>
-NOVAMD_HD Vec3<T> operator*(T s, Vec3<T> a) { return a *= s; }
+NOVAMD_HD Vec3<T> operator*(T s, Vec3<T> a) {
+  return a *= s;
+}
 template <class T>
-NOVAMD_HD T dot(const Vec3<T>& a, const Vec3<T>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+NOVAMD_HD T dot(const Vec3<T>& a, const Vec3<T>& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 
 /// Converts a vector to another arithmetic type (double positions to float pair arithmetic).
 template <class To, class From>

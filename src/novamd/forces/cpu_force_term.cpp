@@ -40,9 +40,12 @@ std::unique_ptr<CpuForceTerm> make_cpu_force_term(const ForceSettings& settings,
                                                   const core::UnitSystem& units,
                                                   core::Precision precision) {
   switch (precision) {
-    case core::Precision::Double: return make_term<core::Precision::Double>(settings, species, units);
-    case core::Precision::Mixed: return make_term<core::Precision::Mixed>(settings, species, units);
-    case core::Precision::Single: return make_term<core::Precision::Single>(settings, species, units);
+    case core::Precision::Double:
+      return make_term<core::Precision::Double>(settings, species, units);
+    case core::Precision::Mixed:
+      return make_term<core::Precision::Mixed>(settings, species, units);
+    case core::Precision::Single:
+      return make_term<core::Precision::Single>(settings, species, units);
   }
   return nullptr;
 }

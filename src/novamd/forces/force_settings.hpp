@@ -48,8 +48,8 @@ struct YukawaSettings {
 
   /// The same with the cutoff and shift.
   template <class T>
-  physics::PairTable<typename Evaluator<T>::Params> pair_table(const core::SpeciesTable& species,
-                                                             const core::UnitSystem& units) const {
+  physics::PairTable<typename Evaluator<T>::Params> pair_table(
+      const core::SpeciesTable& species, const core::UnitSystem& units) const {
     return physics::with_cutoff<Potential<T>>(potential_table<T>(species, units), cutoff,
                                               shift_energy);
   }

@@ -61,9 +61,8 @@ __global__ void non_finite_id_kernel(int n, Vec3Pointers position, Vec3Pointers 
                                      std::int32_t* __restrict__ out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const double sum = position.x[i] + position.y[i] + position.z[i] + velocity.x[i] +
-                     velocity.y[i] + velocity.z[i] + force.x[i] + force.y[i] + force.z[i] +
-                     energy[i];
+  const double sum = position.x[i] + position.y[i] + position.z[i] + velocity.x[i] + velocity.y[i] +
+                     velocity.z[i] + force.x[i] + force.y[i] + force.z[i] + energy[i];
   out[i] = isfinite(sum) ? INT32_MAX : id[i];  // a sum of finite doubles can overflow: then the
                                                // host check below names what is not finite
 }

@@ -77,8 +77,8 @@ __global__ void __launch_bounds__(kAllPairsBlock)
 #pragma unroll 4
     for (int k = 0; k < count; ++k) {
       const PairPosition<T> source = tile[k];
-      const auto d = box.minimum_image({target.x - source.x, target.y - source.y,
-                                        target.z - source.z});
+      const auto d =
+          box.minimum_image({target.x - source.x, target.y - source.y, target.z - source.z});
       const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
       const auto pair = Evaluator::evaluate(r2, row[source.type]);
       const bool self = tile_start + k == i;  // r2 = 0: the evaluator's result is discarded
@@ -162,7 +162,7 @@ void launch_add_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceO
   constexpr int kReduceBlock = 256;
   add_chunk_sums_kernel<AccT, Accumulate, WithEnergy>
       <<<(n + kReduceBlock - 1) / kReduceBlock, kReduceBlock, 0, stream>>>(partial.view(), chunks,
-                                                                         n, out);
+                                                                           n, out);
   NOVAMD_CUDA_CHECK_LAUNCH();
 }
 

@@ -25,7 +25,6 @@ namespace novamd::neighbors {
 
 inline constexpr int kHalfTargetsPerLane = kHalfTargetTile / 32;
 
-
 /// Sums v[G] over the warp and scatters the G totals (G a power of two up to 32): afterwards
 /// the lane holds the total of v[s] with s = the lane's bits 4 .. 5 - log2 G. log2 G halving
 /// levels (offsets 16, 8, ...: G - 1 shuffles) then 5 - log2 G butterfly levels: 9 shuffles for
@@ -101,8 +100,8 @@ struct HalfTile {
   /// reactions) and a target's pair with itself is skipped.
   template <bool Diagonal>
   __device__ void run(const PairPosition<T>* sources, int src_first, int count,
-                      const core::BoxView<T>& box, const Params* params, int num_types,
-                      AccT* react, int react_stride) {
+                      const core::BoxView<T>& box, const Params* params, int num_types, AccT* react,
+                      int react_stride) {
     const int lane = threadIdx.x & 31;
     // The source whose reaction this lane keeps within each 32-source subtile: group
     // lane mod (32 / G), member given by the lane's upper bits (warp_reduce_scatter).
@@ -162,9 +161,9 @@ __global__ void __launch_bounds__(32)
   using Tile = HalfTile<Evaluator, AccT, WithEnergy>;
   constexpr int C = Tile::kComponents;
   extern __shared__ __align__(16) unsigned char shared[];
-  auto* react = reinterpret_cast<AccT*>(shared);                           // C x range
-  auto* sources = reinterpret_cast<PairPosition<T>*>(react + C * range);   // range
-  auto* params = reinterpret_cast<Params*>(sources + range);               // types^2
+  auto* react = reinterpret_cast<AccT*>(shared);                          // C x range
+  auto* sources = reinterpret_cast<PairPosition<T>*>(react + C * range);  // range
+  auto* params = reinterpret_cast<Params*>(sources + range);              // types^2
 
   const int2 ab = range_pairs[blockIdx.x];
   const int a_begin = ab.x * range, a_end = min(n, a_begin + range);
@@ -189,7 +188,8 @@ __global__ void __launch_bounds__(32)
     if (diagonal) {
       t.template run<true>(sources, b_begin, b_end - b_begin, box, params, num_types, react, range);
     } else {
-      t.template run<false>(sources, b_begin, b_end - b_begin, box, params, num_types, react, range);
+      t.template run<false>(sources, b_begin, b_end - b_begin, box, params, num_types, react,
+                            range);
     }
 #pragma unroll
     for (int u = 0; u < Tile::U; ++u) {
@@ -255,7 +255,7 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
   NOVAMD_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(bytes)));
   kernel<<<pairs.count(), 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types,
-                                                partial.view());
+                                               partial.view());
   NOVAMD_CUDA_CHECK_LAUNCH();
 }
 
@@ -272,8 +272,8 @@ void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int 
     launch_half_kernel<Evaluator, AccT, true>(pos, n, range, pairs, box, table, num_types, partial,
                                               stream);
   } else {
-    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, pairs, box, table, num_types,
-                                               partial, stream);
+    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, pairs, box, table, num_types, partial,
+                                               stream);
   }
   launch_chunk_sums(partial, groups, n, out, mode, stream);
 }

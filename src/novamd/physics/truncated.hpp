@@ -54,7 +54,8 @@ PairTable<typename Truncated<Potential>::Params> with_cutoff(
   PairTable<typename Truncated<Potential>::Params> table(potential.num_types());
   for (int a = 0; a < potential.num_types(); ++a) {
     for (int b = 0; b < potential.num_types(); ++b) {
-      table.at(a, b) = Truncated<Potential>::make_params(potential.view()(a, b), cutoff, shift_energy);
+      table.at(a, b) =
+          Truncated<Potential>::make_params(potential.view()(a, b), cutoff, shift_energy);
     }
   }
   return table;

@@ -23,8 +23,8 @@ struct Yukawa {
   using Real = T;
 
   struct Params {
-    T coupling;                 ///< k_e Z_i Z_j, energy x length
-    T inverse_screening_length; ///< 1 / lambda
+    T coupling;                  ///< k_e Z_i Z_j, energy x length
+    T inverse_screening_length;  ///< 1 / lambda
   };
 
   /// Parameters of one species pair, from host values in double.
