@@ -11,7 +11,8 @@ namespace novamd::core {
 enum class Precision {
   Double,  ///< everything in FP64
   Mixed,   ///< pair arithmetic in FP32; accumulation and integration in FP64
-  Single,  ///< everything in FP32
+  Single,  ///< pair arithmetic and force accumulation in FP32; particle state and integration
+           ///< in FP64 on both backends
 };
 
 /// Pair arithmetic type (PairT) and force/energy accumulation type (AccT) of each precision.
