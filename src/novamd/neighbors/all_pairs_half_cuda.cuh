@@ -69,7 +69,7 @@ struct HalfTile {
 
   PairPosition<T> target[U];
   int index[U];
-  AccT sum[U][kComponents];
+  T sum[U][kComponents];  ///< over the range (<= 512 sources) in the pair type; slots in AccT
 
   /// Adds the pair (target u, source s) to the target's sum and to the reaction sums r.
   template <bool Diagonal>
@@ -183,7 +183,7 @@ __global__ void __launch_bounds__(32)
       t.index[u] = i < a_end ? i : -1;
       t.target[u] = i < a_end ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
 #pragma unroll
-      for (int q = 0; q < C; ++q) t.sum[u][q] = AccT(0);
+      for (int q = 0; q < C; ++q) t.sum[u][q] = T(0);
     }
     if (diagonal) {
       t.template run<true>(sources, b_begin, b_end - b_begin, box, params, num_types, react, range);
