@@ -18,7 +18,7 @@ inline backend::BackendSetup random_mixture(std::size_t n, double box, std::uint
   s.units = core::lj_units();
   s.species = core::SpeciesTable({{"A", 1.0, 1.0, 0}, {"B", 6.0, 12.0, 0}, {"C", 8.0, 16.0, 0}});
   s.box = core::Box(box, box * 0.9, box * 1.1);
-  s.forces = {forces::YukawaSettings{screening_length, forces::kNoCutoff, false}};
+  s.forces = {forces::YukawaSettings{screening_length, forces::kNoCutoff}};
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   s.particles.resize(n);

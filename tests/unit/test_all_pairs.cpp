@@ -23,7 +23,7 @@ BackendSetup charges_on_x_axis(std::vector<double> xs) {
   s.units = novamd::core::lj_units();
   s.species = novamd::core::SpeciesTable({{"A", 1.0, 1.0, 0}});
   s.box = novamd::core::Box(10, 10, 10);
-  s.forces = {novamd::forces::YukawaSettings{2.0, novamd::forces::kNoCutoff, false}};
+  s.forces = {novamd::forces::YukawaSettings{2.0, novamd::forces::kNoCutoff}};
   s.particles.resize(xs.size());
   for (std::size_t i = 0; i < xs.size(); ++i) {
     s.particles.position.set(i, {xs[i], 5.0, 5.0});

@@ -107,7 +107,7 @@ TEST(ConfigParse, FullConfigGivesExpectedValues) {
   const auto& yukawa = std::get<novamd::forces::YukawaSettings>(config.forces[0]);
   EXPECT_EQ(yukawa.screening_length, 47.5);
   EXPECT_EQ(yukawa.cutoff, 40.0);
-  EXPECT_TRUE(yukawa.shift_energy);
+  EXPECT_EQ(yukawa.truncation, novamd::forces::Truncation::ShiftEnergy);
   EXPECT_EQ(config.integrator.type, "velocity_verlet");
   EXPECT_EQ(config.integrator.timestep, 200.0);
   EXPECT_EQ(config.run.steps, 1000);
@@ -134,7 +134,7 @@ TEST(ConfigParse, DefaultsApplyToAbsentKeys) {
   EXPECT_FALSE(config.system.velocities.temperature.has_value());
   const auto& yukawa = std::get<novamd::forces::YukawaSettings>(config.forces[0]);
   EXPECT_TRUE(std::isinf(yukawa.cutoff));
-  EXPECT_FALSE(yukawa.shift_energy);
+  EXPECT_EQ(yukawa.truncation, novamd::forces::Truncation::Cut);
   EXPECT_EQ(config.integrator.type, "velocity_verlet");
   EXPECT_EQ(config.output.thermo.every, 100);
   EXPECT_EQ(config.output.thermo.file, "thermo.csv");

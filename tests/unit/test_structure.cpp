@@ -353,7 +353,7 @@ novamd::io::Config generated_config() {
   c.system.species = two_species();
   c.system.structure.generate = GenerateSettings{"fcc", {{"C", 54}, {"O", 54}}, std::nullopt, 0.0};
   c.system.velocities.temperature = 1.5;
-  c.forces.push_back(novamd::forces::YukawaSettings{1.0, 2.5, false});
+  c.forces.push_back(novamd::forces::YukawaSettings{1.0, 2.5});
   return c;
 }
 
@@ -377,12 +377,12 @@ TEST(InitialSystem, CubicBoxFromDensity) {
 
 TEST(InitialSystem, CutoffOverHalfTheBoxNamesKeyValueAndLimit) {
   auto c = generated_config();
-  c.forces.push_back(novamd::forces::YukawaSettings{1.0, 3.5, false});
+  c.forces.push_back(novamd::forces::YukawaSettings{1.0, 3.5});
   const std::string msg = input_error_of([&] { novamd::io::build_initial_system(c); });
   EXPECT_NE(msg.find("forces[1].yukawa.cutoff"), std::string::npos) << msg;
   EXPECT_NE(msg.find("3.5"), std::string::npos) << msg;
   EXPECT_NE(msg.find("at most 3"), std::string::npos) << msg;
-  c.forces[1] = novamd::forces::YukawaSettings{1.0, novamd::forces::kNoCutoff, false};
+  c.forces[1] = novamd::forces::YukawaSettings{1.0, novamd::forces::kNoCutoff};
   EXPECT_NO_THROW(novamd::io::build_initial_system(c));  // all pairs: no limit
 }
 

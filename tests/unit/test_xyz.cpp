@@ -333,7 +333,7 @@ TEST(InitialSystemRead, EmptyFileAndCutoffChecked) {
   EXPECT_NE(input_error_of([&] { novamd::io::build_initial_system(c); }).find("system.structure"),
             std::string::npos);
   c = read_config(dir, kTwoAtoms);
-  c.forces.push_back(novamd::forces::YukawaSettings{1.0, 5.5, false});
+  c.forces.push_back(novamd::forces::YukawaSettings{1.0, 5.5});
   EXPECT_NE(
       input_error_of([&] { novamd::io::build_initial_system(c); }).find("forces[0].yukawa.cutoff"),
       std::string::npos);

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
+#include "novamd/forces/force_settings.hpp"
 #include "novamd/physics/truncated.hpp"
 #include "novamd/physics/yukawa.hpp"
 
@@ -64,8 +66,8 @@ TEST(Truncated, ZeroBeyondCutoffAndShiftedWithin) {
   using Cut = Truncated<Yukawa<double>>;
   const auto y = Yukawa<double>::make_params(1.0, 1.0, 1.0, 2.0);
   const double rc = 5.0;
-  const auto plain = Cut::make_params(y, rc, false);
-  const auto shifted = Cut::make_params(y, rc, true);
+  const auto plain = Cut::make_params(y, rc, novamd::physics::Truncation::Cut);
+  const auto shifted = Cut::make_params(y, rc, novamd::physics::Truncation::ShiftEnergy);
   const double v_rc = analytic_energy(1.0, 2.0, rc);
 
   EXPECT_EQ(Cut::evaluate(rc * rc, plain).energy, 0.0);
@@ -80,13 +82,23 @@ TEST(Truncated, ZeroBeyondCutoffAndShiftedWithin) {
   EXPECT_NEAR(Cut::evaluate(just_inside, shifted).energy, 0.0, 1e-8 * v_rc);
 }
 
-TEST(Truncated, NoCutoffKeepsEveryPair) {
-  using Cut = Truncated<Yukawa<double>>;
-  const auto y = Yukawa<double>::make_params(1.0, 1.0, 1.0, 2.0);
-  const auto none = Cut::make_params(y, std::numeric_limits<double>::infinity(), true);
-  const double r2 = 1e6;
-  EXPECT_EQ(Cut::evaluate(r2, none).energy, Yukawa<double>::evaluate(r2, y).energy);
-  EXPECT_EQ(none.energy_shift, 0.0);
+TEST(Truncated, NoCutoffMeansTheBarePotential) {
+  // with_evaluator hands the bare potential to the traversal when the cutoff is infinite, the
+  // wrapper with the force shift when asked, and the plain wrapper otherwise.
+  const auto species = novamd::core::SpeciesTable({{"A", 1.0, 1.0, 0}});
+  const auto units = novamd::core::lj_units();
+  const auto kind = [&](novamd::forces::YukawaSettings s) {
+    return novamd::forces::with_evaluator<double>(s, species, units, []<class E>(auto) {
+      if constexpr (std::is_same_v<E, Yukawa<double>>) return 0;
+      if constexpr (std::is_same_v<E, Truncated<Yukawa<double>, false>>) return 1;
+      if constexpr (std::is_same_v<E, Truncated<Yukawa<double>, true>>) return 2;
+      return -1;
+    });
+  };
+  using novamd::physics::Truncation;
+  EXPECT_EQ(kind({2.0, std::numeric_limits<double>::infinity(), Truncation::ShiftEnergy}), 0);
+  EXPECT_EQ(kind({2.0, 4.0, Truncation::ShiftEnergy}), 1);
+  EXPECT_EQ(kind({2.0, 4.0, Truncation::ShiftForce}), 2);
 }
 
 }  // namespace

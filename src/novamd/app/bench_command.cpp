@@ -39,7 +39,7 @@ io::Config bench_config(std::int64_t ions, const BenchOptions& options) {
   generate.min_separation = 50.0;
   c.system.structure.generate = generate;
   c.system.velocities.temperature = 0.001;
-  c.forces = {forces::YukawaSettings{475.0, forces::kNoCutoff, false}};
+  c.forces = {forces::YukawaSettings{475.0, forces::kNoCutoff}};
   c.integrator.timestep = 200.0;
   return c;
 }

@@ -14,14 +14,29 @@
 namespace novamd::app {
 namespace {
 
+std::string describe_truncation(forces::Truncation t) {
+  switch (t) {
+    case forces::Truncation::Cut: return "cut";
+    case forces::Truncation::ShiftEnergy: return "energy shifted";
+    case forces::Truncation::ShiftForce: return "force shifted";
+  }
+  return "?";
+}
+
 std::string describe_force(const forces::ForceSettings& settings, const core::UnitSystem& units) {
-  const auto& y = std::get<forces::YukawaSettings>(settings);
-  const std::string range = std::isinf(y.cutoff)
-                                ? "all pairs under the minimum image"
-                                : fmt::format("cutoff {} {}{}", y.cutoff, units.length,
-                                              y.shift_energy ? ", energy shifted" : "");
-  return fmt::format("yukawa (screening length {} {}, {})", y.screening_length, units.length,
-                     range);
+  const double rc = forces::cutoff_of(settings);
+  if (const auto* y = std::get_if<forces::YukawaSettings>(&settings)) {
+    const std::string range =
+        std::isinf(rc) ? "all pairs under the minimum image"
+                       : fmt::format("cutoff {} {}, {}", rc, units.length,
+                                     describe_truncation(y->truncation));
+    return fmt::format("yukawa (screening length {} {}, {})", y->screening_length, units.length,
+                       range);
+  }
+  const auto& lj = std::get<forces::LennardJonesSettings>(settings);
+  return fmt::format("lennard_jones ({} pair entries, cutoff {} {}, {}{})", lj.pairs.size(), rc,
+                     units.length, describe_truncation(lj.truncation),
+                     lj.tail_correction ? ", tail correction" : "");
 }
 
 std::string describe_particles(const core::ParticleData& particles,

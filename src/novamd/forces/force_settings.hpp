@@ -1,15 +1,19 @@
 #pragma once
 /// @file force_settings.hpp
 /// Force terms as the config declares them (host side, double precision). Each settings type
-/// names its evaluator and builds its pair table; backends turn settings into force terms.
+/// names its potential and builds its table of pair parameters; `with_evaluator` wraps the
+/// potential with the cutoff the settings ask for, for every backend alike.
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
+#include "novamd/physics/lennard_jones.hpp"
 #include "novamd/physics/pair_table.hpp"
 #include "novamd/physics/truncated.hpp"
 #include "novamd/physics/yukawa.hpp"
@@ -17,20 +21,18 @@
 namespace novamd::forces {
 
 inline constexpr double kNoCutoff = std::numeric_limits<double>::infinity();
+using physics::Truncation;
 
 /// `forces: - yukawa: {screening_length, cutoff, shift}`
 struct YukawaSettings {
-  double screening_length = 0.0;  ///< lambda, length unit
-  double cutoff = kNoCutoff;      ///< r_c, length unit; infinity = all pairs (minimum image)
-  bool shift_energy = false;      ///< `shift: energy`
+  double screening_length = 0.0;          ///< lambda, length unit
+  double cutoff = kNoCutoff;              ///< r_c, length unit; infinity = all pairs (minimum image)
+  Truncation truncation = Truncation::Cut;  ///< `shift: none | energy | force`
 
   static constexpr const char* kName = "yukawa";
 
-  /// The bare potential (used as it is with no cutoff) and the potential with the cutoff.
   template <class T>
   using Potential = physics::Yukawa<T>;
-  template <class T>
-  using Evaluator = physics::Truncated<Potential<T>>;
 
   /// k_e Z_i Z_j and 1/lambda for every pair of species.
   template <class T>
@@ -45,34 +47,69 @@ struct YukawaSettings {
     }
     return table;
   }
+};
 
-  /// The same with the cutoff and shift.
+/// One entry of `lennard_jones.pairs`: epsilon and sigma of a species pair, or for an unlike
+/// pair without them, the corrections xi (energy) and eta (size) to Lorentz-Berthelot mixing.
+struct LennardJonesPair {
+  std::string species_a, species_b;
+  std::optional<double> epsilon, sigma;
+  double xi = 1.0, eta = 1.0;
+};
+
+/// `forces: - lennard_jones: {pairs, cutoff, truncation, tail_correction}`
+struct LennardJonesSettings {
+  std::vector<LennardJonesPair> pairs;
+  double cutoff = 0.0;  ///< r_c, length unit (required)
+  Truncation truncation = Truncation::Cut;
+  bool tail_correction = false;  ///< add the energy and pressure of r > r_c (uniform fluid)
+
+  static constexpr const char* kName = "lennard_jones";
+
   template <class T>
-  physics::PairTable<typename Evaluator<T>::Params> pair_table(
-      const core::SpeciesTable& species, const core::UnitSystem& units) const {
-    return physics::with_cutoff<Potential<T>>(potential_table<T>(species, units), cutoff,
-                                              shift_energy);
+  using Potential = physics::LennardJones<T>;
+
+  /// epsilon and sigma of every species pair: given, or mixed from the like pairs.
+  struct Mixed {
+    std::vector<double> epsilon, sigma;  ///< num_types x num_types, row-major
+  };
+  Mixed mixed(const core::SpeciesTable& species) const;
+
+  template <class T>
+  physics::PairTable<typename Potential<T>::Params> potential_table(
+      const core::SpeciesTable& species, const core::UnitSystem&) const {
+    const Mixed m = mixed(species);
+    const int n = species.size();
+    physics::PairTable<typename Potential<T>::Params> table(n);
+    for (int k = 0; k < n * n; ++k) {
+      table.at(k / n, k % n) = Potential<T>::make_params(m.epsilon[k], m.sigma[k]);
+    }
+    return table;
   }
 };
 
 /// Every force term NovaMD knows. Adding a potential adds its settings type here.
-using ForceSettings = std::variant<YukawaSettings>;
+using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings>;
 
 /// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term uses in
 /// arithmetic type T and its pair table: the bare potential when there is no cutoff (no cutoff
-/// test per pair), else the truncated potential. Every backend builds its terms through this.
+/// test per pair), else the potential truncated as the settings say. Every backend builds its
+/// terms through this.
 template <class T, class Make>
 auto with_evaluator(const ForceSettings& settings, const core::SpeciesTable& species,
                     const core::UnitSystem& units, Make&& make) {
   return std::visit(
       [&](const auto& s) {
         using Settings = std::decay_t<decltype(s)>;
-        if (std::isinf(s.cutoff)) {
-          using Potential = typename Settings::template Potential<T>;
-          return make.template operator()<Potential>(s.template potential_table<T>(species, units));
+        using Potential = typename Settings::template Potential<T>;
+        auto table = s.template potential_table<T>(species, units);
+        if (std::isinf(s.cutoff)) return make.template operator()<Potential>(std::move(table));
+        if (s.truncation == Truncation::ShiftForce) {
+          return make.template operator()<physics::Truncated<Potential, true>>(
+              physics::with_cutoff<Potential, true>(table, s.cutoff, s.truncation));
         }
-        using Evaluator = typename Settings::template Evaluator<T>;
-        return make.template operator()<Evaluator>(s.template pair_table<T>(species, units));
+        return make.template operator()<physics::Truncated<Potential, false>>(
+            physics::with_cutoff<Potential, false>(table, s.cutoff, s.truncation));
       },
       settings);
 }
@@ -86,5 +123,17 @@ inline double cutoff_of(const ForceSettings& settings) {
 inline std::string name_of(const ForceSettings& settings) {
   return std::visit([](const auto& s) { return std::string(s.kName); }, settings);
 }
+
+/// Energy and virial of the pairs beyond the cutoffs, for a uniform fluid (tail corrections).
+struct TailCorrection {
+  double energy = 0.0;
+  double virial = 0.0;  ///< sum of r . f over those pairs
+};
+
+/// The tail corrections of the terms that ask for them, for `count[t]` particles of each type
+/// in volume V.
+TailCorrection tail_correction(const std::vector<ForceSettings>& forces,
+                               const core::SpeciesTable& species,
+                               const std::vector<std::int64_t>& count, double volume);
 
 }  // namespace novamd::forces

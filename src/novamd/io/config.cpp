@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "novamd/core/error.hpp"
+#include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
 #include "novamd/io/yaml_reader.hpp"
 
@@ -33,10 +34,6 @@ const NameList kSpeciesKeys{"name", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
 const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
 const NameList kLattices{"random", "sc", "bcc", "fcc"};
-const NameList kForceTerms{"yukawa"};
-/// Force terms of the design that this version does not have yet.
-const NameList kPlannedForceTerms{"lennard_jones", "nuclear", "ewald", "pme"};
-const NameList kYukawaKeys{"screening_length", "cutoff", "shift"};
 const NameList kIntegrators{"velocity_verlet"};
 const NameList kPlannedIntegrators{"leapfrog", "langevin", "nose_hoover", "bussi"};
 const NameList kOutputKeys{"thermo", "trajectory", "checkpoint"};
@@ -333,42 +330,6 @@ SystemSettings parse_system(const YamlReader& node) {
   return settings;
 }
 
-// --- forces ------------------------------------------------------------------------------------
-
-forces::YukawaSettings parse_yukawa(const YamlReader& node) {
-  node.check_keys(kYukawaKeys);
-  forces::YukawaSettings settings;
-  settings.screening_length = node.required("screening_length").number(ValueRange::positive());
-  if (const auto cutoff = node.optional("cutoff"))
-    settings.cutoff =
-        cutoff->number_or_word("none", ValueRange::positive()).value_or(forces::kNoCutoff);
-  settings.shift_energy = node.choice_or("shift", "none", {"none", "energy"}) == "energy";
-  return settings;
-}
-
-forces::ForceSettings parse_force_term(const YamlReader& element) {
-  const std::string expected = "one force term per list element, such as '- yukawa: {...}'";
-  if (!element.is_map()) element.fail_type(expected);
-  if (element.node().size() != 1)
-    element.fail(fmt::format("found {} keys", element.node().size()), expected);
-  const auto [name, body] = element.entries().front();
-  if (contains(kPlannedForceTerms, name))
-    element.key_reader(name).fail(
-        fmt::format("the force term '{}' is not available in this version", name),
-        join_names(kForceTerms));
-  element.check_keys(kForceTerms);
-  body.expect_map();
-  return parse_yukawa(body);
-}
-
-std::vector<forces::ForceSettings> parse_forces(const YamlReader& node) {
-  const std::vector<YamlReader> elements = node.elements();
-  if (elements.empty()) node.fail("the list is empty", "at least one force term");
-  std::vector<forces::ForceSettings> result;
-  for (const YamlReader& element : elements) result.push_back(parse_force_term(element));
-  return result;
-}
-
 /// A cutoff must not exceed half the shortest box edge (the minimum image would miss pairs).
 void check_cutoffs(const Config& config, const YamlReader& forces_node) {
   if (!config.system.box) return;
@@ -451,7 +412,7 @@ Config parse_root(const YamlReader& root) {
       root.integer_or("seed", static_cast<std::int64_t>(config.seed), ValueRange::non_negative()));
   config.system = parse_system(root.required("system"));
   const YamlReader forces_node = root.required("forces");
-  config.forces = parse_forces(forces_node);
+  config.forces = parse_forces(forces_node, config.system.species);
   config.integrator = parse_integrator(root.required("integrator"));
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output")) config.output = parse_output(*output);

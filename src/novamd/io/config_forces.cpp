@@ -1,0 +1,133 @@
+#include "novamd/io/config_forces.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace novamd::io {
+namespace {
+
+const NameList kForceTerms{"yukawa", "lennard_jones"};
+/// Force terms of the design that this version does not have yet.
+const NameList kPlannedForceTerms{"nuclear", "ewald", "pme"};
+const NameList kYukawaKeys{"screening_length", "cutoff", "shift"};
+const NameList kLennardJonesKeys{"pairs", "cutoff", "truncation", "tail_correction"};
+const NameList kPairKeys{"types", "epsilon", "sigma", "xi", "eta"};
+
+bool contains(const NameList& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+forces::YukawaSettings parse_yukawa(const YamlReader& node) {
+  node.check_keys(kYukawaKeys);
+  forces::YukawaSettings settings;
+  settings.screening_length = node.required("screening_length").number(ValueRange::positive());
+  if (const auto cutoff = node.optional("cutoff"))
+    settings.cutoff =
+        cutoff->number_or_word("none", ValueRange::positive()).value_or(forces::kNoCutoff);
+  const std::string shift = node.choice_or("shift", "none", {"none", "energy", "force"});
+  settings.truncation = shift == "energy"  ? forces::Truncation::ShiftEnergy
+                        : shift == "force" ? forces::Truncation::ShiftForce
+                                           : forces::Truncation::Cut;
+  return settings;
+}
+
+/// `types: [A, B]`: two declared species.
+std::pair<std::string, std::string> parse_pair_types(const YamlReader& node,
+                                                     const core::SpeciesTable& species) {
+  const auto names = node.elements();
+  if (names.size() != 2) node.fail(fmt::format("found {} names", names.size()), "two species");
+  NameList declared;
+  for (const auto& s : species.all()) declared.push_back(s.name);
+  for (const auto& name : names) {
+    const std::string text = name.string();
+    if (!species.find(text)) {
+      name.fail(fmt::format("species '{}' is not declared in system.species", text),
+                fmt::format("one of {}", join_names(declared)));
+    }
+  }
+  return {names[0].string(), names[1].string()};
+}
+
+forces::LennardJonesPair parse_lj_pair(const YamlReader& node, const core::SpeciesTable& species) {
+  node.check_keys(kPairKeys);
+  forces::LennardJonesPair pair;
+  std::tie(pair.species_a, pair.species_b) = parse_pair_types(node.required("types"), species);
+  if (const auto e = node.optional("epsilon")) pair.epsilon = e->number(ValueRange::non_negative());
+  if (const auto s = node.optional("sigma")) pair.sigma = s->number(ValueRange::positive());
+  if (pair.epsilon.has_value() != pair.sigma.has_value()) {
+    node.fail("epsilon and sigma come together", "both, or neither (mixing with xi, eta)");
+  }
+  const bool like = pair.species_a == pair.species_b;
+  if (like && !pair.epsilon) node.fail("a like pair needs its parameters", "epsilon and sigma");
+  if (const auto xi = node.optional("xi")) {
+    if (pair.epsilon || like) xi->fail("xi corrects mixing", "xi only on an unlike pair without epsilon");
+    pair.xi = xi->number(ValueRange::positive());
+  }
+  if (const auto eta = node.optional("eta")) {
+    if (pair.epsilon || like) eta->fail("eta corrects mixing", "eta only on an unlike pair without sigma");
+    pair.eta = eta->number(ValueRange::positive());
+  }
+  return pair;
+}
+
+forces::LennardJonesSettings parse_lennard_jones(const YamlReader& node,
+                                                 const core::SpeciesTable& species) {
+  node.check_keys(kLennardJonesKeys);
+  forces::LennardJonesSettings settings;
+  const YamlReader pairs = node.required("pairs");
+  const auto elements = pairs.elements();
+  if (elements.empty()) pairs.fail("the list is empty", "at least one {types: [A, A], epsilon, sigma}");
+  for (const auto& element : elements) {
+    auto pair = parse_lj_pair(element, species);
+    for (const auto& before : settings.pairs) {
+      const bool same = (before.species_a == pair.species_a && before.species_b == pair.species_b) ||
+                        (before.species_a == pair.species_b && before.species_b == pair.species_a);
+      if (same) element.fail("this species pair is listed twice", "one entry per pair");
+    }
+    settings.pairs.push_back(std::move(pair));
+  }
+  settings.cutoff = node.required("cutoff").number(ValueRange::positive());
+  const std::string truncation =
+      node.choice_or("truncation", "cut", {"cut", "shift", "force_shift"});
+  settings.truncation = truncation == "shift"         ? forces::Truncation::ShiftEnergy
+                        : truncation == "force_shift" ? forces::Truncation::ShiftForce
+                                                      : forces::Truncation::Cut;
+  settings.tail_correction = node.choice_or("tail_correction", "false", {"true", "false"}) == "true";
+  if (settings.tail_correction && settings.truncation == forces::Truncation::ShiftForce) {
+    node.key_reader("tail_correction")
+        .fail("the force-shifted potential has no tail", "tail_correction with cut or shift");
+  }
+  return settings;
+}
+
+forces::ForceSettings parse_force_term(const YamlReader& element,
+                                       const core::SpeciesTable& species) {
+  const std::string expected = "one force term per list element, such as '- yukawa: {...}'";
+  if (!element.is_map()) element.fail_type(expected);
+  if (element.node().size() != 1)
+    element.fail(fmt::format("found {} keys", element.node().size()), expected);
+  const auto [name, body] = element.entries().front();
+  if (contains(kPlannedForceTerms, name))
+    element.key_reader(name).fail(
+        fmt::format("the force term '{}' is not available in this version", name),
+        join_names(kForceTerms));
+  element.check_keys(kForceTerms);
+  body.expect_map();
+  if (name == "lennard_jones") return parse_lennard_jones(body, species);
+  return parse_yukawa(body);
+}
+
+}  // namespace
+
+std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
+                                                const core::SpeciesTable& species) {
+  const std::vector<YamlReader> elements = node.elements();
+  if (elements.empty()) node.fail("the list is empty", "at least one force term");
+  std::vector<forces::ForceSettings> result;
+  for (const YamlReader& element : elements) result.push_back(parse_force_term(element, species));
+  return result;
+}
+
+}  // namespace novamd::io

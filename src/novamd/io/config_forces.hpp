@@ -1,0 +1,17 @@
+#pragma once
+/// @file config_forces.hpp
+/// The `forces` list of the config: one entry per force term, each validated key by key.
+
+#include <vector>
+
+#include "novamd/core/species.hpp"
+#include "novamd/forces/force_settings.hpp"
+#include "novamd/io/yaml_reader.hpp"
+
+namespace novamd::io {
+
+/// Reads `forces`; species names in force terms must be declared in `species`.
+std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
+                                                const core::SpeciesTable& species);
+
+}  // namespace novamd::io
