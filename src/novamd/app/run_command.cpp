@@ -118,7 +118,10 @@ int run_command(const RunOptions& options) {
 
   fmt::print("{}\n", version_line());
   print_header(header_lines(config, initial, *backend));
-  RunOutputs outputs(config, config.system.species);  // all input is valid: now files open
+  std::vector<std::int64_t> count(config.system.species.size(), 0);
+  for (auto t : initial.particles.type) ++count[t];
+  const auto tail = forces::tail_correction(config.forces, config.system.species, count, box.volume());
+  RunOutputs outputs(config, config.system.species, tail);  // all input is valid: files open now
   const RunResult result = run_simulation(config, *backend, box, outputs);
   print_summary(result, backend->size(), config.units);
   return core::kExitSuccess;

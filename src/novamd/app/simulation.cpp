@@ -23,8 +23,9 @@ void stop_if_non_finite(backend::Backend& backend, std::int64_t step, double tim
 
 }  // namespace
 
-RunOutputs::RunOutputs(const io::Config& config, const core::SpeciesTable& species)
-    : config_(config), species_(species), thermo_(config.output.thermo.file) {
+RunOutputs::RunOutputs(const io::Config& config, const core::SpeciesTable& species,
+                       forces::TailCorrection tail)
+    : config_(config), species_(species), tail_(tail), thermo_(config.output.thermo.file) {
   if (const auto& traj = config.output.trajectory) {
     trajectory_ = std::make_unique<io::XyzWriter>(traj->file, traj->velocity, traj->force);
   }
@@ -40,7 +41,10 @@ std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bo
     ++frames_;
   }
   if (step % config_.output.thermo.every != 0 && !last_step) return std::nullopt;
-  const auto state = analysis::make_thermo_state(step, time, backend.observables(), backend.size(),
+  backend::Observables observables = backend.observables();
+  observables.potential_energy += tail_.energy;
+  observables.virial += tail_.virial;
+  const auto state = analysis::make_thermo_state(step, time, observables, backend.size(),
                                                  box.volume(), config_.units);
   thermo_.write(state);
   ++thermo_rows_;

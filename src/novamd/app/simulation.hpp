@@ -26,7 +26,9 @@ struct RunResult {
 /// on bad input).
 class RunOutputs {
  public:
-  RunOutputs(const io::Config& config, const core::SpeciesTable& species);
+  /// `tail`: energy and virial of the pairs beyond the cutoffs, added to every thermo row.
+  RunOutputs(const io::Config& config, const core::SpeciesTable& species,
+             forces::TailCorrection tail = {});
 
   /// Writes the thermo row and trajectory frame due at `step`; returns the thermo state if a
   /// row was due. Step 0 and the last step are always written.
@@ -39,6 +41,7 @@ class RunOutputs {
  private:
   const io::Config& config_;
   const core::SpeciesTable& species_;
+  forces::TailCorrection tail_;
   io::ThermoWriter thermo_;
   std::unique_ptr<io::XyzWriter> trajectory_;
   std::int64_t thermo_rows_ = 0;
