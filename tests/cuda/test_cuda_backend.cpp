@@ -12,6 +12,7 @@
 #include "novamd/backend/cpu_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
+#include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/velocity_verlet.hpp"
 #include "support/systems.hpp"
 
@@ -58,21 +59,28 @@ double force_tolerance(Precision p, const BackendSetup& s, double r_min) {
   return 0;
 }
 
-/// S_i = sum_j |f_ij| for every particle, in double (the scale of each particle's round-off).
+/// S_i = sum_j |f_ij| for every particle, in double, with the run's own evaluator (any force
+/// term): the scale of each particle's round-off.
 std::vector<double> force_magnitude_sums(const BackendSetup& s) {
   const auto& p = s.particles;
   const auto box = s.box.view<double>();
-  const double lambda = std::get<novamd::forces::YukawaSettings>(s.forces[0]).screening_length;
   std::vector<double> sums(p.size(), 0.0);
+  for (const auto& term : s.forces) {
+    novamd::forces::with_evaluator<double>(
+        term, s.species, s.units, [&]<class Evaluator>(const auto& table) {
+          const auto view = table.view();
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    for (std::size_t j = 0; j < p.size(); ++j) {
-      if (i == j) continue;
-      const auto d = box.minimum_image(p.position.get(i) - p.position.get(j));
-      const double r = std::sqrt(novamd::core::dot(d, d));
-      const double zz = s.species[p.type[i]].charge * s.species[p.type[j]].charge;
-      sums[i] += zz * std::exp(-r / lambda) / r * (1 / r + 1 / lambda);
-    }
+          for (std::size_t i = 0; i < p.size(); ++i) {
+            for (std::size_t j = 0; j < p.size(); ++j) {
+              if (i == j) continue;
+              const auto d = box.minimum_image(p.position.get(i) - p.position.get(j));
+              const double r2 = novamd::core::dot(d, d);
+              const auto pair = Evaluator::evaluate(r2, view(p.type[i], p.type[j]));
+              sums[i] += std::abs(pair.force_over_r) * std::sqrt(r2);
+            }
+          }
+          return 0;
+        });
   }
   return sums;
 }
@@ -146,6 +154,50 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CudaVsCpu, testing::ValuesIn(all_cases()),
                            return std::string(novamd::core::to_string(info.param.precision)) +
                                   "_N" + std::to_string(info.param.n);
                          });
+
+/// A Lennard-Jones mixture (sigma 1 and 0.9, Lorentz-Berthelot with xi = 0.95) at density
+/// 0.6, truncated at 2.5 with `truncation`.
+BackendSetup lj_mixture(std::size_t n, Precision precision, novamd::forces::Truncation truncation) {
+  const double edge = std::cbrt(static_cast<double>(n) / 0.6 / (0.9 * 1.1));
+  auto setup = novamd::test::random_mixture(n, std::max(edge, 5.2), 99 + n, 1.0, 0.8);
+  setup.precision = precision;
+  novamd::forces::LennardJonesSettings lj;
+  lj.pairs = {{"A", "A", 1.0, 1.0},
+              {"B", "B", 0.8, 0.9},
+              {"C", "C", 1.2, 1.1},
+              {"A", "B", {}, {}, 0.95, 1.0}};
+  lj.cutoff = 2.5;
+  lj.truncation = truncation;
+  setup.forces = {lj};
+  return setup;
+}
+
+TEST(CudaLennardJones, EveryTruncationMatchesTheOracle) {
+  SKIP_WITHOUT_GPU();
+  using novamd::forces::Truncation;
+  for (auto precision : {Precision::Double, Precision::Mixed}) {
+    for (auto truncation : {Truncation::Cut, Truncation::ShiftEnergy, Truncation::ShiftForce}) {
+      for (std::size_t n : {1000, 5000}) {  // the chunked kernel, then each pair once
+        const auto setup = lj_mixture(n, precision, truncation);
+        const auto c = compare_with_cpu(setup);
+        // double: as for Yukawa. mixed: positions rounded to FP32 move r by eps_f L, a relative
+        // force change of (eps_f L / r) x 14 (the r^-13 term) for r >= r_min = 0.8: 14 eps_f L /
+        // r_min, plus 32 eps_f for the pair arithmetic and the FP32 sums.
+        const double lmax =
+            std::max({setup.box.length().x, setup.box.length().y, setup.box.length().z});
+        const double bound =
+            precision == Precision::Double ? 1e-12 : (32.0 + 14.0 * lmax / 0.8) * kEpsFloat;
+        std::printf("LJ N = %zu, %s, truncation %d: max force error %.3g (bound %.3g)\n", n,
+                    std::string(novamd::core::to_string(precision)).c_str(),
+                    static_cast<int>(truncation), c.max_force_error, bound);
+        EXPECT_LE(c.max_force_error, bound);
+        // Energies mix signs (attraction and repulsion): relative to the sum of magnitudes,
+        // bounded like the forces; checked here against the total at 1e3 x the bound.
+        EXPECT_LE(c.energy_error, 1e3 * bound);
+      }
+    }
+  }
+}
 
 /// Total energy every 100 steps of an NVE run.
 std::vector<double> nve_energies(novamd::backend::Backend& b, int steps, double dt) {

@@ -26,7 +26,9 @@ std::string lj_config(const std::string& lj) {
          "  structure: {generate: {lattice: fcc, cells: 4, fractions: {A: 0.5, B: 0.5}}}\n"
          "  velocities: {temperature: 1.44}\n"
          "forces:\n"
-         "  - lennard_jones: " + lj + "\n"
+         "  - lennard_jones: " +
+         lj +
+         "\n"
          "integrator: {type: velocity_verlet, timestep: 0.005}\n"
          "run: {steps: 0}\n";
 }
@@ -112,7 +114,8 @@ TEST(ConfigLennardJones, TailCorrectionIsAddedToTheThermoEnergy) {
   const double with = initial_potential_energy(dir, with_tail);
   // N = 4 x 4^3 = 256 at rho = 0.8442: E_tail = (8/3) pi N rho [rc^-9 / 3 - rc^-3].
   const double n = 256, rho = 0.8442, rc = 2.5;
-  const double tail = 8.0 / 3.0 * std::numbers::pi * n * rho * (std::pow(rc, -9) / 3 - std::pow(rc, -3));
+  const double tail =
+      8.0 / 3.0 * std::numbers::pi * n * rho * (std::pow(rc, -9) / 3 - std::pow(rc, -3));
   EXPECT_NEAR(with - without, tail, 1e-9 * std::abs(tail));
 }
 

@@ -77,7 +77,8 @@ TEST(LennardJones, EachTruncationAtTheCutoff) {
   EXPECT_EQ(Cut::evaluate(outside * outside, cut).force_over_r, 0.0);
   // shift: energy continuous (-> 0 at rc), force unchanged inside.
   EXPECT_NEAR(Cut::evaluate(inside * inside, shift).energy, 0.0, 1e-9);
-  EXPECT_EQ(Cut::evaluate(1.2 * 1.2, shift).force_over_r, Cut::evaluate(1.2 * 1.2, cut).force_over_r);
+  EXPECT_EQ(Cut::evaluate(1.2 * 1.2, shift).force_over_r,
+            Cut::evaluate(1.2 * 1.2, cut).force_over_r);
   // force_shift: energy and force both -> 0 at rc; F = F(r) - F(rc) and
   // V = V(r) - V(rc) + (r - rc) F(rc) inside (NIST's u_LFS).
   const auto near = ForceShift::evaluate(inside * inside, fshift);
@@ -88,14 +89,17 @@ TEST(LennardJones, EachTruncationAtTheCutoff) {
     const double v = v_lj(1, 1, r) - v_lj(1, 1, rc) + (r - rc) * f_lj(1, 1, rc);
     EXPECT_NEAR(res.energy, v, 64 * kEps * std::abs(v_lj(1, 1, r)) + 1e-15) << r;
     EXPECT_NEAR(res.force_over_r * r, f_lj(1, 1, r) - f_lj(1, 1, rc),
-                64 * kEps * std::abs(f_lj(1, 1, r))) << r;
+                64 * kEps * std::abs(f_lj(1, 1, r)))
+        << r;
   }
 }
 
 TEST(LennardJones, LorentzBerthelotMixingWithCorrections) {
   const novamd::core::SpeciesTable species({{"A", 0, 1, 0}, {"B", 0, 1, 0}, {"C", 0, 1, 0}});
   LennardJonesSettings s;
-  s.pairs = {{"A", "A", 1.0, 1.0}, {"B", "B", 4.0, 2.0}, {"A", "B", {}, {}, 0.9, 1.1},
+  s.pairs = {{"A", "A", 1.0, 1.0},
+             {"B", "B", 4.0, 2.0},
+             {"A", "B", {}, {}, 0.9, 1.1},
              {"C", "A", 0.3, 0.7}};
   const auto m = s.mixed(species);
   // A-B: eps = xi sqrt(1 x 4) = 1.8, sigma = eta (1 + 2) / 2 = 1.65; symmetric.
@@ -110,8 +114,9 @@ TEST(LennardJones, LorentzBerthelotMixingWithCorrections) {
 
 /// A NIST SRSW configuration as a CPU-backend setup: one species, positions wrapped into [0, L).
 novamd::backend::BackendSetup read_nist(int configuration) {
-  const std::string file = std::string(NOVAMD_SOURCE_DIR "/tests/data/nist-lj/lj_sample_config_periodic") +
-                           std::to_string(configuration) + ".txt";
+  const std::string file =
+      std::string(NOVAMD_SOURCE_DIR "/tests/data/nist-lj/lj_sample_config_periodic") +
+      std::to_string(configuration) + ".txt";
   std::ifstream in(file);
   double lx = 0, ly = 0, lz = 0;
   std::size_t n = 0;
@@ -181,7 +186,7 @@ TEST(LennardJonesNist, TailCorrectionMatchesThePublishedValues) {
   const struct {
     int n;
     double l, rc, published;
-  } rows[] = {{800, 10, 3, -1.9849E+02}, {200, 8, 3, -2.4230E+01}, {400, 10, 3, -4.9622E+01},
+  } rows[] = {{800, 10, 3, -1.9849E+02}, {200, 8, 3, -2.4230E+01},  {400, 10, 3, -4.9622E+01},
               {30, 8, 3, -5.4517E-01},   {800, 10, 4, -8.3769E+01}, {200, 8, 4, -1.0226E+01},
               {400, 10, 4, -2.0942E+01}, {30, 8, 4, -2.3008E-01}};
   const novamd::core::SpeciesTable species({{"LJ", 0.0, 1.0, 0}});

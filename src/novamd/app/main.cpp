@@ -30,7 +30,8 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   cmd->add_option("--backend", bench.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_option("--precision", bench.precision, "double | mixed | single")->capture_default_str();
   cmd->add_option("--sizes", bench.sizes, "particle counts (default: all of Table II)");
-  cmd->add_option("--steps", bench.steps, "steps per timed batch (default: 100 on a GPU; on the CPU 3, 1 above 10,000)");
+  cmd->add_option("--steps", bench.steps,
+                  "steps per timed batch (default: 100 on a GPU; on the CPU 3, 1 above 10,000)");
   cmd->add_option("--warmup", bench.warmup, "untimed steps first")->capture_default_str();
 }
 

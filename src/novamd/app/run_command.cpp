@@ -16,9 +16,12 @@ namespace {
 
 std::string describe_truncation(forces::Truncation t) {
   switch (t) {
-    case forces::Truncation::Cut: return "cut";
-    case forces::Truncation::ShiftEnergy: return "energy shifted";
-    case forces::Truncation::ShiftForce: return "force shifted";
+    case forces::Truncation::Cut:
+      return "cut";
+    case forces::Truncation::ShiftEnergy:
+      return "energy shifted";
+    case forces::Truncation::ShiftForce:
+      return "force shifted";
   }
   return "?";
 }
@@ -26,10 +29,9 @@ std::string describe_truncation(forces::Truncation t) {
 std::string describe_force(const forces::ForceSettings& settings, const core::UnitSystem& units) {
   const double rc = forces::cutoff_of(settings);
   if (const auto* y = std::get_if<forces::YukawaSettings>(&settings)) {
-    const std::string range =
-        std::isinf(rc) ? "all pairs under the minimum image"
-                       : fmt::format("cutoff {} {}, {}", rc, units.length,
-                                     describe_truncation(y->truncation));
+    const std::string range = std::isinf(rc) ? "all pairs under the minimum image"
+                                             : fmt::format("cutoff {} {}, {}", rc, units.length,
+                                                           describe_truncation(y->truncation));
     return fmt::format("yukawa (screening length {} {}, {})", y->screening_length, units.length,
                        range);
   }
@@ -120,7 +122,8 @@ int run_command(const RunOptions& options) {
   print_header(header_lines(config, initial, *backend));
   std::vector<std::int64_t> count(config.system.species.size(), 0);
   for (auto t : initial.particles.type) ++count[t];
-  const auto tail = forces::tail_correction(config.forces, config.system.species, count, box.volume());
+  const auto tail =
+      forces::tail_correction(config.forces, config.system.species, count, box.volume());
   RunOutputs outputs(config, config.system.species, tail);  // all input is valid: files open now
   const RunResult result = run_simulation(config, *backend, box, outputs);
   print_summary(result, backend->size(), config.units);

@@ -25,8 +25,8 @@ using physics::Truncation;
 
 /// `forces: - yukawa: {screening_length, cutoff, shift}`
 struct YukawaSettings {
-  double screening_length = 0.0;          ///< lambda, length unit
-  double cutoff = kNoCutoff;              ///< r_c, length unit; infinity = all pairs (minimum image)
+  double screening_length = 0.0;  ///< lambda, length unit
+  double cutoff = kNoCutoff;      ///< r_c, length unit; infinity = all pairs (minimum image)
   Truncation truncation = Truncation::Cut;  ///< `shift: none | energy | force`
 
   static constexpr const char* kName = "yukawa";

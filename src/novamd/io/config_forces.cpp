@@ -1,9 +1,9 @@
 #include "novamd/io/config_forces.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace novamd::io {
 namespace {
@@ -62,11 +62,13 @@ forces::LennardJonesPair parse_lj_pair(const YamlReader& node, const core::Speci
   const bool like = pair.species_a == pair.species_b;
   if (like && !pair.epsilon) node.fail("a like pair needs its parameters", "epsilon and sigma");
   if (const auto xi = node.optional("xi")) {
-    if (pair.epsilon || like) xi->fail("xi corrects mixing", "xi only on an unlike pair without epsilon");
+    if (pair.epsilon || like)
+      xi->fail("xi corrects mixing", "xi only on an unlike pair without epsilon");
     pair.xi = xi->number(ValueRange::positive());
   }
   if (const auto eta = node.optional("eta")) {
-    if (pair.epsilon || like) eta->fail("eta corrects mixing", "eta only on an unlike pair without sigma");
+    if (pair.epsilon || like)
+      eta->fail("eta corrects mixing", "eta only on an unlike pair without sigma");
     pair.eta = eta->number(ValueRange::positive());
   }
   return pair;
@@ -78,12 +80,14 @@ forces::LennardJonesSettings parse_lennard_jones(const YamlReader& node,
   forces::LennardJonesSettings settings;
   const YamlReader pairs = node.required("pairs");
   const auto elements = pairs.elements();
-  if (elements.empty()) pairs.fail("the list is empty", "at least one {types: [A, A], epsilon, sigma}");
+  if (elements.empty())
+    pairs.fail("the list is empty", "at least one {types: [A, A], epsilon, sigma}");
   for (const auto& element : elements) {
     auto pair = parse_lj_pair(element, species);
     for (const auto& before : settings.pairs) {
-      const bool same = (before.species_a == pair.species_a && before.species_b == pair.species_b) ||
-                        (before.species_a == pair.species_b && before.species_b == pair.species_a);
+      const bool same =
+          (before.species_a == pair.species_a && before.species_b == pair.species_b) ||
+          (before.species_a == pair.species_b && before.species_b == pair.species_a);
       if (same) element.fail("this species pair is listed twice", "one entry per pair");
     }
     settings.pairs.push_back(std::move(pair));
@@ -94,7 +98,8 @@ forces::LennardJonesSettings parse_lennard_jones(const YamlReader& node,
   settings.truncation = truncation == "shift"         ? forces::Truncation::ShiftEnergy
                         : truncation == "force_shift" ? forces::Truncation::ShiftForce
                                                       : forces::Truncation::Cut;
-  settings.tail_correction = node.choice_or("tail_correction", "false", {"true", "false"}) == "true";
+  settings.tail_correction =
+      node.choice_or("tail_correction", "false", {"true", "false"}) == "true";
   if (settings.tail_correction && settings.truncation == forces::Truncation::ShiftForce) {
     node.key_reader("tail_correction")
         .fail("the force-shifted potential has no tail", "tail_correction with cut or shift");
