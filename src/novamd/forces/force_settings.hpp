@@ -5,6 +5,7 @@
 /// potential with the cutoff the settings ask for, for every backend alike.
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
