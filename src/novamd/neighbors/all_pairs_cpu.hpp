@@ -10,6 +10,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/target_sums.hpp"
 #include "novamd/physics/pair_table.hpp"
 
 namespace novamd::neighbors {
@@ -33,24 +34,15 @@ void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<doub
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const core::Vec3<double> ri{pos.x[i], pos.y[i], pos.z[i]};
     const int type_i = particles.type[i];
-    core::Vec3<AccT> force{};
-    AccT energy = 0;
-    AccT virial = 0;
+    TargetSums<AccT> sums;
     for (std::ptrdiff_t j = 0; j < n; ++j) {
       if (j == i) continue;
       const core::Vec3<double> rj{pos.x[j], pos.y[j], pos.z[j]};
       const auto d = core::vec3_cast<PairT>(box.minimum_image(ri - rj));
       const PairT r2 = core::dot(d, d);
-      const auto pair = Evaluator::evaluate(r2, table(type_i, particles.type[j]));
-      force += core::vec3_cast<AccT>(pair.force_over_r * d);
-      energy += static_cast<AccT>(pair.energy);
-      virial += static_cast<AccT>(pair.force_over_r * r2);
+      sums.add(Evaluator::evaluate(r2, table(type_i, particles.type[j])), d, r2);
     }
-    out.force.x[i] += static_cast<double>(force.x);
-    out.force.y[i] += static_cast<double>(force.y);
-    out.force.z[i] += static_cast<double>(force.z);
-    out.energy[i] += 0.5 * static_cast<double>(energy);
-    out.virial[i] += 0.5 * static_cast<double>(virial);
+    sums.add_to(out, i);
   }
 }
 

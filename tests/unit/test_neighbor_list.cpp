@@ -1,0 +1,147 @@
+// Verlet lists against the all-pairs reference: on random LJ mixtures, after moving particles by
+// just under half the skin without a rebuild, after removing particles; rebuild triggers;
+// bitwise independence of the thread count.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "novamd/forces/force_settings.hpp"
+#include "novamd/neighbors/all_pairs_cpu.hpp"
+#include "novamd/neighbors/neighbor_list_cpu.hpp"
+#include "support/systems.hpp"
+
+namespace {
+
+using novamd::backend::BackendSetup;
+using novamd::core::ParticleData;
+using novamd::forces::ForceBuffers;
+using novamd::neighbors::VerletList;
+using Evaluator = novamd::physics::Truncated<novamd::physics::LennardJones<double>, false>;
+constexpr double kCutoff = 2.5, kSkin = 0.3;
+
+/// A three-species LJ mixture at density 0.7, no two particles closer than 0.85.
+BackendSetup lj_system(std::size_t n, double min_edge, std::uint64_t seed) {
+  const double edge = std::max(std::cbrt(n / 0.7 / (0.9 * 1.1)), min_edge);
+  return novamd::test::random_mixture(n, edge, seed, 1.0, 0.85);
+}
+
+novamd::physics::PairTable<Evaluator::Params> lj_table(const BackendSetup& s) {
+  novamd::forces::LennardJonesSettings lj;
+  lj.pairs = {{"A", "A", 1.0, 1.0}, {"B", "B", 0.7, 0.95}, {"C", "C", 1.3, 1.05}};
+  lj.cutoff = kCutoff;
+  lj.truncation = novamd::forces::Truncation::ShiftEnergy;
+  return novamd::physics::with_cutoff<novamd::physics::LennardJones<double>, false>(
+      lj.potential_table<double>(s.species, s.units), kCutoff, lj.truncation);
+}
+
+ForceBuffers all_pairs(const ParticleData& p, const novamd::core::Box& box,
+                       const novamd::physics::PairTable<Evaluator::Params>& table) {
+  ForceBuffers out;
+  out.reset(p.size());
+  novamd::neighbors::all_pairs_cpu<Evaluator, double>(p, box.view<double>(), table.view(), out);
+  return out;
+}
+
+ForceBuffers with_list(const ParticleData& p, const novamd::core::Box& box,
+                       const novamd::physics::PairTable<Evaluator::Params>& table,
+                       const VerletList& list) {
+  ForceBuffers out;
+  out.reset(p.size());
+  novamd::neighbors::neighbor_list_cpu<Evaluator, double>(p, box.view<double>(), table.view(), list,
+                                                          out);
+  return out;
+}
+
+/// Same forces, energy and virial up to the summation order: 4 N eps of the largest force.
+void expect_same(const ForceBuffers& a, const ForceBuffers& b, const char* what) {
+  double f_max = 0;
+  for (std::size_t i = 0; i < a.force.size(); ++i) f_max = std::max(f_max, std::abs(a.force.x[i]));
+  const double tol = 4.0 * a.force.size() * std::numeric_limits<double>::epsilon() * f_max;
+  for (std::size_t i = 0; i < a.force.size(); ++i) {
+    ASSERT_NEAR(a.force.x[i], b.force.x[i], tol) << what << ", particle " << i;
+    ASSERT_NEAR(a.force.y[i], b.force.y[i], tol) << what << ", particle " << i;
+    ASSERT_NEAR(a.force.z[i], b.force.z[i], tol) << what << ", particle " << i;
+  }
+  const double e = a.total_energy();
+  EXPECT_NEAR(b.total_energy(), e, 4.0 * a.force.size() * 1e-16 * std::abs(e)) << what;
+  EXPECT_NEAR(b.total_virial(), a.total_virial(), 1e-12 * std::abs(a.total_virial())) << what;
+}
+
+/// Moves every particle by `distance` in a random direction, wrapped into the box.
+void displace(ParticleData& p, const novamd::core::Box& box, double distance, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  const auto view = box.view<double>();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    novamd::core::Vec3<double> u{normal(rng), normal(rng), normal(rng)};
+    u *= distance / std::sqrt(novamd::core::dot(u, u));
+    p.position.set(i, view.wrap(p.position.get(i) + u));
+  }
+}
+
+class NeighborListVsAllPairs : public testing::TestWithParam<double> {};
+
+TEST_P(NeighborListVsAllPairs, SameForcesBeforeAndAfterMovesAndRemovals) {
+  // Box edge parameter: 6.0 gives fewer than 3 cells of rc + skin per axis (double-loop build),
+  // 12.0 a cell grid.
+  auto s = lj_system(GetParam() > 10 ? 1200 : 150, GetParam(), 7);
+  const auto table = lj_table(s);
+  VerletList list(kCutoff, kSkin);
+  EXPECT_TRUE(list.update(s.particles, s.box));
+  expect_same(all_pairs(s.particles, s.box, table), with_list(s.particles, s.box, table, list),
+              "fresh list");
+
+  // Just under half the skin: the list stays, and no pair within rc is missed.
+  displace(s.particles, s.box, 0.49 * kSkin, 11);
+  EXPECT_FALSE(list.update(s.particles, s.box));
+  expect_same(all_pairs(s.particles, s.box, table), with_list(s.particles, s.box, table, list),
+              "moved by 0.49 skin");
+
+  // One particle further than half the skin: rebuilt.
+  auto moved = s.particles;
+  moved.position.x[3] =
+      s.box.view<double>()
+          .wrap(moved.position.get(3) + novamd::core::Vec3<double>{0.51 * kSkin, 0, 0})
+          .x;
+  EXPECT_TRUE(list.update(moved, s.box));
+  EXPECT_EQ(list.builds(), 2);
+
+  // Every third particle removed: the count changed, so the list is rebuilt.
+  ParticleData fewer;
+  for (std::size_t i = 0; i < moved.size(); ++i) {
+    if (i % 3 == 0) continue;
+    const std::size_t k = fewer.size();
+    fewer.resize(k + 1);
+    fewer.position.set(k, moved.position.get(i));
+    fewer.type[k] = moved.type[i];
+    fewer.id[k] = moved.id[i];
+  }
+  EXPECT_TRUE(list.update(fewer, s.box));
+  expect_same(all_pairs(fewer, s.box, table), with_list(fewer, s.box, table, list), "removed");
+}
+
+INSTANTIATE_TEST_SUITE_P(Boxes, NeighborListVsAllPairs, testing::Values(6.0, 12.0));
+
+TEST(NeighborList, BitwiseIndependentOfThreadCount) {
+  const auto s = lj_system(1500, 12.0, 3);
+  const auto table = lj_table(s);
+  const int saved = omp_get_max_threads();
+  std::vector<ForceBuffers> results;
+  for (int threads : {1, 2, 3}) {
+    omp_set_num_threads(threads);
+    VerletList list(kCutoff, kSkin);
+    list.update(s.particles, s.box);
+    results.push_back(with_list(s.particles, s.box, table, list));
+  }
+  omp_set_num_threads(saved);
+  for (std::size_t k = 1; k < results.size(); ++k) {
+    EXPECT_EQ(results[k].force.x, results[0].force.x);
+    EXPECT_EQ(results[k].energy, results[0].energy);
+  }
+}
+
+}  // namespace
