@@ -47,7 +47,7 @@ bool VerletList::needs_rebuild(const core::ParticleData& particles, const core::
 }
 
 void VerletList::build(const core::ParticleData& particles, const core::Box& box) {
-  const double range = cutoff_;
+  const double range = cutoff_ + skin_;
   grid_.build(particles, box, range);
   const auto view = box.view<double>();
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
