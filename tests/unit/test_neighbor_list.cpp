@@ -127,7 +127,7 @@ TEST_P(NeighborListVsAllPairs, SameForcesBeforeAndAfterMovesAndRemovals) {
 INSTANTIATE_TEST_SUITE_P(Boxes, NeighborListVsAllPairs, testing::Values(6.0, 12.0));
 
 TEST(NeighborList, BitwiseIndependentOfThreadCount) {
-  const auto s = lj_system(1500, 12.0, 3);
+  const auto s = lj_system(5000, 12.0, 3);  // above kMinParallelListTargets: threads used
   const auto table = lj_table(s);
   const int saved = omp_get_max_threads();
   std::vector<ForceBuffers> results;

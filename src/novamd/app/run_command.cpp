@@ -41,6 +41,25 @@ std::string describe_force(const forces::ForceSettings& settings, const core::Un
                      lj.tail_correction ? ", tail correction" : "");
 }
 
+/// How the pair forces find their pairs, as the CPU backend resolves `neighbors` for the first
+/// term with a cutoff (the CUDA backend evaluates all pairs).
+std::string describe_neighbors(const io::Config& config, const core::Box& box) {
+  if (backend::resolve_backend_name(config.backend) == "cuda") return "all pairs";
+  for (const auto& f : config.forces) {
+    const double rc = forces::cutoff_of(f);
+    if (std::isinf(rc)) continue;
+    switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
+      case neighbors::NeighborMethod::NeighborList:
+        return fmt::format("Verlet lists, skin {} {}, checked every {} steps",
+                           config.neighbors.skin_for(rc), config.units.length,
+                           config.neighbors.check_every);
+      case neighbors::NeighborMethod::CellList: return "cell lists";
+      default: return "all pairs";
+    }
+  }
+  return "all pairs";
+}
+
 std::string describe_particles(const core::ParticleData& particles,
                                const core::SpeciesTable& species) {
   std::vector<std::int64_t> count(species.size(), 0);
@@ -66,6 +85,7 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const io::Initial
        fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y, L.z,
                    u.length, initial.particles.size() / initial.box.volume(), u.length)}};
   for (const auto& f : config.forces) lines.push_back({"force", describe_force(f, u)});
+  lines.push_back({"neighbors", describe_neighbors(config, initial.box)});
   lines.push_back(
       {"integrator", fmt::format("{}, timestep {} {}, {} steps", config.integrator.type,
                                  config.integrator.timestep, u.time, config.run.steps)});
@@ -78,15 +98,17 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const io::Initial
   return lines;
 }
 
-void print_summary(const RunResult& r, std::size_t n, const core::UnitSystem& units) {
+void print_summary(const RunResult& r, const backend::Backend& backend,
+                   const core::UnitSystem& units) {
   fmt::print("\n");
   if (r.steps > 0) {
     const double per_step = r.wall_seconds / static_cast<double>(r.steps);
-    const double pairs = static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0);
-    fmt::print(
-        "Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} pair "
-        "interactions/s\n",
-        r.steps, r.wall_seconds, 1e3 * per_step, 1.0 / per_step, pairs / per_step);
+    fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} atom-steps/s\n",
+               r.steps, r.wall_seconds, 1e3 * per_step, 1.0 / per_step,
+               static_cast<double>(backend.size()) / per_step);
+    if (backend.neighbor_list_builds() > 0) {
+      fmt::print("Neighbour lists built {} times\n", backend.neighbor_list_builds());
+    }
     const double e0 = r.initial.total_energy;
     fmt::print("Total energy: {:.10g} {} at step 0, {:.10g} at step {} (relative change {:.3g})\n",
                e0, units.energy, r.final.total_energy, r.final.step,
@@ -115,8 +137,9 @@ int run_command(const RunOptions& options) {
   io::InitialSystem initial = io::build_initial_system(config);
   const core::Box box = initial.box;
   auto backend =
-      backend::make_backend(config.backend, {config.units, config.system.species, initial.box,
-                                             initial.particles, config.forces, config.precision});
+      backend::make_backend(config.backend,
+                            {config.units, config.system.species, initial.box, initial.particles,
+                             config.forces, config.precision, config.neighbors});
 
   fmt::print("{}\n", version_line());
   print_header(header_lines(config, initial, *backend));
@@ -126,7 +149,7 @@ int run_command(const RunOptions& options) {
       forces::tail_correction(config.forces, config.system.species, count, box.volume());
   RunOutputs outputs(config, config.system.species, tail);  // all input is valid: files open now
   const RunResult result = run_simulation(config, *backend, box, outputs);
-  print_summary(result, backend->size(), config.units);
+  print_summary(result, *backend, config.units);
   return core::kExitSuccess;
 }
 

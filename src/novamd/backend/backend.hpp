@@ -16,6 +16,7 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::backend {
 
@@ -44,6 +45,7 @@ struct BackendSetup {
   core::ParticleData particles;
   std::vector<forces::ForceSettings> forces;
   core::Precision precision = core::Precision::Double;
+  neighbors::NeighborSettings neighbors;
 };
 
 class Backend {
@@ -69,6 +71,8 @@ class Backend {
   virtual std::optional<NonFinite> find_non_finite() = 0;
   /// Waits until queued work is done (timing); nothing to do on the CPU.
   virtual void synchronize() {}
+  /// Neighbour-list builds so far, over all force terms.
+  virtual std::int64_t neighbor_list_builds() const { return 0; }
   /// Steps between non-finite checks (1 on the CPU, where the check is cheap).
   virtual std::int64_t check_interval() const { return 1; }
 

@@ -24,7 +24,8 @@ CpuBackend::CpuBackend(BackendSetup setup)
       box_(setup.box),
       particles_(std::move(setup.particles)) {
   for (const auto& settings : setup.forces) {
-    terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision));
+    terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
+                                                 setup.neighbors, box_.shortest_edge()));
   }
   for (const auto& s : species_.all())
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
@@ -59,6 +60,12 @@ void CpuBackend::drift(double dt) {
   const auto n = static_cast<std::ptrdiff_t>(size());
 #pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
   for (std::ptrdiff_t i = 0; i < n; ++i) x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box));
+}
+
+std::int64_t CpuBackend::neighbor_list_builds() const {
+  std::int64_t builds = 0;
+  for (const auto& term : terms_) builds += term->list_builds();
+  return builds;
 }
 
 Observables CpuBackend::observables() {

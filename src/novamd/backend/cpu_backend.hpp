@@ -24,6 +24,7 @@ class CpuBackend final : public Backend {
   Observables observables() override;
   std::optional<NonFinite> find_non_finite() override;
   const core::ParticleData& particles_on_host() override { return particles_; }
+  std::int64_t neighbor_list_builds() const override;
 
   /// Per-particle energy shares of the last force evaluation (tests, analysis).
   const forces::ForceBuffers& force_buffers() const { return buffers_; }

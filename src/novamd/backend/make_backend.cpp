@@ -24,6 +24,18 @@ void require_cuda() {
   }
 }
 
+/// The CUDA backend evaluates all pairs (truncated at each term's cutoff); explicit cell or
+/// neighbour lists are refused rather than silently replaced.
+void require_all_pairs(const BackendSetup& setup) {
+  const auto method = setup.neighbors.method;
+  if (method == neighbors::NeighborMethod::CellList ||
+      method == neighbors::NeighborMethod::NeighborList) {
+    throw core::InputError(
+        "neighbors.method: cell_list and neighbor_list are not available on the CUDA backend in "
+        "this version; expected auto or all_pairs (or --backend cpu)");
+  }
+}
+
 }  // namespace
 
 std::string_view resolve_backend_name(std::string_view requested) {
@@ -34,6 +46,7 @@ std::string_view resolve_backend_name(std::string_view requested) {
 std::unique_ptr<Backend> make_backend(std::string_view requested, BackendSetup setup) {
   if (requested == "cuda") require_cuda();
   if (resolve_backend_name(requested) == "cuda") {
+    require_all_pairs(setup);
 #ifdef NOVAMD_HAVE_CUDA
     return make_cuda_backend(std::move(setup));
 #endif

@@ -1,35 +1,69 @@
 #include "novamd/forces/cpu_force_term.hpp"
 
 #include "novamd/neighbors/all_pairs_cpu.hpp"
+#include "novamd/neighbors/cell_list_cpu.hpp"
+#include "novamd/neighbors/neighbor_list_cpu.hpp"
 
 namespace novamd::forces {
 namespace {
 
-/// A pair force evaluated over all pairs: Evaluator in PairT arithmetic, sums in AccT.
+using neighbors::NeighborMethod;
+
+/// A pair force: Evaluator in PairT arithmetic, sums in AccT, over the chosen traversal.
 template <class Evaluator, class AccT>
-class CpuAllPairsForce final : public CpuForceTerm {
+class CpuPairForce final : public CpuForceTerm {
  public:
-  explicit CpuAllPairsForce(physics::PairTable<typename Evaluator::Params> table)
-      : table_(std::move(table)) {}
+  CpuPairForce(physics::PairTable<typename Evaluator::Params> table, NeighborMethod method,
+               double cutoff, double skin, std::int64_t check_every)
+      : table_(std::move(table)),
+        method_(method),
+        cutoff_(cutoff),
+        check_every_(check_every),
+        list_(cutoff, skin) {}
 
   void add_to(const core::ParticleData& particles, const core::Box& box,
-              ForceBuffers& out) const override {
-    neighbors::all_pairs_cpu<Evaluator, AccT>(particles, box.view<double>(), table_.view(), out);
+              ForceBuffers& out) override {
+    const auto view = box.view<double>();
+    switch (method_) {
+      case NeighborMethod::CellList:
+        grid_.build(particles, box, cutoff_);
+        neighbors::cell_list_cpu<Evaluator, AccT>(particles, view, table_.view(), grid_, out);
+        return;
+      case NeighborMethod::NeighborList:
+        if (calls_++ % check_every_ == 0 || list_.builds() == 0) list_.update(particles, box);
+        neighbors::neighbor_list_cpu<Evaluator, AccT>(particles, view, table_.view(), list_, out);
+        return;
+      default:
+        neighbors::all_pairs_cpu<Evaluator, AccT>(particles, view, table_.view(), out);
+    }
   }
+
+  std::int64_t list_builds() const override { return list_.builds(); }
 
  private:
   physics::PairTable<typename Evaluator::Params> table_;
+  NeighborMethod method_;
+  double cutoff_;
+  std::int64_t check_every_;
+  std::int64_t calls_ = 0;
+  neighbors::CellGrid grid_;
+  neighbors::VerletList list_;
 };
 
 template <core::Precision P>
 std::unique_ptr<CpuForceTerm> make_term(const ForceSettings& settings,
                                         const core::SpeciesTable& species,
-                                        const core::UnitSystem& units) {
+                                        const core::UnitSystem& units,
+                                        const neighbors::NeighborSettings& neighbors,
+                                        double shortest_edge) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
+  const double cutoff = cutoff_of(settings);
+  const auto method = neighbors::resolve_method(neighbors, cutoff, shortest_edge);
   return with_evaluator<PairT>(
       settings, species, units, [&]<class Evaluator>(auto table) -> std::unique_ptr<CpuForceTerm> {
-        return std::make_unique<CpuAllPairsForce<Evaluator, AccT>>(std::move(table));
+        return std::make_unique<CpuPairForce<Evaluator, AccT>>(
+            std::move(table), method, cutoff, neighbors.skin_for(cutoff), neighbors.check_every);
       });
 }
 
@@ -38,14 +72,16 @@ std::unique_ptr<CpuForceTerm> make_term(const ForceSettings& settings,
 std::unique_ptr<CpuForceTerm> make_cpu_force_term(const ForceSettings& settings,
                                                   const core::SpeciesTable& species,
                                                   const core::UnitSystem& units,
-                                                  core::Precision precision) {
+                                                  core::Precision precision,
+                                                  const neighbors::NeighborSettings& neighbors,
+                                                  double shortest_edge) {
   switch (precision) {
     case core::Precision::Double:
-      return make_term<core::Precision::Double>(settings, species, units);
+      return make_term<core::Precision::Double>(settings, species, units, neighbors, shortest_edge);
     case core::Precision::Mixed:
-      return make_term<core::Precision::Mixed>(settings, species, units);
+      return make_term<core::Precision::Mixed>(settings, species, units, neighbors, shortest_edge);
     case core::Precision::Single:
-      return make_term<core::Precision::Single>(settings, species, units);
+      return make_term<core::Precision::Single>(settings, species, units, neighbors, shortest_edge);
   }
   return nullptr;
 }

@@ -1,7 +1,9 @@
 #pragma once
 /// @file cpu_force_term.hpp
-/// Force terms of the CPU backend: an evaluator bound to a traversal, built from its settings.
+/// Force terms of the CPU backend: an evaluator bound to a traversal (all pairs, cell list or
+/// Verlet list), built from its settings.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -10,21 +12,28 @@
 #include "novamd/core/precision.hpp"
 #include "novamd/forces/force_buffers.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::forces {
 
 class CpuForceTerm {
  public:
   virtual ~CpuForceTerm() = default;
-  /// Adds this term's forces, energies and virials to `out`.
+  /// Adds this term's forces, energies and virials to `out` (rebuilding neighbour data first
+  /// where it is due).
   virtual void add_to(const core::ParticleData& particles, const core::Box& box,
-                      ForceBuffers& out) const = 0;
+                      ForceBuffers& out) = 0;
+  /// Neighbour-list builds so far (0 for other traversals).
+  virtual std::int64_t list_builds() const { return 0; }
 };
 
-/// The CPU force term for `settings` at `precision` (pair table built for the species).
+/// The CPU force term for `settings` at `precision` (pair table built for the species), with the
+/// traversal `neighbors` resolves to in a box whose shortest edge is `shortest_edge`.
 std::unique_ptr<CpuForceTerm> make_cpu_force_term(const ForceSettings& settings,
                                                   const core::SpeciesTable& species,
                                                   const core::UnitSystem& units,
-                                                  core::Precision precision);
+                                                  core::Precision precision,
+                                                  const neighbors::NeighborSettings& neighbors,
+                                                  double shortest_edge);
 
 }  // namespace novamd::forces

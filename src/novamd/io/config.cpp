@@ -27,8 +27,8 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",  "backend",    "precision", "seed",  "system",
-                         "forces", "integrator", "run",       "output"};
+const NameList kRootKeys{"units",  "backend",   "precision",  "seed", "system",
+                         "forces", "neighbors", "integrator", "run",  "output"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
 const NameList kSpeciesKeys{"name", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -413,6 +413,7 @@ Config parse_root(const YamlReader& root) {
   config.system = parse_system(root.required("system"));
   const YamlReader forces_node = root.required("forces");
   config.forces = parse_forces(forces_node, config.system.species);
+  if (const auto neighbors = root.optional("neighbors")) config.neighbors = parse_neighbors(*neighbors);
   config.integrator = parse_integrator(root.required("integrator"));
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output")) config.output = parse_output(*output);

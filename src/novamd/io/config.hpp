@@ -16,6 +16,7 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::io {
 
@@ -85,6 +86,7 @@ struct Config {
   std::uint64_t seed = 2026;
   SystemSettings system;
   std::vector<forces::ForceSettings> forces;
+  neighbors::NeighborSettings neighbors;
   IntegratorSettings integrator;
   RunSettings run;
   OutputSettings output;

@@ -126,6 +126,21 @@ forces::ForceSettings parse_force_term(const YamlReader& element,
 
 }  // namespace
 
+neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
+  node.check_keys({"method", "skin", "check_every"});
+  neighbors::NeighborSettings settings;
+  const std::string method =
+      node.choice_or("method", "auto", {"auto", "all_pairs", "cell_list", "neighbor_list"});
+  settings.method = method == "all_pairs"       ? neighbors::NeighborMethod::AllPairs
+                    : method == "cell_list"     ? neighbors::NeighborMethod::CellList
+                    : method == "neighbor_list" ? neighbors::NeighborMethod::NeighborList
+                                                : neighbors::NeighborMethod::Auto;
+  if (const auto skin = node.optional("skin")) settings.skin = skin->number(ValueRange::positive());
+  if (const auto every = node.optional("check_every"))
+    settings.check_every = every->integer(ValueRange::at_least(1));
+  return settings;
+}
+
 std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
                                                 const core::SpeciesTable& species) {
   const std::vector<YamlReader> elements = node.elements();

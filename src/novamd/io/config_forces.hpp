@@ -7,11 +7,15 @@
 #include "novamd/core/species.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/io/yaml_reader.hpp"
+#include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::io {
 
 /// Reads `forces`; species names in force terms must be declared in `species`.
 std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
                                                 const core::SpeciesTable& species);
+
+/// Reads `neighbors: {method, skin, check_every}`.
+neighbors::NeighborSettings parse_neighbors(const YamlReader& node);
 
 }  // namespace novamd::io

@@ -22,7 +22,7 @@ void neighbor_list_cpu(const core::ParticleData& particles, const core::BoxView<
   using PairT = typename Evaluator::Real;
   const auto& pos = particles.position;
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kMinParallelListTargets)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const core::Vec3<double> ri{pos.x[i], pos.y[i], pos.z[i]};
     const int type_i = particles.type[i];

@@ -1,5 +1,7 @@
 #include "novamd/neighbors/verlet_list.hpp"
 
+#include "novamd/neighbors/target_sums.hpp"
+
 #include <cstddef>
 
 namespace novamd::neighbors {
@@ -52,7 +54,7 @@ void VerletList::build(const core::ParticleData& particles, const core::Box& box
   const auto view = box.view<double>();
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   std::vector<std::vector<int>> lists(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kMinParallelListTargets)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     collect(static_cast<int>(i), particles, view, grid_, range * range, lists[i]);
   }

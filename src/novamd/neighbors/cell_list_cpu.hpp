@@ -1,0 +1,53 @@
+#pragma once
+/// @file cell_list_cpu.hpp
+/// Pair forces over linked cells on the CPU (seed 001): each target meets the particles of the
+/// 27 cells around its own, cells at least one cutoff wide. Each thread owns its targets; sums
+/// run in a fixed order (cell by cell, then storage order): bitwise independent of the thread
+/// count. Falls back to all pairs when the box holds fewer than 3 cells per axis.
+
+#include <cstddef>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/particles.hpp"
+#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/all_pairs_cpu.hpp"
+#include "novamd/neighbors/cell_grid.hpp"
+#include "novamd/neighbors/target_sums.hpp"
+#include "novamd/physics/pair_table.hpp"
+
+namespace novamd::neighbors {
+
+template <class Evaluator, class AccT>
+void cell_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
+                   physics::PairTableView<typename Evaluator::Params> table, const CellGrid& grid,
+                   forces::ForceBuffers& out) {
+  if (!grid.has_distinct_neighbours()) {
+    all_pairs_cpu<Evaluator, AccT>(particles, box, table, out);
+    return;
+  }
+  using PairT = typename Evaluator::Real;
+  const auto& pos = particles.position;
+  const auto n = static_cast<std::ptrdiff_t>(particles.size());
+#pragma omp parallel for schedule(static) if (n >= kMinParallelListTargets)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const core::Vec3<double> ri{pos.x[i], pos.y[i], pos.z[i]};
+    const int type_i = particles.type[i];
+    const auto c = grid.coordinates(grid.cell_of(ri));
+    TargetSums<AccT> sums;
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int cell = grid.wrap_cell(c[0] + dx, c[1] + dy, c[2] + dz);
+          for (int k = grid.start()[cell]; k < grid.start()[cell + 1]; ++k) {
+            const int j = grid.order()[k];
+            if (j == i) continue;
+            const auto d = core::vec3_cast<PairT>(box.minimum_image(ri - pos.get(j)));
+            const PairT r2 = core::dot(d, d);
+            sums.add(Evaluator::evaluate(r2, table(type_i, particles.type[j])), d, r2);
+          }
+        }
+    sums.add_to(out, i);
+  }
+}
+
+}  // namespace novamd::neighbors

@@ -1,0 +1,37 @@
+#pragma once
+/// @file neighbor_settings.hpp
+/// `neighbors: {method, skin, check_every}`: how pair forces find their pairs.
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+namespace novamd::neighbors {
+
+enum class NeighborMethod {
+  Auto,          ///< neighbor_list where the cutoff allows, else all_pairs
+  AllPairs,      ///< every pair under the minimum image
+  CellList,      ///< the 27 cells around each particle, cells rebuilt every step
+  NeighborList,  ///< Verlet lists within cutoff + skin, rebuilt when needed
+};
+
+struct NeighborSettings {
+  NeighborMethod method = NeighborMethod::Auto;
+  std::optional<double> skin;     ///< length; default 0.12 x the cutoff (0.3 sigma at 2.5 sigma)
+  std::int64_t check_every = 1;   ///< steps between checks for a rebuild
+
+  double skin_for(double cutoff) const { return skin ? *skin : 0.12 * cutoff; }
+};
+
+/// The method a pair force with this cutoff uses in this box: `auto` becomes a neighbour list
+/// when the cutoff is finite and the box holds at least 3 cells of cutoff + skin per axis (else
+/// all pairs); an explicit method is kept, except that an infinite cutoff always means all pairs.
+inline NeighborMethod resolve_method(const NeighborSettings& settings, double cutoff,
+                                     double shortest_edge) {
+  if (std::isinf(cutoff)) return NeighborMethod::AllPairs;
+  if (settings.method != NeighborMethod::Auto) return settings.method;
+  return shortest_edge >= 3.0 * (cutoff + settings.skin_for(cutoff)) ? NeighborMethod::NeighborList
+                                                                      : NeighborMethod::AllPairs;
+}
+
+}  // namespace novamd::neighbors
