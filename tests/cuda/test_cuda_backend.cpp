@@ -12,6 +12,7 @@
 #include "novamd/backend/cpu_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
+#include "novamd/core/error.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/velocity_verlet.hpp"
 #include "support/systems.hpp"
@@ -196,6 +197,18 @@ TEST(CudaLennardJones, EveryTruncationMatchesTheOracle) {
         EXPECT_LE(c.energy_error, 1e3 * bound);
       }
     }
+  }
+}
+
+TEST(CudaLennardJones, ExplicitNeighbourListsAreRefused) {
+  SKIP_WITHOUT_GPU();
+  auto setup = lj_mixture(1000, Precision::Double, novamd::forces::Truncation::Cut);
+  setup.neighbors.method = novamd::neighbors::NeighborMethod::NeighborList;
+  try {
+    novamd::backend::make_backend("cuda", setup);
+    ADD_FAILURE() << "neighbor_list was accepted on the CUDA backend";
+  } catch (const novamd::core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("neighbors.method"), std::string::npos) << e.what();
   }
 }
 
