@@ -32,7 +32,7 @@ cuobjdump -sass $build/novamd | cu++filt |
 status=0
 if [[ $what == all || $what == tests ]]; then
   ctest --test-dir $build --output-on-failure -j 4 > "$OUT/tests.log" 2>&1 || status=1
-  grep -E "^N = " -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
+  grep -E "^(LJ )?N = |worst ulps" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
   grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20
 fi
 if [[ $what == all || $what == bench ]]; then

@@ -50,7 +50,7 @@ std::string describe_neighbors(const io::Config& config, const core::Box& box) {
     if (std::isinf(rc)) continue;
     switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
       case neighbors::NeighborMethod::NeighborList:
-        return fmt::format("Verlet lists, skin {} {}, checked every {} steps",
+        return fmt::format("Verlet lists, skin {:.6g} {}, checked every {} steps",
                            config.neighbors.skin_for(rc), config.units.length,
                            config.neighbors.check_every);
       case neighbors::NeighborMethod::CellList: return "cell lists";

@@ -342,7 +342,9 @@ void check_cutoffs(const Config& config, const YamlReader& forces_node) {
     const YamlReader term = elements[i].required(forces::name_of(config.forces[i]));
     term.required("cutoff").fail(
         fmt::format("{} is more than half the shortest box edge ({})", cutoff, half_edge),
-        fmt::format("none or a number <= {}", half_edge));
+        fmt::format("{}a number <= {}",
+                    std::holds_alternative<forces::YukawaSettings>(config.forces[i]) ? "none or " : "",
+                    half_edge));
   }
 }
 

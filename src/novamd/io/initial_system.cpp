@@ -126,8 +126,10 @@ void check_cutoffs(const std::vector<forces::ForceSettings>& terms, const core::
     if (std::isfinite(cutoff) && cutoff > limit)
       throw core::InputError(fmt::format(
           "forces[{}].{}.cutoff: {} exceeds half the shortest box edge of {} ({}); expected at "
-          "most {} (the minimum image convention), a larger box, or cutoff: none",
-          i, forces::name_of(terms[i]), cutoff, format_box(box), box.shortest_edge(), limit));
+          "most {} (the minimum image convention){}",
+          i, forces::name_of(terms[i]), cutoff, format_box(box), box.shortest_edge(), limit,
+          std::holds_alternative<forces::YukawaSettings>(terms[i]) ? ", a larger box, or cutoff: none"
+                                                                   : ", or a larger box"));
   }
 }
 
