@@ -233,7 +233,6 @@ class RangePairs {
     }
     return pairs_.data();
   }
-  int groups() const { return groups_; }
   int count() const { return static_cast<int>(pairs_.size()); }
 
  private:
