@@ -26,24 +26,12 @@ template <class Evaluator, class AccT>
 void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table,
                    forces::ForceBuffers& out) {
-  using PairT = typename Evaluator::Real;
-  const auto& pos = particles.position;
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
-
-#pragma omp parallel for schedule(static) if (n >= kMinParallelTargets)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const core::Vec3<double> ri{pos.x[i], pos.y[i], pos.z[i]};
-    const int type_i = particles.type[i];
-    TargetSums<AccT> sums;
-    for (std::ptrdiff_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      const core::Vec3<double> rj{pos.x[j], pos.y[j], pos.z[j]};
-      const auto d = core::vec3_cast<PairT>(box.minimum_image(ri - rj));
-      const PairT r2 = core::dot(d, d);
-      sums.add(Evaluator::evaluate(r2, table(type_i, particles.type[j])), d, r2);
-    }
-    sums.add_to(out, i);
-  }
+  for_each_target<Evaluator, AccT>(particles, box, table, out, kMinParallelTargets,
+                                   [n](std::ptrdiff_t i, const auto&, auto& pair) {
+                                     for (std::ptrdiff_t j = 0; j < n; ++j)
+                                       if (j != i) pair(j);
+                                   });
 }
 
 }  // namespace novamd::neighbors

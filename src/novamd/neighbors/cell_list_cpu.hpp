@@ -25,29 +25,19 @@ void cell_list_cpu(const core::ParticleData& particles, const core::BoxView<doub
     all_pairs_cpu<Evaluator, AccT>(particles, box, table, out);
     return;
   }
-  using PairT = typename Evaluator::Real;
-  const auto& pos = particles.position;
-  const auto n = static_cast<std::ptrdiff_t>(particles.size());
-#pragma omp parallel for schedule(static) if (n >= kMinParallelListTargets)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const core::Vec3<double> ri{pos.x[i], pos.y[i], pos.z[i]};
-    const int type_i = particles.type[i];
-    const auto c = grid.coordinates(grid.cell_of(ri));
-    TargetSums<AccT> sums;
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          const int cell = grid.wrap_cell(c[0] + dx, c[1] + dy, c[2] + dz);
-          for (int k = grid.start()[cell]; k < grid.start()[cell + 1]; ++k) {
-            const int j = grid.order()[k];
-            if (j == i) continue;
-            const auto d = core::vec3_cast<PairT>(box.minimum_image(ri - pos.get(j)));
-            const PairT r2 = core::dot(d, d);
-            sums.add(Evaluator::evaluate(r2, table(type_i, particles.type[j])), d, r2);
-          }
-        }
-    sums.add_to(out, i);
-  }
+  for_each_target<Evaluator, AccT>(
+      particles, box, table, out, kMinParallelListTargets,
+      [&grid](std::ptrdiff_t i, const core::Vec3<double>& ri, auto& pair) {
+        const auto c = grid.coordinates(grid.cell_of(ri));
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              const int cell = grid.wrap_cell(c[0] + dx, c[1] + dy, c[2] + dz);
+              for (int k = grid.start()[cell]; k < grid.start()[cell + 1]; ++k) {
+                if (grid.order()[k] != i) pair(grid.order()[k]);
+              }
+            }
+      });
 }
 
 }  // namespace novamd::neighbors

@@ -19,22 +19,12 @@ template <class Evaluator, class AccT>
 void neighbor_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                        physics::PairTableView<typename Evaluator::Params> table,
                        const VerletList& list, forces::ForceBuffers& out) {
-  using PairT = typename Evaluator::Real;
-  const auto& pos = particles.position;
-  const auto n = static_cast<std::ptrdiff_t>(particles.size());
-#pragma omp parallel for schedule(static) if (n >= kMinParallelListTargets)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const core::Vec3<double> ri{pos.x[i], pos.y[i], pos.z[i]};
-    const int type_i = particles.type[i];
-    TargetSums<AccT> sums;
-    for (std::int64_t k = list.start()[i]; k < list.start()[i + 1]; ++k) {
-      const int j = list.neighbors()[k];
-      const auto d = core::vec3_cast<PairT>(box.minimum_image(ri - pos.get(j)));
-      const PairT r2 = core::dot(d, d);
-      sums.add(Evaluator::evaluate(r2, table(type_i, particles.type[j])), d, r2);
-    }
-    sums.add_to(out, i);
-  }
+  for_each_target<Evaluator, AccT>(particles, box, table, out, kMinParallelListTargets,
+                                   [&list](std::ptrdiff_t i, const auto&, auto& pair) {
+                                     for (std::int64_t k = list.start()[i]; k < list.start()[i + 1];
+                                          ++k)
+                                       pair(list.neighbors()[k]);
+                                   });
 }
 
 }  // namespace novamd::neighbors

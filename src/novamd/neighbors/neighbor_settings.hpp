@@ -17,8 +17,8 @@ enum class NeighborMethod {
 
 struct NeighborSettings {
   NeighborMethod method = NeighborMethod::Auto;
-  std::optional<double> skin;     ///< length; default 0.12 x the cutoff (0.3 sigma at 2.5 sigma)
-  std::int64_t check_every = 1;   ///< steps between checks for a rebuild
+  std::optional<double> skin;    ///< length; default 0.12 x the cutoff (0.3 sigma at 2.5 sigma)
+  std::int64_t check_every = 1;  ///< steps between checks for a rebuild
 
   double skin_for(double cutoff) const { return skin ? *skin : 0.12 * cutoff; }
 };
@@ -31,7 +31,7 @@ inline NeighborMethod resolve_method(const NeighborSettings& settings, double cu
   if (std::isinf(cutoff)) return NeighborMethod::AllPairs;
   if (settings.method != NeighborMethod::Auto) return settings.method;
   return shortest_edge >= 3.0 * (cutoff + settings.skin_for(cutoff)) ? NeighborMethod::NeighborList
-                                                                      : NeighborMethod::AllPairs;
+                                                                     : NeighborMethod::AllPairs;
 }
 
 }  // namespace novamd::neighbors

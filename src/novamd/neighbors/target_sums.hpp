@@ -1,13 +1,17 @@
 #pragma once
 /// @file target_sums.hpp
 /// One target's force, energy and virial, summed over its pairs in AccT and added to the
-/// per-particle buffers: shared by the CPU traversals (all pairs, neighbour list).
+/// per-particle buffers, and the target loop every CPU traversal runs (all pairs, cell list,
+/// neighbour list): each traversal supplies only the candidate sources of a target.
 
 #include <cstddef>
 
+#include "novamd/core/box.hpp"
+#include "novamd/core/particles.hpp"
 #include "novamd/core/vec3.hpp"
 #include "novamd/forces/force_buffers.hpp"
 #include "novamd/physics/pair_result.hpp"
+#include "novamd/physics/pair_table.hpp"
 
 namespace novamd::neighbors {
 
@@ -40,5 +44,31 @@ struct TargetSums {
     out.virial[i] += 0.5 * static_cast<double>(virial);
   }
 };
+
+/// For every target i, on OpenMP threads that own their targets (parallel from
+/// `min_parallel` targets on), calls `sources(i, ri, pair)` where `pair(j)` evaluates the pair
+/// (i, j) under the minimum image into i's sums; sums are added to `out` in target order.
+/// Each target's sum runs in the order `sources` visits: bitwise independent of the threads.
+template <class Evaluator, class AccT, class Sources>
+void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
+                     physics::PairTableView<typename Evaluator::Params> table,
+                     forces::ForceBuffers& out, std::ptrdiff_t min_parallel, Sources&& sources) {
+  using PairT = typename Evaluator::Real;
+  const auto& pos = particles.position;
+  const auto n = static_cast<std::ptrdiff_t>(particles.size());
+#pragma omp parallel for schedule(static) if (n >= min_parallel)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const core::Vec3<double> ri{pos.x[i], pos.y[i], pos.z[i]};
+    const int type_i = particles.type[i];
+    TargetSums<AccT> sums;
+    const auto pair = [&](std::ptrdiff_t j) {
+      const auto d = core::vec3_cast<PairT>(box.minimum_image(ri - pos.get(j)));
+      const PairT r2 = core::dot(d, d);
+      sums.add(Evaluator::evaluate(r2, table(type_i, particles.type[j])), d, r2);
+    };
+    sources(i, ri, pair);
+    sums.add_to(out, i);
+  }
+}
 
 }  // namespace novamd::neighbors
