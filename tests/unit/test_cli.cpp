@@ -45,7 +45,8 @@ run: {steps: 0}
 )";
 
 TEST(Cli, ExamplesRunShortened) {
-  for (const char* example : {"white_dwarf_co.yaml", "yukawa_ocp.yaml", "lj_liquid.yaml"}) {
+  for (const char* example :
+       {"white_dwarf_co.yaml", "yukawa_ocp.yaml", "lj_liquid.yaml", "lj_binary_mixture.yaml"}) {
     TempDir dir;
     const auto result = run_novamd(std::string("run " NOVAMD_SOURCE_DIR "/examples/") + example +
                                        " --steps 4 --set output.thermo.every=2",
