@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "novamd/backend/cpu_backend.hpp"
@@ -200,16 +201,83 @@ TEST(CudaLennardJones, EveryTruncationMatchesTheOracle) {
   }
 }
 
-TEST(CudaLennardJones, ExplicitNeighbourListsAreRefused) {
+TEST(CudaLennardJones, ExplicitCellListsAreRefused) {
   SKIP_WITHOUT_GPU();
   auto setup = lj_mixture(1000, Precision::Double, novamd::forces::Truncation::Cut);
-  setup.neighbors.method = novamd::neighbors::NeighborMethod::NeighborList;
+  setup.neighbors.method = novamd::neighbors::NeighborMethod::CellList;
   try {
     novamd::backend::make_backend("cuda", setup);
-    ADD_FAILURE() << "neighbor_list was accepted on the CUDA backend";
+    ADD_FAILURE() << "cell_list was accepted on the CUDA backend";
   } catch (const novamd::core::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("neighbors.method"), std::string::npos) << e.what();
   }
+}
+
+/// max_i |F_gpu - F_cpu|_inf / S_i for the GPU's current state, the CPU evaluating all pairs.
+double error_against_cpu(novamd::backend::Backend& gpu, const BackendSetup& setup) {
+  auto at = setup;
+  at.particles = gpu.particles_on_host();
+  at.precision = Precision::Double;
+  at.neighbors.method = novamd::neighbors::NeighborMethod::AllPairs;
+  novamd::backend::CpuBackend cpu(at);
+  cpu.compute_forces(novamd::backend::EnergyRequest::Compute);
+  gpu.compute_forces(novamd::backend::EnergyRequest::Compute);
+  const auto& fg = gpu.particles_on_host().force;
+  const auto& fc = cpu.particles_on_host().force;
+  const auto scale = force_magnitude_sums(at);
+  double worst = 0;
+  for (std::size_t i = 0; i < fc.size(); ++i) {
+    const double err = std::max(
+        {std::abs(fg.x[i] - fc.x[i]), std::abs(fg.y[i] - fc.y[i]), std::abs(fg.z[i] - fc.z[i])});
+    worst = std::max(worst, err / scale[i]);
+  }
+  return worst;
+}
+
+TEST(CudaNeighborList, MatchesTheOracleThroughMovesAndRebuilds) {
+  SKIP_WITHOUT_GPU();
+  for (auto precision : {Precision::Double, Precision::Mixed}) {
+    auto setup = lj_mixture(6000, precision, novamd::forces::Truncation::ShiftForce);
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> v(-1.0, 1.0);
+    for (std::size_t i = 0; i < setup.particles.size(); ++i)
+      setup.particles.velocity.set(i, {v(rng), v(rng), v(rng)});
+    setup.neighbors.method = novamd::neighbors::NeighborMethod::NeighborList;
+    setup.neighbors.skin = 0.3;
+    auto gpu = novamd::backend::make_backend("cuda", setup);
+    const double lmax =
+        std::max({setup.box.length().x, setup.box.length().y, setup.box.length().z});
+    const double bound =  // as in EveryTruncationMatchesTheOracle
+        precision == Precision::Double ? 1e-12 : (32.0 + 14.0 * lmax / 0.8) * kEpsFloat;
+    EXPECT_LE(error_against_cpu(*gpu, setup), bound) << "fresh lists";
+    EXPECT_EQ(gpu->neighbor_list_builds(), 1);
+    // 20 steps of 0.002 at speeds below sqrt(3): every particle moves less than 0.07 < skin/2,
+    // so the lists are kept, and they must still hold every pair within the cutoff.
+    for (int step = 0; step < 20; ++step) novamd::integrate::velocity_verlet_step(*gpu, 0.002);
+    EXPECT_EQ(gpu->neighbor_list_builds(), 1);
+    EXPECT_LE(error_against_cpu(*gpu, setup), bound) << "moved, lists kept";
+    for (int step = 0; step < 400; ++step) novamd::integrate::velocity_verlet_step(*gpu, 0.002);
+    EXPECT_GT(gpu->neighbor_list_builds(), 1);  // moved further: rebuilt
+    EXPECT_LE(error_against_cpu(*gpu, setup), bound) << "after rebuilds";
+  }
+}
+
+TEST(CudaNeighborList, ListsGrowInsteadOfDroppingPairsAndAreDeterministic) {
+  SKIP_WITHOUT_GPU();
+  // Density 1.3 with cutoff + skin = 3.0: about 150 neighbours, beyond the initial capacity.
+  const double edge = std::cbrt(4000 / 1.3 / (0.9 * 1.1));
+  auto setup = novamd::test::random_mixture(4000, edge, 17, 1.0, 0.7);
+  novamd::forces::LennardJonesSettings lj;
+  lj.pairs = {{"A", "A", 1.0, 1.0}, {"B", "B", 1.0, 1.0}, {"C", "C", 1.0, 1.0}};
+  lj.cutoff = 2.5;
+  setup.forces = {lj};
+  setup.neighbors.method = novamd::neighbors::NeighborMethod::NeighborList;
+  setup.neighbors.skin = 0.5;
+  auto first = novamd::backend::make_backend("cuda", setup);
+  auto second = novamd::backend::make_backend("cuda", setup);
+  EXPECT_LE(error_against_cpu(*first, setup), 1e-12);
+  error_against_cpu(*second, setup);
+  EXPECT_EQ(first->particles_on_host().force.x, second->particles_on_host().force.x);  // bitwise
 }
 
 /// Total energy every 100 steps of an NVE run.

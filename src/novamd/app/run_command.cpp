@@ -42,9 +42,8 @@ std::string describe_force(const forces::ForceSettings& settings, const core::Un
 }
 
 /// How the pair forces find their pairs, as the CPU backend resolves `neighbors` for the first
-/// term with a cutoff (the CUDA backend evaluates all pairs).
+/// term with a cutoff.
 std::string describe_neighbors(const io::Config& config, const core::Box& box) {
-  if (backend::resolve_backend_name(config.backend) == "cuda") return "all pairs";
   for (const auto& f : config.forces) {
     const double rc = forces::cutoff_of(f);
     if (std::isinf(rc)) continue;

@@ -73,7 +73,7 @@ class CudaBackend final : public Backend {
     first_non_finite_.resize(1);
     sums_.reserve(n);
     for (const auto& f : setup.forces) {
-      terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_));
+      terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_, setup.neighbors, box_));
     }
     // Positions packed for the pair kernels: a drift by zero writes them.
     drift(0.0);
@@ -83,6 +83,11 @@ class CudaBackend final : public Backend {
   std::string description() const override { return description_; }
   std::size_t size() const override { return host_.size(); }
   std::int64_t check_interval() const override { return 100; }
+  std::int64_t neighbor_list_builds() const override {
+    std::int64_t builds = 0;
+    for (const auto& term : terms_) builds += term->list_builds();
+    return builds;
+  }
   void synchronize() override { stream_.synchronize(); }
 
   void compute_forces(EnergyRequest energy) override {
@@ -90,7 +95,7 @@ class CudaBackend final : public Backend {
     const bool with_energy = energy == EnergyRequest::Compute;
     if (terms_.empty()) device_.clear_forces(stream);
     const forces::CudaForceInput<PairT> input{packed_.data(), static_cast<int>(size()),
-                                              box_.view<PairT>(), multiprocessors_};
+                                              box_.view<PairT>(), box_, multiprocessors_};
     for (std::size_t t = 0; t < terms_.size(); ++t) {
       terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
     }

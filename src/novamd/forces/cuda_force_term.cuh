@@ -3,13 +3,18 @@
 /// Force terms of the CUDA backend: the same evaluators and settings as the CPU, bound to the
 /// CUDA traversal.
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/all_pairs_half_cuda.cuh"
+#include "novamd/neighbors/neighbor_list_cuda.cuh"
+#include "novamd/neighbors/neighbor_list_force_cuda.cuh"
+#include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::forces {
 
@@ -19,6 +24,7 @@ struct CudaForceInput {
   const neighbors::PairPosition<PairT>* positions;
   int n;
   core::BoxView<PairT> box;
+  core::Box host_box;  ///< the same box, for neighbour-list grids
   int multiprocessors;
 };
 
@@ -30,22 +36,40 @@ class CudaForceTerm {
   /// to `out`, on `stream`.
   virtual void add_to(const CudaForceInput<PairT>& input, neighbors::ForceOutputView out,
                       neighbors::OutputMode mode, cudaStream_t stream) = 0;
+  /// Neighbour-list builds so far (0 over all pairs).
+  virtual std::int64_t list_builds() const { return 0; }
 };
 
-/// A pair force over all pairs: the evaluator's parameter table lives on the device.
+/// A pair force over all pairs or over Verlet lists: the evaluator's parameter table lives on
+/// the device.
 template <class Evaluator, class AccT>
-class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
+class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
  public:
   using PairT = typename Evaluator::Real;
 
-  explicit CudaAllPairsForce(const physics::PairTable<typename Evaluator::Params>& table)
-      : num_types_(table.num_types()) {
+  /// `method` is AllPairs or NeighborList (the CUDA backend has no cell-list traversal).
+  CudaPairForce(const physics::PairTable<typename Evaluator::Params>& table,
+                neighbors::NeighborMethod method, double cutoff, double skin,
+                std::int64_t check_every)
+      : num_types_(table.num_types()), check_every_(check_every) {
     table_.copy_from_host(table.data(), nullptr);
+    if (method == neighbors::NeighborMethod::NeighborList) list_.emplace(cutoff, skin);
   }
+
+  std::int64_t list_builds() const override { return list_ ? list_->builds() : 0; }
 
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (in.n == 0) return;
+    if (list_) {
+      if (calls_++ % check_every_ == 0 || list_->builds() == 0) {
+        list_->update(in.positions, in.n, in.host_box, stream);
+      }
+      neighbors::neighbor_list_force_cuda<Evaluator>(in.positions, in.n, in.box, table_.data(),
+                                                     num_types_, list_->list(), list_->count(), out,
+                                                     mode, stream);
+      return;
+    }
     // Each pair once where there are enough range pairs to fill the GPU; for small systems the
     // chunked full matrix keeps more multiprocessors busy.
     const int range = neighbors::half_kernel_range(in.n, in.multiprocessors);
@@ -63,22 +87,34 @@ class CudaAllPairsForce final : public CudaForceTerm<typename Evaluator::Real> {
 
  private:
   int num_types_;
+  std::int64_t check_every_;
+  std::int64_t calls_ = 0;
   core::DeviceBuffer<typename Evaluator::Params> table_;
   neighbors::PartialSums<AccT> partial_;
   neighbors::RangePairs range_pairs_;
+  std::optional<neighbors::DeviceVerletList<PairT>> list_;
 };
 
-/// The CUDA force term for `settings` at precision P.
+/// The CUDA force term for `settings` at precision P, over all pairs or Verlet lists as
+/// `neighbors` resolves for this box.
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cuda_force_term(
-    const ForceSettings& settings, const core::SpeciesTable& species,
-    const core::UnitSystem& units) {
+    const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
+    const neighbors::NeighborSettings& neighbors, const core::Box& box) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
+  const double cutoff = cutoff_of(settings);
+  const double skin = neighbors.skin_for(cutoff);
+  auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
+  if (method == neighbors::NeighborMethod::NeighborList &&
+      !neighbors::DeviceVerletList<PairT>::fits(box, cutoff, skin)) {
+    method = neighbors::NeighborMethod::AllPairs;  // fewer than 3 cells per axis
+  }
   return with_evaluator<PairT>(
       settings, species, units,
       [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
-        return std::make_unique<CudaAllPairsForce<Evaluator, AccT>>(table);
+        return std::make_unique<CudaPairForce<Evaluator, AccT>>(table, method, cutoff, skin,
+                                                                neighbors.check_every);
       });
 }
 
