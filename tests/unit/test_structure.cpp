@@ -17,6 +17,7 @@
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/structure_generator.hpp"
 #include "novamd/io/velocity_init.hpp"
+#include "support/inputs.hpp"
 
 namespace {
 
@@ -28,9 +29,8 @@ using novamd::core::SpeciesTable;
 using novamd::core::UnitSystem;
 using novamd::io::GenerateSettings;
 
-SpeciesTable two_species() {
-  return SpeciesTable({Species{"C", 6.0, 12.0, 0}, Species{"O", 8.0, 16.0, 0}});
-}
+using novamd::test::input_error_of;
+using novamd::test::two_species;
 
 double min_image_distance(const ParticleData& p, const Box& box, std::size_t i, std::size_t j) {
   double d2 = 0.0;
@@ -53,17 +53,6 @@ double brute_force_min_distance(const ParticleData& p, const Box& box) {
 }
 
 /// Returns the message of the InputError that `f` throws (fails the test if none).
-template <class F>
-std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected core::InputError";
-  return {};
-}
-
 std::vector<int> count_types(const ParticleData& p, int n_types) {
   std::vector<int> counts(n_types, 0);
   for (auto t : p.type) ++counts.at(t);

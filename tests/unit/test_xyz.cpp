@@ -17,6 +17,7 @@
 #include "novamd/io/structure_generator.hpp"
 #include "novamd/io/xyz.hpp"
 #include "support/cli_runner.hpp"
+#include "support/inputs.hpp"
 
 namespace {
 
@@ -28,20 +29,8 @@ using novamd::core::SpeciesTable;
 using novamd::io::XyzWriter;
 using novamd::test::TempDir;
 
-SpeciesTable two_species() {
-  return SpeciesTable({Species{"C", 6.0, 12.0, 0}, Species{"O", 8.0, 16.0, 0}});
-}
-
-template <class F>
-std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected core::InputError";
-  return {};
-}
+using novamd::test::input_error_of;
+using novamd::test::two_species;
 
 std::vector<std::string> lines_of(const std::filesystem::path& file) {
   std::ifstream in(file);

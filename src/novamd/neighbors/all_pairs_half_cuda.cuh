@@ -251,8 +251,14 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
   const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range +
                             sizeof(typename Evaluator::Params) * num_types * num_types;
   auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy>;
-  NOVAMD_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(bytes)));
+  // Raise the kernel's shared-memory limit once per size, not on every launch (a host call on
+  // the step's path). One device per process: the attribute holds for every later launch.
+  static std::size_t configured_bytes = 0;
+  if (bytes > configured_bytes) {
+    NOVAMD_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(bytes)));
+    configured_bytes = bytes;
+  }
   kernel<<<pairs.count(), 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types,
                                                partial.view());
   NOVAMD_CUDA_CHECK_LAUNCH();
