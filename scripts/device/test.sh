@@ -3,7 +3,12 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|profile]   (default: all, which includes profile)
+#   scripts/device/test.sh [all|tests|bench|profile|lj-profile]
+#
+# all: tests, both benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
+# double, mixed and single) and lj-profile. profile: Nsight Compute on the Yukawa all-pairs
+# kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
+# 62,500 atoms (list build included).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/novamd-device}
@@ -12,7 +17,8 @@ what=${1:-all}
 build=build-device
 
 # Files back (at most 8): summary.txt (GPU, version, bench tables), build.log, tests.log,
-# cuda_errors.txt, resources.txt, sass.txt, ncu_double.txt, ncu_mixed.txt.
+# cuda_errors.txt, resources.txt, sass.txt, and ncu_double.txt + ncu_mixed.txt (profile) or
+# ncu_lj.txt (lj-profile).
 summary="$OUT/summary.txt"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv > "$summary" 2>&1
 cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -24,7 +30,7 @@ fi
 $build/novamd --version | tee -a "$summary"
 
 # Registers, shared memory and spills of every kernel; SASS of the pair kernels.
-cuobjdump -res-usage $build/novamd 2>&1 | grep -A1 -E "Function .*(all_pairs|kick|drift)" \
+cuobjdump -res-usage $build/novamd 2>&1 | grep -A1 -E "Function .*(all_pairs|kick|drift|neighbor_list|cell_list|build_lists)" \
   | cu++filt > "$OUT/resources.txt"
 cuobjdump -sass $build/novamd | cu++filt |
   awk '/Function :/ {keep = /all_pairs/} keep' > "$OUT/sass.txt" 2>&1
@@ -32,18 +38,31 @@ cuobjdump -sass $build/novamd | cu++filt |
 status=0
 if [[ $what == all || $what == tests ]]; then
   ctest --test-dir $build --output-on-failure -j 4 > "$OUT/tests.log" 2>&1 || status=1
-  grep -E "^(LJ )?N = |worst ulps" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
+  grep -E "^(LJ )?N = |worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
   grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20
 fi
 if [[ $what == all || $what == bench ]]; then
   for precision in double mixed; do
     $build/novamd bench --backend cuda --precision $precision | tee -a "$summary"
   done
+  for precision in double mixed single; do
+    $build/novamd bench --case lj --backend cuda --precision $precision | tee -a "$summary"
+  done
 fi
-if [[ $what == all || $what == profile ]]; then
+if [[ $what == all || $what == lj-profile ]]; then
+  # Every kernel of the first steps of the melt at 62,500 atoms, mixed precision: duration,
+  # memory and compute throughput, occupancy.
+  ncu --clock-control none --launch-count 60 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats \
+    $build/novamd bench --case lj --backend cuda --precision mixed --sizes 62500 --warmup 3 \
+    --steps 3 > "$OUT/ncu_lj.txt" 2>&1
+  grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per" \
+    "$OUT/ncu_lj.txt" | sed 's/  */ /g' | cut -c1-150 | head -150
+fi
+if [[ $what == profile ]]; then
   # Nsight Compute on the force kernels at 27,648 ions: throughput, pipes, occupancy, stalls.
   for precision in double mixed; do
-    ncu --kernel-name regex:all_pairs --launch-skip 8 --launch-count 2 \
+    ncu --clock-control none --kernel-name regex:all_pairs --launch-skip 8 --launch-count 2 \
       --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
       --section LaunchStats --section WarpStateStats --section InstructionStats \
       $build/novamd bench --backend cuda --precision $precision --sizes 27648 --steps 2 \

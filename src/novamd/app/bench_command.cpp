@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "novamd/app/bench_timing.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
@@ -71,52 +72,16 @@ std::string arithmetic_share(const io::Config& config, double force_seconds) {
   return fmt::format("{:.0f}%", 100.0 * achieved / limit);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const auto n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/// Median over `repeats` batches of the wall time per call of `work`, each batch `calls` calls
-/// queued back to back and waited for once (as in a run, where nothing waits between steps).
-template <class Work>
-double median_time_per_call(backend::Backend& backend, int repeats, int calls, Work work) {
-  using Clock = std::chrono::steady_clock;
-  std::vector<double> seconds;
-  for (int r = 0; r < repeats; ++r) {
-    backend.synchronize();
-    const auto start = Clock::now();
-    for (int i = 0; i < calls; ++i) work();
-    backend.synchronize();
-    seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count() / calls);
-  }
-  return median(seconds);
-}
-
-struct StepTimes {
-  double step;    ///< one MD step between thermo steps: kick, drift, forces, kick
-  double forces;  ///< the force evaluation alone
-};
-
-StepTimes time_steps(backend::Backend& backend, double dt, int warmup, int steps) {
-  constexpr int kRepeats = 9;
-  const auto no_energy = backend::EnergyRequest::Skip;
-  backend.compute_forces(backend::EnergyRequest::Compute);
-  for (int i = 0; i < warmup; ++i) integrate::velocity_verlet_step(backend, dt, no_energy);
-  StepTimes t{};
-  t.step = median_time_per_call(backend, kRepeats, steps,
-                                [&] { integrate::velocity_verlet_step(backend, dt, no_energy); });
-  t.forces =
-      median_time_per_call(backend, kRepeats, steps, [&] { backend.compute_forces(no_energy); });
-  return t;
-}
-
 }  // namespace
 
 int bench_command(const BenchOptions& options) {
   if (!core::parse_precision(options.precision)) {
     throw core::InputError(
         fmt::format("--precision '{}': expected double, mixed or single", options.precision));
+  }
+  if (options.case_name == "lj") return bench_lennard_jones(options);
+  if (options.case_name != "yukawa") {
+    throw core::InputError(fmt::format("--case '{}': expected yukawa or lj", options.case_name));
   }
   std::vector<TableTwoRow> rows;
   for (const auto& row : kTableTwo) {
@@ -138,7 +103,7 @@ int bench_command(const BenchOptions& options) {
     io::InitialSystem initial = io::build_initial_system(config);
     auto backend = backend::make_backend(
         config.backend, {config.units, config.system.species, initial.box,
-                         std::move(initial.particles), config.forces, config.precision});
+                         std::move(initial.particles), config.forces, config.precision, {}});
     if (first) {
       fmt::print("backend {}, precision {}; C/O 50:50 at 5e-8 fm^-3, Yukawa all pairs\n",
                  backend->description(), options.precision);

@@ -1,7 +1,9 @@
 #pragma once
 /// @file bench_command.hpp
-/// `novamd bench`: the sizes of seed 000's Table II (C/O mixture, all pairs) on one backend
-/// and precision; prints ms per step, pair interactions per second, and the K20 comparison.
+/// `novamd bench`: with `--case yukawa` (default) the sizes of seed 000's Table II (C/O
+/// mixture, all pairs), printing ms per step, pair interactions per second and the K20
+/// comparison; with `--case lj` the Lennard-Jones melt (Verlet lists), printing steps per
+/// second, atom-steps per second, list builds and device memory per atom.
 
 #include <cstdint>
 #include <string>
@@ -10,6 +12,7 @@
 namespace novamd::app {
 
 struct BenchOptions {
+  std::string case_name = "yukawa";  ///< yukawa | lj
   std::string backend = "auto";
   std::string precision = "double";
   std::vector<std::int64_t> sizes;  ///< empty: all of Table II
@@ -18,5 +21,6 @@ struct BenchOptions {
 };
 
 int bench_command(const BenchOptions& options);
+int bench_lennard_jones(const BenchOptions& options);
 
 }  // namespace novamd::app

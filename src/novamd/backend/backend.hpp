@@ -37,6 +37,15 @@ struct NonFinite {
 /// thermo steps; a backend may skip them otherwise).
 enum class EnergyRequest { Skip, Compute };
 
+/// Memory a backend keeps for the run, in bytes: the particle arrays, the neighbour data (lists,
+/// cells, positions at the last build) and everything else (tables, partial sums, scratch).
+struct MemoryUse {
+  std::size_t particles = 0;
+  std::size_t neighbors = 0;
+  std::size_t other = 0;
+  std::size_t total() const { return particles + neighbors + other; }
+};
+
 /// Everything a backend needs to set up a run.
 struct BackendSetup {
   core::UnitSystem units;
@@ -63,6 +72,11 @@ class Backend {
   virtual void kick(double dt) = 0;
   /// x += dt v for every particle, wrapped into the box.
   virtual void drift(double dt) = 0;
+  /// kick(kick_dt) then drift(drift_dt), in one pass where the backend can fuse them.
+  virtual void kick_drift(double kick_dt, double drift_dt) {
+    kick(kick_dt);
+    drift(drift_dt);
+  }
 
   /// Kinetic energy now; potential energy and virial at the current positions (computed if the
   /// last evaluation skipped them).
@@ -73,10 +87,15 @@ class Backend {
   virtual void synchronize() {}
   /// Neighbour-list builds so far, over all force terms.
   virtual std::int64_t neighbor_list_builds() const { return 0; }
+  /// Times the particles were reordered in memory along the space-filling curve.
+  virtual std::int64_t reorders() const { return 0; }
+  /// Device memory held (zero on the CPU, which reports nothing).
+  virtual MemoryUse memory_use() const { return {}; }
   /// Steps between non-finite checks (1 on the CPU, where the check is cheap).
   virtual std::int64_t check_interval() const { return 1; }
 
-  /// Positions, velocities and forces, copied to the host if they live elsewhere.
+  /// Positions, velocities and forces in id order (whatever the storage order), copied to the
+  /// host if they live elsewhere.
   virtual const core::ParticleData& particles_on_host() = 0;
 };
 

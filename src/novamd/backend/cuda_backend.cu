@@ -9,6 +9,7 @@
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/integrate/velocity_verlet_cuda.cuh"
+#include "novamd/neighbors/spatial_order_cuda.cuh"
 
 namespace novamd::backend {
 namespace {
@@ -59,10 +60,12 @@ class CudaBackend final : public Backend {
       : units_(std::move(setup.units)),
         species_(std::move(setup.species)),
         box_(setup.box),
-        host_(std::move(setup.particles)) {
+        host_(std::move(setup.particles)),
+        reorder_every_(setup.neighbors.reorder_every) {
     const auto device = query_cuda_device();
     description_ = "cuda: " + describe(*device);
     multiprocessors_ = device->multiprocessors;
+    resident_threads_ = device->multiprocessors * device->max_threads_per_multiprocessor;
     const std::size_t n = host_.size();
     device_.upload(host_, stream_.get());
     upload_per_type_constants();
@@ -88,14 +91,26 @@ class CudaBackend final : public Backend {
     for (const auto& term : terms_) builds += term->list_builds();
     return builds;
   }
+  std::int64_t reorders() const override { return reorders_; }
+  MemoryUse memory_use() const override {
+    MemoryUse use;
+    use.particles = device_.bytes() + packed_.bytes();
+    for (const auto& term : terms_) use.neighbors += term->bytes();
+    use.other = inverse_mass_.bytes() + mass_energy_.bytes() + scratch_.bytes() +
+                results_.bytes() + flag_ids_.bytes() + first_non_finite_.bytes() +
+                order_.bytes();
+    return use;
+  }
   void synchronize() override { stream_.synchronize(); }
 
   void compute_forces(EnergyRequest energy) override {
     const auto stream = stream_.get();
     const bool with_energy = energy == EnergyRequest::Compute;
+    if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
     if (terms_.empty()) device_.clear_forces(stream);
     const forces::CudaForceInput<PairT> input{packed_.data(), static_cast<int>(size()),
-                                              box_.view<PairT>(), box_, multiprocessors_};
+                                              box_.view<PairT>(), box_,
+                                              multiprocessors_, resident_threads_};
     for (std::size_t t = 0; t < terms_.size(); ++t) {
       terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
     }
@@ -107,6 +122,16 @@ class CudaBackend final : public Backend {
     integrate::kick_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
         static_cast<int>(size()), dt, inverse_mass_.data(), device_.type.data(),
         pointers(device_.velocity), pointers(device_.force));
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  void kick_drift(double kick_dt, double drift_dt) override {
+    energy_current_ = false;
+    if (size() == 0) return;
+    integrate::kick_drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(size()), kick_dt, drift_dt, inverse_mass_.data(), device_.type.data(),
+        pointers(device_.force), pointers(device_.velocity), box_.view<double>(),
+        pointers(device_.position), packed_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
@@ -155,11 +180,32 @@ class CudaBackend final : public Backend {
 
   const core::ParticleData& particles_on_host() override {
     device_.download_state(host_, stream_.get());
+    if (reorders_ > 0) device_.id.copy_to_host(host_.id, stream_.get());
     stream_.synchronize();
-    return host_;
+    if (reorders_ == 0) return host_;
+    std::vector<std::int32_t> types;
+    device_.type.copy_to_host(types, stream_.get());
+    stream_.synchronize();
+    host_.type = std::move(types);
+    by_id_ = host_;
+    core::permute(by_id_, core::id_order(host_));
+    return by_id_;
   }
 
  private:
+  /// Sorts every per-particle array along the Morton curve; lists built on the old order are
+  /// invalidated.
+  void reorder_along_curve() {
+    const auto stream = stream_.get();
+    const int n = static_cast<int>(size());
+    const auto* order = order_.compute(n, device_.position.x.data(), device_.position.y.data(),
+                                       device_.position.z.data(), box_, stream);
+    device_.permute(order, stream);
+    drift(0.0);  // repacks the positions
+    for (auto& term : terms_) term->invalidate_lists();
+    ++reorders_;
+  }
+
   void upload_per_type_constants() {
     std::vector<double> inverse_mass, mass_energy;
     for (const auto& s : species_.all()) {
@@ -195,16 +241,22 @@ class CudaBackend final : public Backend {
   core::UnitSystem units_;
   core::SpeciesTable species_;
   core::Box box_;
-  core::ParticleData host_;  ///< host copy, refreshed only for output
+  core::ParticleData host_;   ///< host copy in storage order, refreshed only for output
+  core::ParticleData by_id_;  ///< the host copy in id order, once particles were reordered
   core::CudaStream stream_;
   std::string description_;
   int multiprocessors_ = 1;
+  int resident_threads_ = 2048;
+  std::int64_t reorder_every_ = 0;
+  std::int64_t evaluations_ = 0;
+  std::int64_t reorders_ = 0;
   bool energy_current_ = false;  ///< energy and virial arrays belong to the current positions
   DeviceParticles device_;
   core::DeviceBuffer<neighbors::PairPosition<PairT>> packed_;
   core::DeviceBuffer<double> inverse_mass_, mass_energy_, scratch_, results_;
   core::DeviceBuffer<std::int32_t> flag_ids_, first_non_finite_;
   DeviceSums sums_;
+  neighbors::DeviceSpatialOrder order_;
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
 };
 

@@ -15,7 +15,8 @@ std::optional<CudaDeviceInfo> query_cuda_device() {
   int clock_khz = 0;
   cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
   return CudaDeviceInfo{prop.name,  prop.totalGlobalMem,      prop.major,
-                        prop.minor, prop.multiProcessorCount, clock_khz};
+                        prop.minor, prop.multiProcessorCount, clock_khz,
+                        prop.maxThreadsPerMultiProcessor};
 }
 
 }  // namespace novamd::backend

@@ -15,6 +15,7 @@ struct CudaDeviceInfo {
   int compute_minor = 0;
   int multiprocessors = 0;
   int clock_khz = 0;  ///< peak SM clock
+  int max_threads_per_multiprocessor = 2048;
 };
 
 /// True when this build includes the CUDA backend (NOVAMD_ENABLE_CUDA).

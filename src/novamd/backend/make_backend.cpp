@@ -24,16 +24,6 @@ void require_cuda() {
   }
 }
 
-/// The CUDA backend has all pairs and Verlet lists; an explicit cell list is refused rather than
-/// silently replaced.
-void require_cuda_traversal(const BackendSetup& setup) {
-  if (setup.neighbors.method == neighbors::NeighborMethod::CellList) {
-    throw core::InputError(
-        "neighbors.method: cell_list is not available on the CUDA backend in this version; "
-        "expected auto, all_pairs or neighbor_list (or --backend cpu)");
-  }
-}
-
 }  // namespace
 
 std::string_view resolve_backend_name(std::string_view requested) {
@@ -44,7 +34,6 @@ std::string_view resolve_backend_name(std::string_view requested) {
 std::unique_ptr<Backend> make_backend(std::string_view requested, BackendSetup setup) {
   if (requested == "cuda") require_cuda();
   if (resolve_backend_name(requested) == "cuda") {
-    require_cuda_traversal(setup);
 #ifdef NOVAMD_HAVE_CUDA
     return make_cuda_backend(std::move(setup));
 #endif

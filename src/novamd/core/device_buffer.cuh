@@ -75,6 +75,24 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
+/// One value in page-locked host memory that kernels can read and write directly (mapped): the
+/// cheapest way for a kernel to tell the host a yes or no. Read it after synchronizing.
+template <class T>
+class MappedHostValue {
+ public:
+  MappedHostValue() { NOVAMD_CUDA_CHECK(cudaHostAlloc(&host_, sizeof(T), cudaHostAllocMapped)); }
+  ~MappedHostValue() { cudaFreeHost(host_); }
+  MappedHostValue(const MappedHostValue&) = delete;
+  MappedHostValue& operator=(const MappedHostValue&) = delete;
+
+  T& value() { return *host_; }
+  /// The address kernels write to (unified addressing: the same pointer).
+  T* device() { return host_; }
+
+ private:
+  T* host_ = nullptr;
+};
+
 /// An owned CUDA stream.
 class CudaStream {
  public:

@@ -54,4 +54,32 @@ struct ParticleData {
   }
 };
 
+/// `a` rearranged so that entry k is the old entry order[k].
+template <class T, class Index>
+std::vector<T> gathered(const std::vector<T>& a, const std::vector<Index>& order) {
+  std::vector<T> out(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) out[k] = a[order[k]];
+  return out;
+}
+
+/// Every per-particle array rearranged so that particle k is the old particle order[k].
+template <class Index>
+void permute(ParticleData& p, const std::vector<Index>& order) {
+  for (auto* a : {&p.position, &p.velocity, &p.force}) {
+    a->x = gathered(a->x, order);
+    a->y = gathered(a->y, order);
+    a->z = gathered(a->z, order);
+  }
+  p.type = gathered(p.type, order);
+  p.id = gathered(p.id, order);
+}
+
+/// The storage order that lists the particles by increasing id.
+inline std::vector<std::size_t> id_order(const ParticleData& p) {
+  std::vector<std::size_t> order(p.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.id[a] < p.id[b]; });
+  return order;
+}
+
 }  // namespace novamd::core

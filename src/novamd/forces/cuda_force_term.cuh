@@ -12,6 +12,7 @@
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/all_pairs_half_cuda.cuh"
+#include "novamd/neighbors/cell_list_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_force_cuda.cuh"
 #include "novamd/neighbors/neighbor_settings.hpp"
@@ -26,6 +27,7 @@ struct CudaForceInput {
   core::BoxView<PairT> box;
   core::Box host_box;  ///< the same box, for neighbour-list grids
   int multiprocessors;
+  int resident_threads;  ///< threads the GPU keeps resident at once (all multiprocessors)
 };
 
 template <class PairT>
@@ -38,40 +40,65 @@ class CudaForceTerm {
                       neighbors::OutputMode mode, cudaStream_t stream) = 0;
   /// Neighbour-list builds so far (0 over all pairs).
   virtual std::int64_t list_builds() const { return 0; }
+  /// The particles were reordered in memory: indices kept between calls are stale.
+  virtual void invalidate_lists() {}
+  /// Device memory this term keeps between calls (tables, lists, cells, partial sums).
+  virtual std::size_t bytes() const { return 0; }
 };
 
-/// A pair force over all pairs or over Verlet lists: the evaluator's parameter table lives on
-/// the device.
+/// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
+/// lives on the device.
 template <class Evaluator, class AccT>
 class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
  public:
   using PairT = typename Evaluator::Real;
 
-  /// `method` is AllPairs or NeighborList (the CUDA backend has no cell-list traversal).
   CudaPairForce(const physics::PairTable<typename Evaluator::Params>& table,
                 neighbors::NeighborMethod method, double cutoff, double skin,
                 std::int64_t check_every)
-      : num_types_(table.num_types()), check_every_(check_every) {
+      : num_types_(table.num_types()),
+        method_(method),
+        cutoff_(cutoff),
+        skin_(skin),
+        check_every_(check_every) {
     table_.copy_from_host(table.data(), nullptr);
-    if (method == neighbors::NeighborMethod::NeighborList) list_.emplace(cutoff, skin);
   }
 
   std::int64_t list_builds() const override { return list_ ? list_->builds() : 0; }
+  void invalidate_lists() override {
+    if (list_) list_->invalidate();
+  }
+  std::size_t bytes() const override {
+    return table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() + partial_bytes();
+  }
 
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (in.n == 0) return;
-    if (list_) {
-      if (calls_++ % check_every_ == 0 || list_->builds() == 0) {
-        list_->update(in.positions, in.n, in.host_box, stream);
+    const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
+    switch (method_) {
+      case neighbors::NeighborMethod::NeighborList: {
+        if (!list_) list_.emplace(cutoff_, skin_, lanes);
+        list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
+        neighbors::neighbor_list_force_cuda<Evaluator>(in.positions, in.n, in.box, table_.data(),
+                                                       num_types_, list_->view(), out, mode,
+                                                       stream);
+        return;
       }
-      neighbors::neighbor_list_force_cuda<Evaluator>(in.positions, in.n, in.box, table_.data(),
-                                                     num_types_, list_->list(), list_->count(), out,
-                                                     mode, stream);
-      return;
+      case neighbors::NeighborMethod::CellList:
+        neighbors::cell_list_force_cuda<Evaluator>(in.positions, in.n, in.host_box, in.box,
+                                                   table_.data(), num_types_, cutoff_, lanes,
+                                                   cells_, out, mode, stream);
+        return;
+      default: add_all_pairs(in, out, mode, stream);
     }
-    // Each pair once where there are enough range pairs to fill the GPU; for small systems the
-    // chunked full matrix keeps more multiprocessors busy.
+  }
+
+ private:
+  /// Each pair once where there are enough range pairs to fill the GPU; for small systems the
+  /// chunked full matrix keeps more multiprocessors busy.
+  void add_all_pairs(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                     neighbors::OutputMode mode, cudaStream_t stream) {
     const int range = neighbors::half_kernel_range(in.n, in.multiprocessors);
     if (range > 0) {
       neighbors::all_pairs_half_cuda<Evaluator, AccT>(in.positions, in.n, range, range_pairs_,
@@ -84,19 +111,24 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                                                num_types_, chunk_length, partial_, out, mode,
                                                stream);
   }
+  std::size_t partial_bytes() const {
+    return partial_.fx.bytes() * 5;  // fx, fy, fz, energy, virial of equal size
+  }
 
- private:
   int num_types_;
+  neighbors::NeighborMethod method_;
+  double cutoff_, skin_;
   std::int64_t check_every_;
   std::int64_t calls_ = 0;
   core::DeviceBuffer<typename Evaluator::Params> table_;
   neighbors::PartialSums<AccT> partial_;
   neighbors::RangePairs range_pairs_;
+  neighbors::DeviceCellBins cells_;
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
 };
 
-/// The CUDA force term for `settings` at precision P, over all pairs or Verlet lists as
-/// `neighbors` resolves for this box.
+/// The CUDA force term for `settings` at precision P, over the traversal `neighbors` resolves
+/// for this box (all pairs where the box is too small for three cells per axis).
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cuda_force_term(
     const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
@@ -106,8 +138,8 @@ std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cud
   const double cutoff = cutoff_of(settings);
   const double skin = neighbors.skin_for(cutoff);
   auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
-  if (method == neighbors::NeighborMethod::NeighborList &&
-      !neighbors::DeviceVerletList<PairT>::fits(box, cutoff, skin)) {
+  const double cell = method == neighbors::NeighborMethod::CellList ? cutoff : cutoff + skin;
+  if (method != neighbors::NeighborMethod::AllPairs && !neighbors::holds_three_cells(box, cell)) {
     method = neighbors::NeighborMethod::AllPairs;  // fewer than 3 cells per axis
   }
   return with_evaluator<PairT>(

@@ -31,8 +31,7 @@ NOVAMD_HD core::Vec3<double> drifted(const core::Vec3<double>& x, const core::Ve
 /// the new positions' energy and virial will be read (a thermo step).
 inline void velocity_verlet_step(backend::Backend& backend, double dt,
                                  backend::EnergyRequest energy = backend::EnergyRequest::Compute) {
-  backend.kick(0.5 * dt);
-  backend.drift(dt);
+  backend.kick_drift(0.5 * dt, dt);
   backend.compute_forces(energy);
   backend.kick(0.5 * dt);
 }

@@ -44,6 +44,25 @@ __global__ void drift_kernel(int n, double dt, core::BoxView<double> box, Vec3Po
   packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z), type[i]};
 }
 
+/// v += kick_dt F / m, then x += drift_dt v, wrapped, and the packed positions refreshed: the
+/// two halves of velocity Verlet's first half step in one pass over the particles.
+template <class PairT>
+__global__ void kick_drift_kernel(int n, double kick_dt, double drift_dt,
+                                  const double* __restrict__ inverse_mass,
+                                  const std::int32_t* __restrict__ type, Vec3Pointers force,
+                                  Vec3Pointers velocity, core::BoxView<double> box,
+                                  Vec3Pointers position,
+                                  neighbors::PairPosition<PairT>* __restrict__ packed) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int t = type[i];
+  const auto v = kicked(velocity.get(i), force.get(i), kick_dt * inverse_mass[t]);
+  velocity.set(i, v);
+  const auto x = drifted(position.get(i), v, drift_dt, box);
+  position.set(i, x);
+  packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z), t};
+}
+
 /// m v^2 (in energy units) of each particle.
 __global__ void twice_kinetic_energy_kernel(int n, const double* __restrict__ mass_energy,
                                             const std::int32_t* __restrict__ type,

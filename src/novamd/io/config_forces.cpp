@@ -127,7 +127,7 @@ forces::ForceSettings parse_force_term(const YamlReader& element,
 }  // namespace
 
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
-  node.check_keys({"method", "skin", "check_every"});
+  node.check_keys({"method", "skin", "check_every", "reorder_every"});
   neighbors::NeighborSettings settings;
   const std::string method =
       node.choice_or("method", "auto", {"auto", "all_pairs", "cell_list", "neighbor_list"});
@@ -138,6 +138,8 @@ neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
   if (const auto skin = node.optional("skin")) settings.skin = skin->number(ValueRange::positive());
   if (const auto every = node.optional("check_every"))
     settings.check_every = every->integer(ValueRange::at_least(1));
+  if (const auto every = node.optional("reorder_every"))
+    settings.reorder_every = every->integer(ValueRange::at_least(0));
   return settings;
 }
 

@@ -15,7 +15,7 @@ namespace novamd::io {
 std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
                                                 const core::SpeciesTable& species);
 
-/// Reads `neighbors: {method, skin, check_every}`.
+/// Reads `neighbors: {method, skin, check_every, reorder_every}`.
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node);
 
 }  // namespace novamd::io

@@ -18,14 +18,6 @@ namespace {
 
 using core::Vec3;
 
-/// Storage indices sorted by particle id: sums in this order do not depend on storage order.
-std::vector<std::size_t> id_order(const core::ParticleData& p) {
-  std::vector<std::size_t> order(p.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return p.id[a] < p.id[b]; });
-  return order;
-}
-
 void check_inputs(const core::ParticleData& p, const core::SpeciesTable& species,
                   double temperature) {
   if (!(temperature >= 0.0) || !std::isfinite(temperature))
@@ -96,7 +88,7 @@ void assign_maxwell_boltzmann(core::ParticleData& particles, const core::Species
     return;
   }
   draw_velocities(particles, species, units, temperature, seed);
-  const auto order = id_order(particles);
+  const auto order = core::id_order(particles);  // sums independent of the storage order
   if (n > 1) remove_centre_of_mass_velocity(particles, species, order);
   const double dof = n > 1 ? 3.0 * static_cast<double>(n) - 3.0 : 3.0;
   const double current =

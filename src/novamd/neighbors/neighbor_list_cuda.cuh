@@ -1,231 +1,186 @@
 #pragma once
 /// @file neighbor_list_cuda.cuh
-/// Verlet lists on the GPU: particles binned into cells of at least cutoff + skin (cell index,
-/// CUB radix sort by cell, cell ranges), then one thread per target collects the particles of
-/// the 27 cells around its own within cutoff + skin, in a fixed order. Full lists, stored
-/// column-major (entry k of all targets contiguous) for coalesced reads. A list that would
-/// overflow its capacity grows and is rebuilt: no pair is ever dropped. Rebuilt when a particle
-/// has moved more than skin/2 since the last build (checked on the device).
+/// Verlet lists on the GPU: particles binned into cells of at least cutoff + skin
+/// (cell_bins_cuda.cuh), then one thread per target collects the particles of the 27 cells
+/// around its own within cutoff + skin, in a fixed order. Full lists (each pair in both lists:
+/// no scattered reactions, so no atomics and reproducible sums). Entry k of target i is read by
+/// lane k mod G of the target's G lanes (target_lanes_cuda.cuh), stored so that a warp's reads
+/// of one round are contiguous. A list that would overflow its capacity grows and is built
+/// again: no pair is ever dropped. Rebuilt when a particle has moved more than skin/2 since the
+/// last build: a kernel decides on the device and tells the host through one mapped word.
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
-#include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/cell_bins_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
 
 namespace novamd::neighbors {
 
-struct CellGridView {
-  int3 dims;
-  float3 inverse_cell_size;
+/// Where entry k of target i lives: round k / G of the target's G lanes, lane k mod G.
+struct NeighborListView {
+  const int* entries;
+  const int* count;
+  int lanes;                ///< G, a power of two
+  std::size_t row_stride;   ///< n G: entries between one round and the next
 
-  __device__ int3 coordinates(float x, float y, float z) const {
-    return {min(max(int(x * inverse_cell_size.x), 0), dims.x - 1),
-            min(max(int(y * inverse_cell_size.y), 0), dims.y - 1),
-            min(max(int(z * inverse_cell_size.z), 0), dims.z - 1)};
-  }
-  __device__ int index(int x, int y, int z) const {
-    x = (x + dims.x) % dims.x;
-    y = (y + dims.y) % dims.y;
-    z = (z + dims.z) % dims.z;
-    return (z * dims.y + y) * dims.x + x;
+  __host__ __device__ std::size_t slot(int i, int k) const {
+    return std::size_t(k / lanes) * row_stride + std::size_t(i) * lanes + (k % lanes);
   }
 };
 
 template <class T>
-__global__ void cell_of_kernel(const PairPosition<T>* __restrict__ pos, int n, CellGridView grid,
-                               std::uint32_t* __restrict__ cell,
-                               std::uint32_t* __restrict__ index) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int3 c = grid.coordinates(float(pos[i].x), float(pos[i].y), float(pos[i].z));
-  cell[i] = grid.index(c.x, c.y, c.z);
-  index[i] = i;
-}
-
-/// Cell c holds sorted entries [start[c], end[c]); both arrays zeroed before.
-__global__ void cell_ranges_kernel(const std::uint32_t* __restrict__ sorted_cell, int n,
-                                   int* __restrict__ start, int* __restrict__ end) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= n) return;
-  const std::uint32_t c = sorted_cell[k];
-  if (k == 0 || sorted_cell[k - 1] != c) start[c] = k;
-  if (k == n - 1 || sorted_cell[k + 1] != c) end[c] = k + 1;
-}
-
-template <class T>
 __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int n,
-                                   core::BoxView<T> box, CellGridView grid, T range_squared,
-                                   const int* __restrict__ start, const int* __restrict__ end,
-                                   const std::uint32_t* __restrict__ order, int capacity,
-                                   int* __restrict__ list, int* __restrict__ count) {
+                                   core::BoxView<T> box, CellBinsView bins, T range_squared,
+                                   int capacity, NeighborListView layout, int* __restrict__ list,
+                                   int* __restrict__ count, int* __restrict__ longest) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const PairPosition<T> p = pos[i];
-  const int3 c = grid.coordinates(float(p.x), float(p.y), float(p.z));
+  const int3 c = bins.grid.coordinates(float(p.x), float(p.y), float(p.z));
   int found = 0;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
-        const int cell = grid.index(c.x + dx, c.y + dy, c.z + dz);
-        for (int k = start[cell]; k < end[cell]; ++k) {
-          const int j = order[k];
+        const int cell = bins.grid.index(c.x + dx, c.y + dy, c.z + dz);
+        for (int k = bins.start[cell]; k < bins.end[cell]; ++k) {
+          const int j = bins.order[k];
           if (j == i) continue;
-          const auto d = box.minimum_image({p.x - pos[j].x, p.y - pos[j].y, p.z - pos[j].z});
+          const PairPosition<T> s = pos[j];
+          const auto d = box.minimum_image({p.x - s.x, p.y - s.y, p.z - s.z});
           if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) continue;
-          if (found < capacity) list[static_cast<std::size_t>(found) * n + i] = j;
+          if (found < capacity) list[layout.slot(i, found)] = j;
           ++found;
         }
       }
   count[i] = found;
+  atomicMax(longest, found);  // integer: exact in any order
 }
 
-/// Squared displacement of each particle since the last build.
+/// Sets *moved (mapped host memory) when some particle of the block has moved more than
+/// sqrt(limit_squared) since `built_at`; one write per block at most.
 template <class T>
-__global__ void displacement_kernel(const PairPosition<T>* __restrict__ pos,
-                                    const PairPosition<T>* __restrict__ built_at, int n,
-                                    core::BoxView<T> box, T* __restrict__ out) {
+__global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
+                                     const PairPosition<T>* __restrict__ built_at, int n,
+                                     core::BoxView<T> box, T limit_squared, int* moved) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const auto d = box.minimum_image(
-      {pos[i].x - built_at[i].x, pos[i].y - built_at[i].y, pos[i].z - built_at[i].z});
-  out[i] = d.x * d.x + d.y * d.y + d.z * d.z;
+  bool far = false;
+  if (i < n) {
+    const auto d = box.minimum_image(
+        {pos[i].x - built_at[i].x, pos[i].y - built_at[i].y, pos[i].z - built_at[i].z});
+    far = d.x * d.x + d.y * d.y + d.z * d.z > limit_squared;
+  }
+  if (__syncthreads_or(far) && threadIdx.x == 0) *moved = 1;
 }
 
 /// The lists and the machinery that keeps them current, for one cutoff.
 template <class T>
 class DeviceVerletList {
  public:
-  DeviceVerletList(double cutoff, double skin) : cutoff_(cutoff), skin_(skin) {}
+  /// `lanes`: G, lanes per target of the force kernel that will read the lists.
+  DeviceVerletList(double cutoff, double skin, int lanes)
+      : cutoff_(cutoff), skin_(skin), lanes_(lanes) {}
 
   /// True where the box holds at least 3 cells of cutoff + skin per axis.
   static bool fits(const core::Box& box, double cutoff, double skin) {
-    return box.shortest_edge() >= 3.0 * (cutoff + skin);
+    return holds_three_cells(box, cutoff + skin);
   }
 
-  /// Rebuilds when needed (first call, changed particle count, or a particle moved more than
-  /// skin/2). The check copies one number to the host.
-  void update(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream);
+  /// Builds the lists if there are none, the particle count changed or they were invalidated;
+  /// otherwise, when `check`, rebuilds them if a particle moved more than skin/2 (the check
+  /// waits for the device once).
+  void update(const PairPosition<T>* pos, int n, const core::Box& box, bool check,
+              cudaStream_t stream) {
+    if (!valid_ || n != n_) {
+      build(pos, n, box, stream);
+    } else if (check && moved_more_than_half_skin(pos, n, box, stream)) {
+      build(pos, n, box, stream);
+    }
+  }
+  /// The particles were reordered: the lists are rebuilt at the next update.
+  void invalidate() { valid_ = false; }
 
-  const int* list() const { return list_.data(); }
-  const int* count() const { return count_.data(); }
+  NeighborListView view() const {
+    return {list_.data(), count_.data(), lanes_, std::size_t(n_) * lanes_};
+  }
+  int lanes() const { return lanes_; }
+  int capacity() const { return capacity_; }
   std::int64_t builds() const { return builds_; }
+  /// Device memory held: lists, counts, cells and the positions at the last build.
+  std::size_t bytes() const {
+    return list_.bytes() + count_.bytes() + built_at_.bytes() + bins_.bytes() + longest_.bytes();
+  }
 
  private:
-  bool needs_rebuild(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream);
-  void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream);
-  int build_once(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream);
+  bool moved_more_than_half_skin(const PairPosition<T>* pos, int n, const core::Box& box,
+                                 cudaStream_t stream) {
+    constexpr int kBlock = 256;
+    moved_.value() = 0;
+    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
+        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return moved_.value() != 0;
+  }
+
+  void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    n_ = n;
+    valid_ = true;
+    ++builds_;
+    built_at_.resize(n);
+    count_.resize(n);
+    if (n == 0) return;
+    if (capacity_ == 0) capacity_ = initial_capacity(n, box);
+    bins_.bin(pos, n, box, cutoff_ + skin_, stream);
+    int longest = build_at_capacity(pos, n, box, stream);
+    if (longest > capacity_) {  // grow with room to spare, and build again: nothing is dropped
+      capacity_ = round_up_to_lanes(longest + longest / 4 + 8);
+      build_at_capacity(pos, n, box, stream);
+    }
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
+                                      cudaMemcpyDeviceToDevice, stream));
+  }
+
+  /// The expected neighbour count at the mean density with a quarter to spare.
+  int initial_capacity(int n, const core::Box& box) const {
+    const double range = cutoff_ + skin_;
+    const double expected = n / box.volume() * 4.18879 * range * range * range;  // 4 pi / 3
+    return round_up_to_lanes(int(std::min(1.25 * expected + 8, double(n))));
+  }
+  int round_up_to_lanes(int k) const { return (std::max(k, 1) + lanes_ - 1) / lanes_ * lanes_; }
+
+  /// One build at the current capacity; returns the longest list it found.
+  int build_at_capacity(const PairPosition<T>* pos, int n, const core::Box& box,
+                        cudaStream_t stream) {
+    constexpr int kBlock = 128;
+    list_.resize(static_cast<std::size_t>(capacity_) * n);
+    longest_.resize(1);
+    longest_.fill_zero(stream);
+    const double range = cutoff_ + skin_;
+    build_lists_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
+        pos, n, box.view<T>(), bins_.view(), T(range * range), capacity_, view(), list_.data(),
+        count_.data(), longest_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
+                                      cudaMemcpyDeviceToHost, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return longest_host_.value();
+  }
 
   double cutoff_, skin_;
+  int lanes_;
   int n_ = 0;
-  int capacity_ = 64;
+  int capacity_ = 0;
+  bool valid_ = false;
   std::int64_t builds_ = 0;
-  CellGridView grid_{};
-  core::DeviceBuffer<std::uint32_t> cell_, index_, sorted_cell_, order_;
-  core::DeviceBuffer<int> start_, end_, list_, count_, max_count_;
+  DeviceCellBins bins_;
+  core::DeviceBuffer<int> list_, count_, longest_;
   core::DeviceBuffer<PairPosition<T>> built_at_;
-  core::DeviceBuffer<T> displacement_, max_displacement_;
-  core::DeviceBuffer<unsigned char> temp_;
+  core::MappedHostValue<int> moved_, longest_host_;
 };
-
-template <class T>
-void DeviceVerletList<T>::update(const PairPosition<T>* pos, int n, const core::Box& box,
-                                 cudaStream_t stream) {
-  if (builds_ == 0 || n != n_ || needs_rebuild(pos, n, box, stream)) build(pos, n, box, stream);
-}
-
-template <class T>
-bool DeviceVerletList<T>::needs_rebuild(const PairPosition<T>* pos, int n, const core::Box& box,
-                                        cudaStream_t stream) {
-  constexpr int kBlock = 256;
-  displacement_.resize(n);
-  max_displacement_.resize(1);
-  displacement_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
-      pos, built_at_.data(), n, box.view<T>(), displacement_.data());
-  NOVAMD_CUDA_CHECK_LAUNCH();
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Max(nullptr, bytes, displacement_.data(), max_displacement_.data(), n, stream);
-  temp_.resize(std::max(bytes, temp_.size()));
-  bytes = temp_.size();
-  NOVAMD_CUDA_CHECK(cub::DeviceReduce::Max(temp_.data(), bytes, displacement_.data(),
-                                           max_displacement_.data(), n, stream));
-  std::vector<T> host;
-  max_displacement_.copy_to_host(host, stream);
-  NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return host[0] > T(0.25 * skin_ * skin_);
-}
-
-template <class T>
-void DeviceVerletList<T>::build(const PairPosition<T>* pos, int n, const core::Box& box,
-                                cudaStream_t stream) {
-  n_ = n;
-  int longest = build_once(pos, n, box, stream);
-  if (longest > capacity_) {  // grow with room to spare, and build again: nothing is dropped
-    capacity_ = longest + longest / 4 + 8;
-    longest = build_once(pos, n, box, stream);
-  }
-  built_at_.resize(n);
-  NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
-                                    cudaMemcpyDeviceToDevice, stream));
-  ++builds_;
-}
-
-/// One build at the current capacity; returns the longest list it found.
-template <class T>
-int DeviceVerletList<T>::build_once(const PairPosition<T>* pos, int n, const core::Box& box,
-                                    cudaStream_t stream) {
-  constexpr int kBlock = 128;
-  const double range = cutoff_ + skin_;
-  const auto& L = box.length();
-  grid_.dims = {std::max(1, int(L.x / range)), std::max(1, int(L.y / range)),
-                std::max(1, int(L.z / range))};
-  grid_.inverse_cell_size = {float(grid_.dims.x / L.x), float(grid_.dims.y / L.y),
-                             float(grid_.dims.z / L.z)};
-  const int cells = grid_.dims.x * grid_.dims.y * grid_.dims.z;
-  for (auto* b : {&cell_, &index_, &sorted_cell_, &order_}) b->resize(n);
-  start_.resize(cells);
-  end_.resize(cells);
-  count_.resize(n);
-  max_count_.resize(1);
-  list_.resize(static_cast<std::size_t>(capacity_) * n);
-  const int blocks = (n + kBlock - 1) / kBlock;
-  cell_of_kernel<T><<<blocks, kBlock, 0, stream>>>(pos, n, grid_, cell_.data(), index_.data());
-  NOVAMD_CUDA_CHECK_LAUNCH();
-  std::size_t bytes = 0;
-  cub::DeviceRadixSort::SortPairs(nullptr, bytes, cell_.data(), sorted_cell_.data(), index_.data(),
-                                  order_.data(), n, 0, 32, stream);
-  temp_.resize(std::max(bytes, temp_.size()));
-  bytes = temp_.size();
-  NOVAMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, cell_.data(),
-                                                    sorted_cell_.data(), index_.data(),
-                                                    order_.data(), n, 0, 32, stream));
-  start_.fill_zero(stream);
-  end_.fill_zero(stream);
-  cell_ranges_kernel<<<blocks, kBlock, 0, stream>>>(sorted_cell_.data(), n, start_.data(),
-                                                    end_.data());
-  NOVAMD_CUDA_CHECK_LAUNCH();
-  const T range_squared = T(range * range);
-  build_lists_kernel<T><<<blocks, kBlock, 0, stream>>>(pos, n, box.view<T>(), grid_, range_squared,
-                                                       start_.data(), end_.data(), order_.data(),
-                                                       capacity_, list_.data(), count_.data());
-  NOVAMD_CUDA_CHECK_LAUNCH();
-  bytes = 0;
-  cub::DeviceReduce::Max(nullptr, bytes, count_.data(), max_count_.data(), n, stream);
-  temp_.resize(std::max(bytes, temp_.size()));
-  bytes = temp_.size();
-  NOVAMD_CUDA_CHECK(
-      cub::DeviceReduce::Max(temp_.data(), bytes, count_.data(), max_count_.data(), n, stream));
-  std::vector<int> host;
-  max_count_.copy_to_host(host, stream);
-  NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return host[0];
-}
 
 }  // namespace novamd::neighbors

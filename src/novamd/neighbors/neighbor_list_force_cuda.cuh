@@ -1,71 +1,47 @@
 #pragma once
 /// @file neighbor_list_force_cuda.cuh
-/// Pair forces over Verlet lists on the GPU: one thread per target, its list read in list order
-/// (the order of the build, fixed), so results are bitwise reproducible. Generic over the
-/// evaluator. Sums over one target's list in the pair type, then stored in FP64.
+/// Pair forces over Verlet lists on the GPU: G lanes per target (target_lanes_cuda.cuh), each
+/// reading its share of the target's list in list order (the build's fixed order), so results
+/// are bitwise reproducible. Generic over the evaluator, which must be zero beyond its cutoff
+/// (the lists hold pairs out to cutoff + skin). Sums over one target in the pair type, stored
+/// in FP64.
 
 #include <cuda_runtime.h>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
+#include "novamd/neighbors/neighbor_list_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
+#include "novamd/neighbors/target_lanes_cuda.cuh"
 
 namespace novamd::neighbors {
 
-template <class Evaluator, bool WithEnergy, bool Accumulate>
-__global__ void neighbor_list_force_kernel(
-    const PairPosition<typename Evaluator::Real>* __restrict__ pos, int n,
-    core::BoxView<typename Evaluator::Real> box,
-    const typename Evaluator::Params* __restrict__ table, int num_types,
-    const int* __restrict__ list, const int* __restrict__ count, ForceOutputView out) {
+inline constexpr int kListForceBlock = 128;
+
+template <class Evaluator, int G, bool WithEnergy, bool Accumulate>
+__global__ void __launch_bounds__(kListForceBlock)
+    neighbor_list_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
+                               int n, core::BoxView<typename Evaluator::Real> box,
+                               const typename Evaluator::Params* __restrict__ table,
+                               int num_types, NeighborListView list, ForceOutputView out) {
   using T = typename Evaluator::Real;
-  using Params = typename Evaluator::Params;
-  extern __shared__ unsigned char dynamic_shared[];
-  auto* params = reinterpret_cast<Params*>(dynamic_shared);
-  for (int k = threadIdx.x; k < num_types * num_types; k += blockDim.x) params[k] = table[k];
-  __syncthreads();
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const PairPosition<T> target = pos[i];
-  const Params* row = params + target.type * num_types;
-  T fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
-  const int neighbours = count[i];
-  for (int k = 0; k < neighbours; ++k) {
-    const PairPosition<T> s = pos[list[static_cast<std::size_t>(k) * n + i]];
-    const auto d = box.minimum_image({target.x - s.x, target.y - s.y, target.z - s.z});
-    const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    const auto pair = Evaluator::evaluate(r2, row[s.type]);
-    fx = fma(pair.force_over_r, d.x, fx);
-    fy = fma(pair.force_over_r, d.y, fy);
-    fz = fma(pair.force_over_r, d.z, fz);
-    if constexpr (WithEnergy) {
-      energy += pair.energy;
-      virial = fma(pair.force_over_r, r2, virial);
+  const auto* params = table_in_shared(table, num_types);
+  const int thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = thread / G;
+  const int lane = thread % G;
+  LaneSums<T, WithEnergy> sums;
+  if (i < n) {
+    const PairPosition<T> target = pos[i];
+    const auto* row = params + target.type * num_types;
+    const int neighbours = list.count[i];
+    const int* entry = list.entries + std::size_t(i) * G + lane;
+    for (int k = lane; k < neighbours; k += G, entry += list.row_stride) {
+      sums.template add<Evaluator>(target, pos[*entry], box, row);
     }
   }
-  const auto store = [](double& to, double value) { to = Accumulate ? to + value : value; };
-  store(out.fx[i], fx);
-  store(out.fy[i], fy);
-  store(out.fz[i], fz);
-  if constexpr (WithEnergy) {
-    store(out.energy[i], 0.5 * double(energy));
-    store(out.virial[i], 0.5 * double(virial));
-  }
-}
-
-template <class Evaluator, bool WithEnergy, bool Accumulate>
-void launch_neighbor_list_force(const PairPosition<typename Evaluator::Real>* pos, int n,
-                                const core::BoxView<typename Evaluator::Real>& box,
-                                const typename Evaluator::Params* table, int num_types,
-                                const int* list, const int* count, ForceOutputView out,
-                                cudaStream_t stream) {
-  constexpr int kBlock = 128;
-  const std::size_t bytes = sizeof(typename Evaluator::Params) * num_types * num_types;
-  neighbor_list_force_kernel<Evaluator, WithEnergy, Accumulate>
-      <<<(n + kBlock - 1) / kBlock, kBlock, bytes, stream>>>(pos, n, box, table, num_types, list,
-                                                             count, out);
-  NOVAMD_CUDA_CHECK_LAUNCH();
+  sums.template combine_lanes<G>();  // every lane of the warp takes part
+  if (i < n && lane == 0) sums.template store<Accumulate>(out, i);
 }
 
 /// Forces over the lists, written to or added to `out` as `mode` says.
@@ -73,20 +49,20 @@ template <class Evaluator>
 void neighbor_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                               const core::BoxView<typename Evaluator::Real>& box,
                               const typename Evaluator::Params* table, int num_types,
-                              const int* list, const int* count, ForceOutputView out,
-                              OutputMode mode, cudaStream_t stream) {
+                              const NeighborListView& list, ForceOutputView out, OutputMode mode,
+                              cudaStream_t stream) {
   if (n == 0) return;
-  if (mode.accumulate) {
-    mode.with_energy ? launch_neighbor_list_force<Evaluator, true, true>(
-                           pos, n, box, table, num_types, list, count, out, stream)
-                     : launch_neighbor_list_force<Evaluator, false, true>(
-                           pos, n, box, table, num_types, list, count, out, stream);
-  } else {
-    mode.with_energy ? launch_neighbor_list_force<Evaluator, true, false>(
-                           pos, n, box, table, num_types, list, count, out, stream)
-                     : launch_neighbor_list_force<Evaluator, false, false>(
-                           pos, n, box, table, num_types, list, count, out, stream);
-  }
+  const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
+  with_lanes(list.lanes, [&](auto lanes) {
+    constexpr int G = decltype(lanes)::value;
+    const long long threads = static_cast<long long>(n) * G;
+    const int blocks = static_cast<int>((threads + kListForceBlock - 1) / kListForceBlock);
+    with_output_mode(mode, [&](auto with_energy, auto accumulate) {
+      neighbor_list_force_kernel<Evaluator, G, decltype(with_energy)::value, decltype(accumulate)::value>
+          <<<blocks, kListForceBlock, shared, stream>>>(pos, n, box, table, num_types, list, out);
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    });
+  });
 }
 
 }  // namespace novamd::neighbors

@@ -1,0 +1,129 @@
+#pragma once
+/// @file cell_bins_cuda.cuh
+/// Particles binned into cells on the GPU (seed 002's assign, count and gather): each particle's
+/// cell, a CUB radix sort of (cell, particle) pairs on only the bits the cell count needs, and
+/// each cell's range in the sorted order. The sort is stable, so a cell's particles appear in
+/// increasing index order: traversals that visit cells in a fixed order are deterministic.
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/cuda_check.cuh"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/pair_position.hpp"
+
+namespace novamd::neighbors {
+
+/// A periodic grid of dims.x x dims.y x dims.z cells over the box, linear index x-fastest.
+struct CellGridView {
+  int3 dims;
+  float3 inverse_cell_size;
+
+  __device__ int3 coordinates(float x, float y, float z) const {
+    return {min(max(int(x * inverse_cell_size.x), 0), dims.x - 1),
+            min(max(int(y * inverse_cell_size.y), 0), dims.y - 1),
+            min(max(int(z * inverse_cell_size.z), 0), dims.z - 1)};
+  }
+  /// The cell at (x, y, z), each coordinate at most one cell outside the grid (wrapped).
+  __device__ int index(int x, int y, int z) const {
+    x += x < 0 ? dims.x : (x >= dims.x ? -dims.x : 0);
+    y += y < 0 ? dims.y : (y >= dims.y ? -dims.y : 0);
+    z += z < 0 ? dims.z : (z >= dims.z ? -dims.z : 0);
+    return (z * dims.y + y) * dims.x + x;
+  }
+  int cells() const { return dims.x * dims.y * dims.z; }
+};
+
+/// The view's grid for cells of at least `min_size` per axis.
+inline CellGridView cell_grid_for(const core::Box& box, double min_size) {
+  const auto& L = box.length();
+  CellGridView g{};
+  g.dims = {std::max(1, int(L.x / min_size)), std::max(1, int(L.y / min_size)),
+            std::max(1, int(L.z / min_size))};
+  g.inverse_cell_size = {float(g.dims.x / L.x), float(g.dims.y / L.y), float(g.dims.z / L.z)};
+  return g;
+}
+
+/// True where the box holds at least 3 cells of `min_size` per axis, so that the 27 cells
+/// around any cell are distinct.
+inline bool holds_three_cells(const core::Box& box, double min_size) {
+  return box.shortest_edge() >= 3.0 * min_size;
+}
+
+/// The sorted entries of a cell grid: cell c holds order[start[c] .. end[c]).
+struct CellBinsView {
+  CellGridView grid;
+  const int* start;
+  const int* end;
+  const std::uint32_t* order;
+};
+
+template <class T>
+__global__ void cell_of_kernel(const PairPosition<T>* __restrict__ pos, int n, CellGridView grid,
+                               std::uint32_t* __restrict__ cell,
+                               std::uint32_t* __restrict__ index) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int3 c = grid.coordinates(float(pos[i].x), float(pos[i].y), float(pos[i].z));
+  cell[i] = grid.index(c.x, c.y, c.z);
+  index[i] = i;
+}
+
+/// Cell c holds sorted entries [start[c], end[c]); both arrays zeroed before.
+__global__ inline void cell_ranges_kernel(const std::uint32_t* __restrict__ sorted_cell, int n,
+                                          int* __restrict__ start, int* __restrict__ end) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const std::uint32_t c = sorted_cell[k];
+  if (k == 0 || sorted_cell[k - 1] != c) start[c] = k;
+  if (k == n - 1 || sorted_cell[k + 1] != c) end[c] = k + 1;
+}
+
+/// Cell binning with its buffers, reused from one binning to the next.
+class DeviceCellBins {
+ public:
+  template <class T>
+  void bin(const PairPosition<T>* pos, int n, const core::Box& box, double min_size,
+           cudaStream_t stream) {
+    constexpr int kBlock = 256;
+    grid_ = cell_grid_for(box, min_size);
+    for (auto* b : {&cell_, &index_, &sorted_cell_, &order_}) b->resize(n);
+    start_.resize(grid_.cells());
+    end_.resize(grid_.cells());
+    if (n == 0) return;
+    const int blocks = (n + kBlock - 1) / kBlock;
+    cell_of_kernel<T><<<blocks, kBlock, 0, stream>>>(pos, n, grid_, cell_.data(), index_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    const int bits = std::max(1, int(std::bit_width(unsigned(grid_.cells() - 1))));
+    std::size_t bytes = 0;
+    cub::DeviceRadixSort::SortPairs(nullptr, bytes, cell_.data(), sorted_cell_.data(),
+                                    index_.data(), order_.data(), n, 0, bits, stream);
+    if (bytes > temp_.size()) temp_.resize(bytes);
+    bytes = temp_.size();
+    NOVAMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, cell_.data(),
+                                                      sorted_cell_.data(), index_.data(),
+                                                      order_.data(), n, 0, bits, stream));
+    start_.fill_zero(stream);
+    end_.fill_zero(stream);
+    cell_ranges_kernel<<<blocks, kBlock, 0, stream>>>(sorted_cell_.data(), n, start_.data(),
+                                                      end_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  CellBinsView view() const { return {grid_, start_.data(), end_.data(), order_.data()}; }
+  std::size_t bytes() const {
+    return cell_.bytes() + index_.bytes() + sorted_cell_.bytes() + order_.bytes() +
+           start_.bytes() + end_.bytes() + temp_.bytes();
+  }
+
+ private:
+  CellGridView grid_{};
+  core::DeviceBuffer<std::uint32_t> cell_, index_, sorted_cell_, order_;
+  core::DeviceBuffer<int> start_, end_;
+  core::DeviceBuffer<unsigned char> temp_;
+};
+
+}  // namespace novamd::neighbors

@@ -1,0 +1,111 @@
+#pragma once
+/// @file target_lanes_cuda.cuh
+/// One target's sums over its sources on the GPU, spread over G consecutive lanes of a warp
+/// (G = 1, 2, 4 or 8): lane l takes every G-th source, and the G partial sums are combined by a
+/// butterfly of shuffles. IEEE addition is commutative, so every lane of the group ends with
+/// bitwise the same sum, and the order is fixed: results are reproducible. More lanes per target
+/// keep enough loads in flight when there are few targets; one lane suffices for millions.
+
+#include <cuda_runtime.h>
+
+#include <type_traits>
+
+#include "novamd/core/box.hpp"
+#include "novamd/neighbors/all_pairs_cuda.cuh"
+#include "novamd/neighbors/pair_position.hpp"
+
+namespace novamd::neighbors {
+
+/// Lanes per target that keep about `resident_threads` threads busy for n targets: a power of
+/// two from 1 to 8.
+inline int lanes_per_target(int n, int resident_threads) {
+  int lanes = 1;
+  while (lanes < 8 && static_cast<long long>(n) * lanes * 2 <= resident_threads) lanes *= 2;
+  return lanes;
+}
+
+template <class T, bool WithEnergy>
+struct LaneSums {
+  T fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
+
+  /// The pair (target, source) under the minimum image; `row` is the target type's parameters.
+  template <class Evaluator>
+  __device__ void add(const PairPosition<T>& target, const PairPosition<T>& source,
+                      const core::BoxView<T>& box, const typename Evaluator::Params* row) {
+    const auto d = box.minimum_image({target.x - source.x, target.y - source.y,
+                                      target.z - source.z});
+    const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    const auto pair = Evaluator::evaluate(r2, row[source.type]);
+    fx = fma(pair.force_over_r, d.x, fx);
+    fy = fma(pair.force_over_r, d.y, fy);
+    fz = fma(pair.force_over_r, d.z, fz);
+    if constexpr (WithEnergy) {
+      energy += pair.energy;
+      virial = fma(pair.force_over_r, r2, virial);
+    }
+  }
+
+  /// Every lane of each aligned group of G ends with the group's total. All 32 lanes of the
+  /// warp must call it.
+  template <int G>
+  __device__ void combine_lanes() {
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2) {
+      fx += __shfl_xor_sync(0xffffffffu, fx, offset);
+      fy += __shfl_xor_sync(0xffffffffu, fy, offset);
+      fz += __shfl_xor_sync(0xffffffffu, fz, offset);
+      if constexpr (WithEnergy) {
+        energy += __shfl_xor_sync(0xffffffffu, energy, offset);
+        virial += __shfl_xor_sync(0xffffffffu, virial, offset);
+      }
+    }
+  }
+
+  /// Writes (or adds) the force, and half of the pair energy and virial, of particle i.
+  template <bool Accumulate>
+  __device__ void store(const ForceOutputView& out, int i) const {
+    const auto put = [](double& to, double value) { to = Accumulate ? to + value : value; };
+    put(out.fx[i], fx);
+    put(out.fy[i], fy);
+    put(out.fz[i], fz);
+    if constexpr (WithEnergy) {
+      put(out.energy[i], 0.5 * double(energy));
+      put(out.virial[i], 0.5 * double(virial));
+    }
+  }
+};
+
+/// The evaluator's parameter table copied to shared memory by the whole block.
+template <class Params>
+__device__ const Params* table_in_shared(const Params* __restrict__ table, int num_types) {
+  extern __shared__ unsigned char dynamic_shared[];
+  auto* params = reinterpret_cast<Params*>(dynamic_shared);
+  for (int k = threadIdx.x; k < num_types * num_types; k += blockDim.x) params[k] = table[k];
+  __syncthreads();
+  return params;
+}
+
+/// Calls `launch(std::integral_constant<int, G>{})` for the runtime lane count G.
+template <class Launch>
+void with_lanes(int lanes, Launch&& launch) {
+  switch (lanes) {
+    case 1: launch(std::integral_constant<int, 1>{}); break;
+    case 2: launch(std::integral_constant<int, 2>{}); break;
+    case 4: launch(std::integral_constant<int, 4>{}); break;
+    default: launch(std::integral_constant<int, 8>{}); break;
+  }
+}
+
+/// Calls `launch(with_energy, accumulate)` with std::bool_constant arguments for `mode`.
+template <class Launch>
+void with_output_mode(const OutputMode& mode, Launch&& launch) {
+  if (mode.accumulate) {
+    mode.with_energy ? launch(std::true_type{}, std::true_type{})
+                     : launch(std::false_type{}, std::true_type{});
+  } else {
+    mode.with_energy ? launch(std::true_type{}, std::false_type{})
+                     : launch(std::false_type{}, std::false_type{});
+  }
+}
+
+}  // namespace novamd::neighbors
