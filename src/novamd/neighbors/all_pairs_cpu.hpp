@@ -28,9 +28,10 @@ void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<doub
                    forces::ForceBuffers& out) {
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   for_each_target<Evaluator, AccT>(particles, box, table, out, kMinParallelTargets,
-                                   [n](std::ptrdiff_t i, const auto&, auto& pair) {
-                                     for (std::ptrdiff_t j = 0; j < n; ++j)
-                                       if (j != i) pair(j);
+                                   [n](std::ptrdiff_t i, const auto&, auto& run) {
+                                     run(i, [](std::ptrdiff_t k) { return k; });  // j < i
+                                     run(n - i - 1,
+                                         [i](std::ptrdiff_t k) { return i + 1 + k; });  // j > i
                                    });
 }
 

@@ -5,6 +5,7 @@
 /// run in a fixed order (cell by cell, then storage order): bitwise independent of the thread
 /// count. Falls back to all pairs when the box holds fewer than 3 cells per axis.
 
+#include <algorithm>
 #include <cstddef>
 
 #include "novamd/core/box.hpp"
@@ -27,15 +28,18 @@ void cell_list_cpu(const core::ParticleData& particles, const core::BoxView<doub
   }
   for_each_target<Evaluator, AccT>(
       particles, box, table, out, kMinParallelListTargets,
-      [&grid](std::ptrdiff_t i, const core::Vec3<double>& ri, auto& pair) {
+      [&grid](std::ptrdiff_t i, const core::Vec3<double>& ri, auto& run) {
         const auto c = grid.coordinates(grid.cell_of(ri));
         for (int dz = -1; dz <= 1; ++dz)
           for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
               const int cell = grid.wrap_cell(c[0] + dx, c[1] + dy, c[2] + dz);
-              for (int k = grid.start()[cell]; k < grid.start()[cell + 1]; ++k) {
-                if (grid.order()[k] != i) pair(grid.order()[k]);
-              }
+              const int* first = grid.order().data() + grid.start()[cell];
+              const int* last = grid.order().data() + grid.start()[cell + 1];
+              const int* self = std::find(first, last, static_cast<int>(i));  // own cell only
+              run(self - first, [first](std::ptrdiff_t k) { return first[k]; });
+              if (self != last)
+                run(last - self - 1, [self](std::ptrdiff_t k) { return self[1 + k]; });
             }
       });
 }

@@ -20,10 +20,11 @@ void neighbor_list_cpu(const core::ParticleData& particles, const core::BoxView<
                        physics::PairTableView<typename Evaluator::Params> table,
                        const VerletList& list, forces::ForceBuffers& out) {
   for_each_target<Evaluator, AccT>(particles, box, table, out, kMinParallelListTargets,
-                                   [&list](std::ptrdiff_t i, const auto&, auto& pair) {
-                                     for (std::int64_t k = list.start()[i]; k < list.start()[i + 1];
-                                          ++k)
-                                       pair(list.neighbors()[k]);
+                                   [&list](std::ptrdiff_t i, const auto&, auto& run) {
+                                     const int* neighbors =
+                                         list.neighbors().data() + list.start()[i];
+                                     run(list.start()[i + 1] - list.start()[i],
+                                         [neighbors](std::ptrdiff_t k) { return neighbors[k]; });
                                    });
 }
 
