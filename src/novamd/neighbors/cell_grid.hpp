@@ -20,7 +20,13 @@ class CellGrid {
   const std::array<int, 3>& dims() const { return dims_; }
   /// True when every axis has at least 3 cells, so that the 27 cells around any cell are
   /// distinct and hold every particle within one cell edge.
-  bool has_distinct_neighbours() const { return dims_[0] >= 3 && dims_[1] >= 3 && dims_[2] >= 3; }
+  bool has_distinct_neighbours() const { return holds_stencil(1); }
+  /// True when every axis has at least 2 reach + 1 cells, so that the cells within `reach` cells
+  /// of any cell, along each axis, are distinct.
+  bool holds_stencil(int reach) const {
+    const int n = 2 * reach + 1;
+    return dims_[0] >= n && dims_[1] >= n && dims_[2] >= n;
+  }
 
   int cell_count() const { return dims_[0] * dims_[1] * dims_[2]; }
   int cell_of(const core::Vec3<double>& r) const;

@@ -3,9 +3,14 @@
 /// Verlet neighbour lists on the CPU: for every particle, the particles within r_c + skin, kept
 /// until some particle has moved more than skin/2 since the list was built (then no pair within
 /// r_c can be missing). Full lists (each pair in both particles' lists), so that each thread
-/// owns its targets and the forces are deterministic. Built from a cell grid when the box holds
-/// at least three cells of r_c + skin per axis, by a plain double loop otherwise.
+/// owns its targets and the forces are deterministic. Built from a cell grid: cells of half
+/// r_c + skin with a stencil of 5 x 5 x 5 cells where the box holds 5 such cells per axis, else
+/// of r_c + skin with 3 x 3 x 3 cells, else every particle is a candidate. The candidates of a
+/// cell are copied once, as the periodic images nearest to it, into contiguous arrays; each of
+/// the cell's targets then tests them in one SIMD loop. A target's list is in a fixed order
+/// (stencil cells, then storage order), the same for any thread count.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -31,13 +36,36 @@ class VerletList {
   double skin() const { return skin_; }
 
  private:
+  static constexpr int kMaxReach = 2;  ///< stencil of 5 x 5 x 5 cells of range / 2
+
+  /// The candidate sources of one cell's targets, contiguous: positions and particle indices.
+  struct Candidates {
+    int count = 0;  ///< the first `count` entries are the candidates
+    std::vector<double> x, y, z;
+    std::vector<int> j;
+  };
+  /// One thread's working storage while building, kept between builds.
+  struct Scratch {
+    Candidates candidates;
+    std::vector<int> inside;  ///< 1 where a candidate is within range
+    std::vector<int> list;    ///< the thread's targets' lists, one after another: `used` long
+    std::size_t used = 0;
+  };
+
   bool needs_rebuild(const core::ParticleData& particles, const core::Box& box) const;
   void build(const core::ParticleData& particles, const core::Box& box);
+  void gather_candidates(int cell, const core::Box& box, Candidates& c) const;
+  void append_neighbours(int i, const core::Vec3<double>& ri, const Candidates& c,
+                         const core::BoxView<double>& box, Scratch& scratch) const;
 
   double cutoff_, skin_;
   std::int64_t builds_ = 0;
   core::Vec3Array built_at_;  ///< positions at the last build
   CellGrid grid_;
+  int reach_ = 0;                    ///< stencil half-width in cells; 0: every particle a candidate
+  core::Vec3Array sorted_;           ///< positions in the grid's cell order
+  std::vector<Scratch> scratch_;     ///< per thread
+  std::vector<std::size_t> offset_;  ///< where each target's list starts in its thread's list
   std::vector<std::int64_t> start_;
   std::vector<int> neighbors_;
 };
