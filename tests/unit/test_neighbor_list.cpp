@@ -1,10 +1,12 @@
 // Verlet lists against the all-pairs reference: on random LJ mixtures, after moving particles by
 // just under half the skin without a rebuild, after removing particles; rebuild triggers;
-// bitwise independence of the thread count.
+// bitwise independence of the thread count; the lists themselves against a double loop, the same
+// for any thread count.
 
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -143,5 +145,55 @@ TEST(NeighborList, BitwiseIndependentOfThreadCount) {
     EXPECT_EQ(results[k].energy, results[0].energy);
   }
 }
+
+/// The neighbours of each particle within the list range, by a plain double loop.
+std::vector<std::vector<int>> brute_force_lists(const ParticleData& p, const novamd::core::Box& box,
+                                                double range) {
+  const auto view = box.view<double>();
+  std::vector<std::vector<int>> lists(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      const auto d = view.minimum_image(p.position.get(i) - p.position.get(j));
+      if (j != i && novamd::core::dot(d, d) < range * range)
+        lists[i].push_back(static_cast<int>(j));
+    }
+  }
+  return lists;
+}
+
+class NeighborListBuild : public testing::TestWithParam<std::pair<std::size_t, double>> {};
+
+TEST_P(NeighborListBuild, CompleteAndIndependentOfThreadCount) {
+  // (particles, box edge parameter): 5000 in a box of 12 to 15 cells of half the range per axis
+  // (threads used); 400 in about 8.3 x 7.5 x 9.1, 5 or 6 cells per axis (the stencil wraps on both
+  // sides); 150 in a box under 2.5 ranges (every particle a candidate).
+  const auto [n, edge] = GetParam();
+  const auto s = lj_system(n, edge, 5);
+  const auto expected = brute_force_lists(s.particles, s.box, kCutoff + kSkin);
+  const int saved = omp_get_max_threads();
+  std::vector<VerletList> lists;
+  for (int threads : {1, 2, 3}) {
+    omp_set_num_threads(threads);
+    lists.emplace_back(kCutoff, kSkin);
+    lists.back().update(s.particles, s.box);
+  }
+  omp_set_num_threads(saved);
+  for (std::size_t k = 1; k < lists.size(); ++k) {
+    EXPECT_EQ(lists[k].start(), lists[0].start()) << k + 1 << " threads";
+    EXPECT_EQ(lists[k].neighbors(), lists[0].neighbors()) << k + 1 << " threads";
+  }
+  const auto& list = lists[0];
+  for (std::size_t i = 0; i < s.particles.size(); ++i) {
+    std::vector<int> got(list.neighbors().begin() + list.start()[i],
+                         list.neighbors().begin() + list.start()[i + 1]);
+    std::sort(got.begin(), got.end());
+    ASSERT_EQ(got, expected[i]) << "particle " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Boxes, NeighborListBuild,
+                         testing::Values(std::pair<std::size_t, double>{5000, 12.0},
+                                         std::pair<std::size_t, double>{400, 8.0},
+                                         std::pair<std::size_t, double>{150, 6.0}));
 
 }  // namespace

@@ -34,9 +34,9 @@ bool VerletList::needs_rebuild(const core::ParticleData& particles, const core::
   return false;
 }
 
-/// Copies into `c` the particles of the cells within reach_ cells of cell `cell` along each
+/// Copies into `c` the particles of the cells within kReach cells of cell `cell` along each
 /// axis, as the periodic images nearest to that cell (rows by z then y, cells by x; particles
-/// of a cell in storage order); every particle, unshifted, when reach_ is 0.
+/// of a cell in storage order); every particle, unshifted, without a stencil.
 void VerletList::gather_candidates(int cell, const core::Box& box, Candidates& c) const {
   const auto& start = grid_.start();
   const auto& order = grid_.order();
@@ -44,9 +44,9 @@ void VerletList::gather_candidates(int cell, const core::Box& box, Candidates& c
     int first, last;
     double sx, sy, sz;  ///< shift to the image nearest to the target cell
   };
-  Run runs[2 * (2 * kMaxReach + 1) * (2 * kMaxReach + 1)];
+  Run runs[2 * (2 * kReach + 1) * (2 * kReach + 1)];  // rows split where they wrap
   int run_count = 0;
-  if (reach_ == 0) {
+  if (!stencil_) {
     runs[run_count++] = {0, start.back(), 0, 0, 0};
   } else {
     const auto& dims = grid_.dims();
@@ -58,11 +58,11 @@ void VerletList::gather_candidates(int cell, const core::Box& box, Candidates& c
       return a < 0 ? a + n : a >= n ? a - n : a;
     };
     const int nx = dims[0];
-    const int lo = at[0] - reach_, hi = at[0] + reach_;  // cells lo..hi of each row
-    for (int dz = -reach_; dz <= reach_; ++dz) {
+    const int lo = at[0] - kReach, hi = at[0] + kReach;  // cells lo..hi of each row
+    for (int dz = -kReach; dz <= kReach; ++dz) {
       double sz = 0, sy = 0;
       const int plane = wrap(at[2] + dz, dims[2], L.z, sz) * dims[1];
-      for (int dy = -reach_; dy <= reach_; ++dy) {
+      for (int dy = -kReach; dy <= kReach; ++dy) {
         const int row = (plane + wrap(at[1] + dy, dims[1], L.y, sy)) * nx;  // cell x = 0
         if (lo < 0) runs[run_count++] = {start[row + nx + lo], start[row + nx], -L.x, sy, sz};
         runs[run_count++] = {start[row + std::max(lo, 0)], start[row + std::min(hi, nx - 1) + 1], 0,
@@ -107,7 +107,7 @@ void VerletList::append_neighbours(int i, const core::Vec3<double>& ri, const Ca
   const int* j = c.j.data();
   if (scratch.inside.size() < static_cast<std::size_t>(n)) scratch.inside.resize(n);
   int* inside = scratch.inside.data();
-  if (reach_ == 0) {  // unshifted candidates: minimum image
+  if (!stencil_) {  // unshifted candidates: minimum image
 #pragma omp simd
     for (int k = 0; k < n; ++k) {
       const auto d = box.minimum_image(core::Vec3<double>{ri.x - x[k], ri.y - y[k], ri.z - z[k]});
@@ -132,30 +132,24 @@ void VerletList::append_neighbours(int i, const core::Vec3<double>& ri, const Ca
 }
 
 void VerletList::build(const core::ParticleData& particles, const core::Box& box) {
-  // Cells of half the range where the box holds 5 per axis (a 5 x 5 x 5 stencil holds about
-  // 60% of the candidates of 3 x 3 x 3 cells of the full range), else of the range, else none.
-  const double range = cutoff_ + skin_;
-  reach_ = 0;
-  for (int reach : {kMaxReach, 1}) {
-    grid_.build(particles, box, range / reach);
-    if (grid_.holds_stencil(reach)) {
-      reach_ = reach;
-      break;
-    }
-  }
+  // Cells of half the range, 5 x 5 x 5 around each target's cell: about 60% of the candidates
+  // of 3 x 3 x 3 cells of the whole range. A box of fewer than 5 such cells per axis (shorter
+  // than 2.5 ranges) has every particle as a candidate.
+  grid_.build(particles, box, (cutoff_ + skin_) / kReach);
+  stencil_ = grid_.holds_stencil(kReach);
   const auto& order = grid_.order();
   const auto& cell_start = grid_.start();
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   sorted_.resize(n);
   for (std::ptrdiff_t k = 0; k < n; ++k) sorted_.set(k, particles.position.get(order[k]));
 
-  // Threads own contiguous ranges of cells (of all particles when reach_ is 0: one "cell") and
+  // Threads own contiguous ranges of cells (without a stencil, all particles form one "cell") and
   // list their cells' particles into their own buffers; the lists are then copied into target
   // order. A target's list depends only on its cell and position: not on the thread count.
-  const int cells = reach_ == 0 ? 1 : grid_.cell_count();
+  const int cells = stencil_ ? grid_.cell_count() : 1;
   const auto targets_of = [&](int cell) {
-    return reach_ == 0 ? std::pair<int, int>{0, static_cast<int>(n)}
-                       : std::pair<int, int>{cell_start[cell], cell_start[cell + 1]};
+    return stencil_ ? std::pair<int, int>{cell_start[cell], cell_start[cell + 1]}
+                    : std::pair<int, int>{0, static_cast<int>(n)};
   };
   const bool parallel = n >= kMinParallelListTargets;
   scratch_.resize(parallel ? omp_get_max_threads() : 1);

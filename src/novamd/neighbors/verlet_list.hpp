@@ -5,10 +5,10 @@
 /// r_c can be missing). Full lists (each pair in both particles' lists), so that each thread
 /// owns its targets and the forces are deterministic. Built from a cell grid: cells of half
 /// r_c + skin with a stencil of 5 x 5 x 5 cells where the box holds 5 such cells per axis, else
-/// of r_c + skin with 3 x 3 x 3 cells, else every particle is a candidate. The candidates of a
-/// cell are copied once, as the periodic images nearest to it, into contiguous arrays; each of
-/// the cell's targets then tests them in one SIMD loop. A target's list is in a fixed order
-/// (stencil cells, then storage order), the same for any thread count.
+/// every particle is a candidate. The candidates of a cell are copied once, as the periodic
+/// images nearest to it, into contiguous arrays; each of the cell's targets then tests them in
+/// one SIMD loop. A target's list is in a fixed order (stencil cells, then storage order), the
+/// same for any thread count.
 
 #include <cstddef>
 #include <cstdint>
@@ -36,7 +36,7 @@ class VerletList {
   double skin() const { return skin_; }
 
  private:
-  static constexpr int kMaxReach = 2;  ///< stencil of 5 x 5 x 5 cells of range / 2
+  static constexpr int kReach = 2;  ///< stencil of 5 x 5 x 5 cells of (r_c + skin) / 2
 
   /// The candidate sources of one cell's targets, contiguous: positions and particle indices.
   struct Candidates {
@@ -62,7 +62,7 @@ class VerletList {
   std::int64_t builds_ = 0;
   core::Vec3Array built_at_;  ///< positions at the last build
   CellGrid grid_;
-  int reach_ = 0;                    ///< stencil half-width in cells; 0: every particle a candidate
+  bool stencil_ = false;             ///< false: every particle is a candidate of every target
   core::Vec3Array sorted_;           ///< positions in the grid's cell order
   std::vector<Scratch> scratch_;     ///< per thread
   std::vector<std::size_t> offset_;  ///< where each target's list starts in its thread's list
