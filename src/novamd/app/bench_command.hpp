@@ -14,6 +14,7 @@ namespace novamd::app {
 struct BenchOptions {
   std::string case_name = "yukawa";  ///< yukawa | lj
   std::string backend = "auto";
+  std::string neighbors = "auto";  ///< lj: auto | neighbor_list | cell_list
   std::string precision = "double";
   std::vector<std::int64_t> sizes;  ///< empty: all of Table II
   int steps = 0;                    ///< timed steps per size; 0 picks by backend

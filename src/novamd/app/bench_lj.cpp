@@ -39,6 +39,9 @@ io::Config melt_config(int cells, const BenchOptions& options) {
   lj.cutoff = 2.5;
   c.forces = {lj};
   c.neighbors.skin = 0.3;
+  c.neighbors.method = options.neighbors == "cell_list"       ? neighbors::NeighborMethod::CellList
+                       : options.neighbors == "neighbor_list" ? neighbors::NeighborMethod::NeighborList
+                                                              : neighbors::NeighborMethod::Auto;
   c.integrator.timestep = 0.005;
   return c;
 }
@@ -61,6 +64,11 @@ std::string memory_per_atom(const backend::MemoryUse& use, std::size_t atoms) {
 }  // namespace
 
 int bench_lennard_jones(const BenchOptions& options) {
+  if (options.neighbors != "auto" && options.neighbors != "neighbor_list" &&
+      options.neighbors != "cell_list") {
+    throw core::InputError(fmt::format(
+        "--neighbors '{}': expected auto, neighbor_list or cell_list", options.neighbors));
+  }
   const bool on_gpu = backend::resolve_backend_name(options.backend) == "cuda";
   std::vector<int> cells;
   for (auto n : options.sizes) cells.push_back(cells_for(n));
@@ -79,9 +87,9 @@ int bench_lennard_jones(const BenchOptions& options) {
                          std::move(initial.particles), config.forces, config.precision,
                          config.neighbors});
     if (first) {
-      fmt::print("backend {}, precision {}; LJ melt, rho* 0.8442, T* 1.44, rc 2.5, skin 0.3, "
-                 "dt 0.005\n",
-                 backend->description(), options.precision);
+      fmt::print("backend {}, precision {}, neighbors {}; LJ melt, rho* 0.8442, T* 1.44, rc 2.5, "
+                 "skin 0.3, dt 0.005\n",
+                 backend->description(), options.precision, options.neighbors);
       fmt::print("{:>9} {:>10} {:>10} {:>12} {:>7} {:>9} {:>14}\n", "N", "ms/step", "steps/s",
                  "atom-steps/s", "forces", "builds", "bytes/atom");
       first = false;

@@ -29,6 +29,8 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   auto* cmd = app.add_subcommand(
       "bench", "Time the seed-000 Table II sizes (C/O, all pairs) or the Lennard-Jones melt");
   cmd->add_option("--case", bench.case_name, "yukawa | lj")->capture_default_str();
+  cmd->add_option("--neighbors", bench.neighbors, "lj: auto | neighbor_list | cell_list")
+      ->capture_default_str();
   cmd->add_option("--backend", bench.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_option("--precision", bench.precision, "double | mixed | single")->capture_default_str();
   cmd->add_option("--sizes", bench.sizes,

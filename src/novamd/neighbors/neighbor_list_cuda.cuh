@@ -1,12 +1,13 @@
 #pragma once
 /// @file neighbor_list_cuda.cuh
 /// Verlet lists on the GPU: particles binned into cells of at least cutoff + skin
-/// (cell_bins_cuda.cuh), then one thread per target collects the particles of the 27 cells
-/// around its own within cutoff + skin, in a fixed order. Full lists (each pair in both lists:
-/// no scattered reactions, so no atomics and reproducible sums). Entry k of target i is read by
-/// lane k mod G of the target's G lanes (target_lanes_cuda.cuh), stored so that a warp's reads
-/// of one round are contiguous. A list that would overflow its capacity grows and is built
-/// again: no pair is ever dropped. Rebuilt when a particle has moved more than skin/2 since the
+/// (cell_bins_cuda.cuh), then the G lanes of each target (target_lanes_cuda.cuh) scan the 27
+/// cells around its own, lane l taking every G-th entry of each cell, and each lane keeps its
+/// own list of the particles within cutoff + skin, in a fixed order; the force kernel's lane l
+/// reads exactly that list. Full lists (each pair in both particles' lists: no scattered
+/// reactions, so no atomics and reproducible sums), stored so that a warp's reads of one round
+/// are contiguous. A list that would overflow its capacity grows and is built again: no pair
+/// is ever dropped. Rebuilt when a particle has moved more than skin/2 since the
 /// last build: a kernel decides on the device and tells the host through one mapped word.
 
 #include <algorithm>
@@ -18,46 +19,48 @@
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/neighbors/cell_bins_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
+#include "novamd/neighbors/target_lanes_cuda.cuh"
 
 namespace novamd::neighbors {
 
-/// Where entry k of target i lives: round k / G of the target's G lanes, lane k mod G.
+/// Lane l of target i: entry r of its list at r * row_stride + i G + l, its length at
+/// count[i G + l].
 struct NeighborListView {
   const int* entries;
   const int* count;
-  int lanes;                ///< G, a power of two
-  std::size_t row_stride;   ///< n G: entries between one round and the next
-
-  __host__ __device__ std::size_t slot(int i, int k) const {
-    return std::size_t(k / lanes) * row_stride + std::size_t(i) * lanes + (k % lanes);
-  }
+  int lanes;               ///< G, a power of two
+  std::size_t row_stride;  ///< n G: entries between one round and the next
 };
 
-template <class T>
+/// One thread per (target, lane); `rounds`: the capacity of each lane's list.
+template <class T, int G>
 __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int n,
                                    core::BoxView<T> box, CellBinsView bins, T range_squared,
-                                   int capacity, NeighborListView layout, int* __restrict__ list,
+                                   int rounds, std::size_t row_stride, int* __restrict__ list,
                                    int* __restrict__ count, int* __restrict__ longest) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = thread / G;
+  const int lane = thread % G;
   if (i >= n) return;
   const PairPosition<T> p = pos[i];
   const int3 c = bins.grid.coordinates(float(p.x), float(p.y), float(p.z));
+  int* out = list + std::size_t(i) * G + lane;
   int found = 0;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
         const int cell = bins.grid.index(c.x + dx, c.y + dy, c.z + dz);
-        for (int k = bins.start[cell]; k < bins.end[cell]; ++k) {
+        for (int k = bins.start[cell] + lane; k < bins.end[cell]; k += G) {
           const int j = bins.order[k];
           if (j == i) continue;
           const PairPosition<T> s = pos[j];
           const auto d = box.minimum_image({p.x - s.x, p.y - s.y, p.z - s.z});
           if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) continue;
-          if (found < capacity) list[layout.slot(i, found)] = j;
+          if (found < rounds) out[std::size_t(found) * row_stride] = j;
           ++found;
         }
       }
-  count[i] = found;
+  count[thread] = found;
   atomicMax(longest, found);  // integer: exact in any order
 }
 
@@ -108,7 +111,8 @@ class DeviceVerletList {
     return {list_.data(), count_.data(), lanes_, std::size_t(n_) * lanes_};
   }
   int lanes() const { return lanes_; }
-  int capacity() const { return capacity_; }
+  /// Entries each target's lists can hold, over its G lanes.
+  int capacity() const { return rounds_ * lanes_; }
   std::int64_t builds() const { return builds_; }
   /// Device memory held: lists, counts, cells and the positions at the last build.
   std::size_t bytes() const {
@@ -132,39 +136,43 @@ class DeviceVerletList {
     valid_ = true;
     ++builds_;
     built_at_.resize(n);
-    count_.resize(n);
+    count_.resize(std::size_t(n) * lanes_);
     if (n == 0) return;
-    if (capacity_ == 0) capacity_ = initial_capacity(n, box);
+    if (rounds_ == 0) rounds_ = initial_rounds(n, box);
     bins_.bin(pos, n, box, cutoff_ + skin_, stream);
-    int longest = build_at_capacity(pos, n, box, stream);
-    if (longest > capacity_) {  // grow with room to spare, and build again: nothing is dropped
-      capacity_ = round_up_to_lanes(longest + longest / 4 + 8);
+    const int longest = build_at_capacity(pos, n, box, stream);
+    if (longest > rounds_) {  // grow with room to spare, and build again: nothing is dropped
+      rounds_ = longest + longest / 4 + 2;
       build_at_capacity(pos, n, box, stream);
     }
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
                                       cudaMemcpyDeviceToDevice, stream));
   }
 
-  /// The expected neighbour count at the mean density with a quarter to spare.
-  int initial_capacity(int n, const core::Box& box) const {
+  /// Each lane's share of the expected neighbour count at the mean density, with a quarter
+  /// and two entries to spare.
+  int initial_rounds(int n, const core::Box& box) const {
     const double range = cutoff_ + skin_;
     const double expected = n / box.volume() * 4.18879 * range * range * range;  // 4 pi / 3
-    return round_up_to_lanes(int(std::min(1.25 * expected + 8, double(n))));
+    return int(std::min(1.25 * expected / lanes_ + 2, double(n)));
   }
-  int round_up_to_lanes(int k) const { return (std::max(k, 1) + lanes_ - 1) / lanes_ * lanes_; }
 
-  /// One build at the current capacity; returns the longest list it found.
+  /// One build at the current capacity; returns the longest lane list it found.
   int build_at_capacity(const PairPosition<T>* pos, int n, const core::Box& box,
                         cudaStream_t stream) {
     constexpr int kBlock = 128;
-    list_.resize(static_cast<std::size_t>(capacity_) * n);
+    const std::size_t row_stride = std::size_t(n) * lanes_;
+    list_.resize(std::size_t(rounds_) * row_stride);
     longest_.resize(1);
     longest_.fill_zero(stream);
     const double range = cutoff_ + skin_;
-    build_lists_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
-        pos, n, box.view<T>(), bins_.view(), T(range * range), capacity_, view(), list_.data(),
-        count_.data(), longest_.data());
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    const int blocks = static_cast<int>((row_stride + kBlock - 1) / kBlock);
+    with_lanes(lanes_, [&](auto lanes) {
+      build_lists_kernel<T, decltype(lanes)::value><<<blocks, kBlock, 0, stream>>>(
+          pos, n, box.view<T>(), bins_.view(), T(range * range), rounds_, row_stride,
+          list_.data(), count_.data(), longest_.data());
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    });
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
                                       cudaMemcpyDeviceToHost, stream));
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -174,7 +182,7 @@ class DeviceVerletList {
   double cutoff_, skin_;
   int lanes_;
   int n_ = 0;
-  int capacity_ = 0;
+  int rounds_ = 0;  ///< capacity of each lane's list
   bool valid_ = false;
   std::int64_t builds_ = 0;
   DeviceCellBins bins_;

@@ -1,8 +1,8 @@
 #pragma once
 /// @file neighbor_list_force_cuda.cuh
-/// Pair forces over Verlet lists on the GPU: G lanes per target (target_lanes_cuda.cuh), each
-/// reading its share of the target's list in list order (the build's fixed order), so results
-/// are bitwise reproducible. Generic over the evaluator, which must be zero beyond its cutoff
+/// Pair forces over Verlet lists on the GPU: G lanes per target (target_lanes_cuda.cuh), lane l
+/// reading the list that lane l of the build made, in its fixed order, so results are bitwise
+/// reproducible. Generic over the evaluator, which must be zero beyond its cutoff
 /// (the lists hold pairs out to cutoff + skin). Sums over one target in the pair type, stored
 /// in FP64.
 
@@ -34,9 +34,9 @@ __global__ void __launch_bounds__(kListForceBlock)
   if (i < n) {
     const PairPosition<T> target = pos[i];
     const auto* row = params + target.type * num_types;
-    const int neighbours = list.count[i];
+    const int neighbours = list.count[thread];  // this lane's list
     const int* entry = list.entries + std::size_t(i) * G + lane;
-    for (int k = lane; k < neighbours; k += G, entry += list.row_stride) {
+    for (int r = 0; r < neighbours; ++r, entry += list.row_stride) {
       sums.template add<Evaluator>(target, pos[*entry], box, row);
     }
   }
