@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "novamd/integrate/velocity_verlet.hpp"
+#include "novamd/neighbors/space_filling_curve.hpp"
 
 namespace novamd::backend {
 namespace {
@@ -22,7 +23,8 @@ CpuBackend::CpuBackend(BackendSetup setup)
     : units_(std::move(setup.units)),
       species_(std::move(setup.species)),
       box_(setup.box),
-      particles_(std::move(setup.particles)) {
+      particles_(std::move(setup.particles)),
+      reorder_every_(setup.neighbors.reorder_every) {
   for (const auto& settings : setup.forces) {
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
                                                  setup.neighbors, box_.shortest_edge()));
@@ -37,9 +39,25 @@ std::string CpuBackend::description() const {
 }
 
 void CpuBackend::compute_forces(EnergyRequest) {  // the oracle always computes everything
+  if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
   buffers_.reset(particles_.size());
   for (const auto& term : terms_) term->add_to(particles_, box_, buffers_);
   std::swap(particles_.force, buffers_.force);  // buffers_ keeps the old array for reuse
+}
+
+/// Every per-particle array sorted along the Morton curve; lists built on the old order are
+/// invalidated. Only the order of summation changes.
+void CpuBackend::reorder_along_curve() {
+  core::permute(particles_, neighbors::morton_order(particles_, box_));
+  for (const auto& term : terms_) term->invalidate_lists();
+  ++reorders_;
+}
+
+const core::ParticleData& CpuBackend::particles_on_host() {
+  if (reorders_ == 0) return particles_;
+  by_id_ = particles_;
+  core::permute(by_id_, core::id_order(particles_));
+  return by_id_;
 }
 
 void CpuBackend::kick(double dt) {

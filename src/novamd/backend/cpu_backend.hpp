@@ -23,17 +23,24 @@ class CpuBackend final : public Backend {
   void drift(double dt) override;
   Observables observables() override;
   std::optional<NonFinite> find_non_finite() override;
-  const core::ParticleData& particles_on_host() override { return particles_; }
+  const core::ParticleData& particles_on_host() override;
   std::int64_t neighbor_list_builds() const override;
+  std::int64_t reorders() const override { return reorders_; }
 
-  /// Per-particle energy shares of the last force evaluation (tests, analysis).
+  /// Per-particle energy shares of the last force evaluation, in storage order (tests).
   const forces::ForceBuffers& force_buffers() const { return buffers_; }
 
  private:
+  void reorder_along_curve();
+
   core::UnitSystem units_;
   core::SpeciesTable species_;
   core::Box box_;
-  core::ParticleData particles_;
+  core::ParticleData particles_;  ///< in storage order
+  core::ParticleData by_id_;      ///< a copy in id order, once particles were reordered
+  std::int64_t reorder_every_ = 0;
+  std::int64_t evaluations_ = 0;
+  std::int64_t reorders_ = 0;
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   forces::ForceBuffers buffers_;
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor

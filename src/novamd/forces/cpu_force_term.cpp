@@ -18,6 +18,7 @@ class CpuPairForce final : public CpuForceTerm {
       : table_(std::move(table)),
         method_(method),
         cutoff_(cutoff),
+        skin_(skin),
         check_every_(check_every),
         list_(cutoff, skin) {}
 
@@ -38,14 +39,19 @@ class CpuPairForce final : public CpuForceTerm {
     }
   }
 
-  std::int64_t list_builds() const override { return list_.builds(); }
+  std::int64_t list_builds() const override { return earlier_builds_ + list_.builds(); }
+  void invalidate_lists() override {
+    earlier_builds_ += list_.builds();
+    list_ = neighbors::VerletList(cutoff_, skin_);
+  }
 
  private:
   physics::PairTable<typename Evaluator::Params> table_;
   NeighborMethod method_;
-  double cutoff_;
+  double cutoff_, skin_;
   std::int64_t check_every_;
   std::int64_t calls_ = 0;
+  std::int64_t earlier_builds_ = 0;  ///< builds of lists discarded by invalidate_lists
   neighbors::CellGrid grid_;
   neighbors::VerletList list_;
 };

@@ -25,6 +25,8 @@ class CpuForceTerm {
                       ForceBuffers& out) = 0;
   /// Neighbour-list builds so far (0 for other traversals).
   virtual std::int64_t list_builds() const { return 0; }
+  /// The particles were reordered in memory: lists kept between calls are stale.
+  virtual void invalidate_lists() {}
 };
 
 /// The CPU force term for `settings` at `precision` (pair table built for the species), with the

@@ -5,10 +5,14 @@
 /// memory when they are close in space, so the sources a target reads share cache lines
 /// (Morton, IBM report 1966; as used for particle sorting by HOOMD-blue and LAMMPS).
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
+#include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/host_device.hpp"
+#include "novamd/core/particles.hpp"
 
 namespace novamd::neighbors {
 
@@ -35,6 +39,17 @@ NOVAMD_HD std::uint32_t morton_slab(double x, double length) {
 NOVAMD_HD std::uint32_t morton_key(const core::Vec3<double>& r, const core::Vec3<double>& L) {
   return spread_bits(morton_slab(r.x, L.x)) | (spread_bits(morton_slab(r.y, L.y)) << 1) |
          (spread_bits(morton_slab(r.z, L.z)) << 2);
+}
+
+/// The storage order along the curve: order[k] is the particle that goes to place k (ties keep
+/// their order, as the GPU's stable radix sort does).
+inline std::vector<std::uint32_t> morton_order(const core::ParticleData& p, const core::Box& box) {
+  std::vector<std::uint32_t> key(p.size()), order(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) key[i] = morton_key(p.position.get(i), box.length());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return key[a] < key[b]; });
+  return order;
 }
 
 }  // namespace novamd::neighbors
