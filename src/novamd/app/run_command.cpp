@@ -106,7 +106,11 @@ void print_summary(const RunResult& r, const backend::Backend& backend,
                r.steps, r.wall_seconds, 1e3 * per_step, 1.0 / per_step,
                static_cast<double>(backend.size()) / per_step);
     if (backend.neighbor_list_builds() > 0) {
-      fmt::print("Neighbour lists built {} times\n", backend.neighbor_list_builds());
+      fmt::print("Neighbour lists built {} times", backend.neighbor_list_builds());
+      if (backend.reorders() > 0) {
+        fmt::print("; particles sorted along the Morton curve {} times", backend.reorders());
+      }
+      fmt::print("\n");
     }
     const double e0 = r.initial.total_energy;
     fmt::print("Total energy: {:.10g} {} at step 0, {:.10g} at step {} (relative change {:.3g})\n",
