@@ -2,8 +2,8 @@
 /// @file all_pairs_cpu.hpp
 /// All-pairs traversal on the CPU (IUMD's particle-particle algorithm): every target i meets
 /// every source j != i under the minimum image. OpenMP threads own disjoint targets and each
-/// target's sums run over j in index order, so the result is bitwise independent of the number
-/// of threads. Generic over the pair evaluator (physics/) and the precision.
+/// target's sums run over j in index order (in the lanes of target_sums.hpp), so the result is
+/// bitwise independent of the number of threads. Generic over the pair evaluator (physics/) and the precision.
 
 #include <cstddef>
 

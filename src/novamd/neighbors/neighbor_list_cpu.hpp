@@ -1,7 +1,8 @@
 #pragma once
 /// @file neighbor_list_cpu.hpp
 /// Pair forces over a Verlet list on the CPU: each thread owns its targets and sums over the
-/// target's list in list order, so results are bitwise independent of the thread count.
+/// target's list in list order (in the lanes of target_sums.hpp), so results are bitwise
+/// independent of the thread count.
 /// Generic over the evaluator, which must be truncated at or below the list's cutoff.
 
 #include <cstddef>
