@@ -32,8 +32,41 @@ if(NOT NOVAMD_ENABLE_CUDA STREQUAL "OFF")
   endif()
 endif()
 
+# An MPI runtime without its development files (Open MPI's wrappers installed by a package such
+# as Debian's lammps, without libopenmpi-dev) names include folders that do not exist, and
+# FindMPI's test project then stops the configuration. AUTO checks the wrapper's folders first
+# and goes without MPI in that case.
+function(novamd_mpi_headers_missing result)
+  set(${result} FALSE PARENT_SCOPE)
+  find_program(NOVAMD_MPICXX NAMES mpicxx mpic++)
+  if(NOVAMD_MPICXX)
+    execute_process(COMMAND ${NOVAMD_MPICXX} --showme:incdirs OUTPUT_VARIABLE dirs
+                    ERROR_QUIET RESULT_VARIABLE failed OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT failed AND dirs)
+      separate_arguments(dirs)
+      set(found FALSE)
+      foreach(dir IN LISTS dirs)
+        if(EXISTS "${dir}/mpi.h")
+          set(found TRUE)
+        endif()
+      endforeach()
+      if(NOT found)
+        set(${result} TRUE PARENT_SCOPE)
+      endif()
+    endif()
+  endif()
+endfunction()
+
 set(NOVAMD_HAVE_MPI OFF)
-if(NOT NOVAMD_ENABLE_MPI STREQUAL "OFF")
+set(novamd_skip_mpi FALSE)
+if(NOVAMD_ENABLE_MPI STREQUAL "AUTO")
+  novamd_mpi_headers_missing(novamd_skip_mpi)
+  if(novamd_skip_mpi)
+    message(STATUS "NovaMD: MPI compiler wrapper found without mpi.h; building without MPI "
+                   "(apt-get install libopenmpi-dev to use it)")
+  endif()
+endif()
+if(NOT NOVAMD_ENABLE_MPI STREQUAL "OFF" AND NOT novamd_skip_mpi)
   find_package(MPI COMPONENTS CXX QUIET)
   if(MPI_CXX_FOUND)
     set(NOVAMD_HAVE_MPI ON)
