@@ -61,6 +61,32 @@ struct CellBinsView {
   const std::uint32_t* order;
 };
 
+/// Calls visit(j) for the particles j of the 27 cells around cell c, cells in a fixed order,
+/// lane `lane` of G taking every G-th entry of each cell (ascending index within a cell).
+template <int G, class Visit>
+__device__ void for_each_in_neighbour_cells(const CellBinsView& bins, int3 c, int lane,
+                                            Visit&& visit) {
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int cell = bins.grid.index(c.x + dx, c.y + dy, c.z + dz);
+        for (int k = bins.start[cell] + lane; k < bins.end[cell]; k += G) visit(int(bins.order[k]));
+      }
+}
+
+/// A stable CUB radix sort of (key, value) pairs on bits [0, bits), its scratch in `temp`.
+inline void radix_sort_pairs(core::DeviceBuffer<unsigned char>& temp, const std::uint32_t* keys,
+                             std::uint32_t* sorted_keys, const std::uint32_t* values,
+                             std::uint32_t* sorted_values, int n, int bits, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys, values, sorted_values, n, 0,
+                                  bits, stream);
+  if (bytes > temp.size()) temp.resize(bytes);
+  bytes = temp.size();
+  NOVAMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys, sorted_keys, values,
+                                                    sorted_values, n, 0, bits, stream));
+}
+
 template <class T>
 __global__ void cell_of_kernel(const PairPosition<T>* __restrict__ pos, int n, CellGridView grid,
                                std::uint32_t* __restrict__ cell,
@@ -98,14 +124,8 @@ class DeviceCellBins {
     cell_of_kernel<T><<<blocks, kBlock, 0, stream>>>(pos, n, grid_, cell_.data(), index_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     const int bits = std::max(1, int(std::bit_width(unsigned(grid_.cells() - 1))));
-    std::size_t bytes = 0;
-    cub::DeviceRadixSort::SortPairs(nullptr, bytes, cell_.data(), sorted_cell_.data(),
-                                    index_.data(), order_.data(), n, 0, bits, stream);
-    if (bytes > temp_.size()) temp_.resize(bytes);
-    bytes = temp_.size();
-    NOVAMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, cell_.data(),
-                                                      sorted_cell_.data(), index_.data(),
-                                                      order_.data(), n, 0, bits, stream));
+    radix_sort_pairs(temp_, cell_.data(), sorted_cell_.data(), index_.data(), order_.data(), n,
+                     bits, stream);
     start_.fill_zero(stream);
     end_.fill_zero(stream);
     cell_ranges_kernel<<<blocks, kBlock, 0, stream>>>(sorted_cell_.data(), n, start_.data(),

@@ -35,15 +35,9 @@ __global__ void __launch_bounds__(kCellForceBlock)
     const PairPosition<T> target = pos[i];
     const auto* row = params + target.type * num_types;
     const int3 c = bins.grid.coordinates(float(target.x), float(target.y), float(target.z));
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          const int cell = bins.grid.index(c.x + dx, c.y + dy, c.z + dz);
-          for (int k = bins.start[cell] + lane; k < bins.end[cell]; k += G) {
-            const int j = bins.order[k];
-            if (j != i) sums.template add<Evaluator>(target, pos[j], box, row);
-          }
-        }
+    for_each_in_neighbour_cells<G>(bins, c, lane, [&](int j) {
+      if (j != i) sums.template add<Evaluator>(target, pos[j], box, row);
+    });
   }
   sums.template combine_lanes<G>();  // every lane of the warp takes part
   if (i < n && lane == 0) sums.template store<Accumulate>(out, i);

@@ -46,20 +46,14 @@ __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int 
   const int3 c = bins.grid.coordinates(float(p.x), float(p.y), float(p.z));
   int* out = list + std::size_t(i) * G + lane;
   int found = 0;
-  for (int dz = -1; dz <= 1; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const int cell = bins.grid.index(c.x + dx, c.y + dy, c.z + dz);
-        for (int k = bins.start[cell] + lane; k < bins.end[cell]; k += G) {
-          const int j = bins.order[k];
-          if (j == i) continue;
-          const PairPosition<T> s = pos[j];
-          const auto d = box.minimum_image({p.x - s.x, p.y - s.y, p.z - s.z});
-          if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) continue;
-          if (found < rounds) out[std::size_t(found) * row_stride] = j;
-          ++found;
-        }
-      }
+  for_each_in_neighbour_cells<G>(bins, c, lane, [&](int j) {
+    if (j == i) return;
+    const PairPosition<T> s = pos[j];
+    const auto d = box.minimum_image({p.x - s.x, p.y - s.y, p.z - s.z});
+    if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) return;
+    if (found < rounds) out[std::size_t(found) * row_stride] = j;
+    ++found;
+  });
   count[thread] = found;
   atomicMax(longest, found);  // integer: exact in any order
 }
@@ -88,11 +82,6 @@ class DeviceVerletList {
   DeviceVerletList(double cutoff, double skin, int lanes)
       : cutoff_(cutoff), skin_(skin), lanes_(lanes) {}
 
-  /// True where the box holds at least 3 cells of cutoff + skin per axis.
-  static bool fits(const core::Box& box, double cutoff, double skin) {
-    return holds_three_cells(box, cutoff + skin);
-  }
-
   /// Builds the lists if there are none, the particle count changed or they were invalidated;
   /// otherwise, when `check`, rebuilds them if a particle moved more than skin/2 (the check
   /// waits for the device once).
@@ -111,8 +100,6 @@ class DeviceVerletList {
     return {list_.data(), count_.data(), lanes_, std::size_t(n_) * lanes_};
   }
   int lanes() const { return lanes_; }
-  /// Entries each target's lists can hold, over its G lanes.
-  int capacity() const { return rounds_ * lanes_; }
   std::int64_t builds() const { return builds_; }
   /// Device memory held: lists, counts, cells and the positions at the last build.
   std::size_t bytes() const {

@@ -4,11 +4,11 @@
 /// then a stable CUB radix sort of (key, index). order[k] is the particle that goes to place k.
 
 #include <cstdint>
-#include <cub/device/device_radix_sort.cuh>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/cell_bins_cuda.cuh"
 #include "novamd/neighbors/space_filling_curve.hpp"
 
 namespace novamd::neighbors {
@@ -36,14 +36,8 @@ class DeviceSpatialOrder {
         n, x, y, z, box.length(), key_.data(), index_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     constexpr int kBits = 3 * kMortonBitsPerAxis;
-    std::size_t bytes = 0;
-    cub::DeviceRadixSort::SortPairs(nullptr, bytes, key_.data(), sorted_key_.data(),
-                                    index_.data(), order_.data(), n, 0, kBits, stream);
-    if (bytes > temp_.size()) temp_.resize(bytes);
-    bytes = temp_.size();
-    NOVAMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, key_.data(),
-                                                      sorted_key_.data(), index_.data(),
-                                                      order_.data(), n, 0, kBits, stream));
+    radix_sort_pairs(temp_, key_.data(), sorted_key_.data(), index_.data(), order_.data(), n,
+                     kBits, stream);
     return order_.data();
   }
   std::size_t bytes() const {
