@@ -2,7 +2,8 @@
 /// @file checkpoint.hpp
 /// Binary checkpoints: everything a run needs to continue bitwise as if uninterrupted.
 /// Written to `FILE.tmp` and renamed over FILE, so a crash never leaves a half-written
-/// checkpoint; a version field and a CRC-32 of the whole content guard the reading.
+/// checkpoint; a version field and a CRC-32 of the whole content guard the reading. The layout,
+/// the version policy and the checks on reading are in docs/file-formats.md.
 
 #include <array>
 #include <cstdint>

@@ -1,0 +1,283 @@
+/// @file checkpoint.cpp
+/// The checkpoint file format, version 1 (see checkpoint.hpp; the layout is in
+/// docs/file-formats.md). Values are little-endian (binary_io.hpp):
+///
+///     header   "NOVAMDCK", uint32 version, uint32 byte-order mark, uint64 content length
+///     content  a fixed sequence of fields: strings length-prefixed, arrays count-prefixed
+///     uint32   CRC-32 of every byte before it
+///
+/// Reading checks, in this order: the magic, a reversed byte-order mark, the version, any other
+/// byte-order mark, the file size against the content length, the CRC-32, and only then parses
+/// the content, checking every count as it goes. The version comes before the checksum because
+/// a later version may checksum differently: its files must be refused for their version, not
+/// called corrupt.
+
+#include "novamd/io/checkpoint.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string_view>
+
+#include "novamd/core/error.hpp"
+#include "novamd/io/binary_io.hpp"
+
+namespace novamd::io {
+namespace {
+
+constexpr std::string_view kMagic = "NOVAMDCK";
+constexpr std::uint32_t kFormatVersion = 1;
+/// Magic (8), version (4), byte-order mark (4), content length (8).
+constexpr std::size_t kHeaderSize = 24;
+constexpr std::size_t kVersionOffset = 8;
+constexpr std::size_t kMarkOffset = 12;
+constexpr std::size_t kLengthOffset = 16;
+constexpr std::size_t kChecksumSize = 4;
+/// A stored force term without a neighbour list: two int64 and three empty arrays.
+constexpr std::size_t kMinTermSize = 2 * 8 + 3 * 8;
+
+/// "the particle positions (x)".
+std::string component(std::string_view what, int d) {
+  return fmt::format("{} ({})", what, "xyz"[d]);
+}
+
+// --- Writing -----------------------------------------------------------------------------------
+
+/// Every per-particle array of `data` with its size and whether it may be empty instead.
+struct ArraySize {
+  std::string what;
+  std::size_t size;
+  bool may_be_empty;
+};
+
+void add_vec3(std::vector<ArraySize>& out, std::string_view what, const core::Vec3Array& a,
+              bool may_be_empty) {
+  out.push_back({component(what, 0), a.x.size(), may_be_empty});
+  out.push_back({component(what, 1), a.y.size(), may_be_empty});
+  out.push_back({component(what, 2), a.z.size(), may_be_empty});
+}
+
+std::vector<ArraySize> per_particle_arrays(const CheckpointData& data) {
+  const core::ParticleData& p = data.state.particles;
+  std::vector<ArraySize> arrays;
+  add_vec3(arrays, "the particle positions", p.position, false);
+  add_vec3(arrays, "the particle velocities", p.velocity, false);
+  add_vec3(arrays, "the particle forces", p.force, false);
+  arrays.push_back({"the particle ids", p.id.size(), false});
+  arrays.push_back({"the thermostat heat", data.state.thermostat_heat.size(), true});
+  for (std::size_t k = 0; k < data.state.terms.size(); ++k)
+    add_vec3(arrays, fmt::format("the list-build positions of force term {}", k),
+             data.state.terms[k].built_at, true);
+  return arrays;
+}
+
+/// Throws core::RunError if an array does not hold one value per particle (particles.type
+/// defines the count), or a term's list-build positions differ in size between x, y and z.
+void check_consistent(const std::filesystem::path& file, const CheckpointData& data) {
+  const std::size_t n = data.state.particles.size();
+  for (const ArraySize& a : per_particle_arrays(data)) {
+    if (a.size != n && !(a.may_be_empty && a.size == 0))
+      throw core::RunError(fmt::format(
+          "{}: cannot write the checkpoint: {} hold {} values for {} particles{}", file.string(),
+          a.what, a.size, n, a.may_be_empty ? " (expected 0 or all)" : ""));
+  }
+  for (std::size_t k = 0; k < data.state.terms.size(); ++k) {
+    const core::Vec3Array& a = data.state.terms[k].built_at;
+    if (a.x.size() != a.y.size() || a.x.size() != a.z.size())
+      throw core::RunError(fmt::format(
+          "{}: cannot write the checkpoint: the list-build positions of force term {} hold {}, "
+          "{} and {} values in x, y and z",
+          file.string(), k, a.x.size(), a.y.size(), a.z.size()));
+  }
+}
+
+void put_vec3(BinaryWriter& out, const core::Vec3Array& a) {
+  out.vector(a.x);
+  out.vector(a.y);
+  out.vector(a.z);
+}
+
+void put_content(BinaryWriter& out, const CheckpointData& data) {
+  for (const std::string* s :
+       {&data.novamd_version, &data.config_yaml, &data.backend, &data.precision, &data.device})
+    out.string(*s);
+  out.i64(data.step);
+  for (const double length : data.box) out.f64(length);
+  const backend::BackendState& state = data.state;
+  out.u64(state.particles.size());
+  put_vec3(out, state.particles.position);
+  put_vec3(out, state.particles.velocity);
+  put_vec3(out, state.particles.force);
+  out.vector(state.particles.type);
+  out.vector(state.particles.id);
+  out.vector(state.thermostat_heat);
+  out.i64(state.force_evaluations);
+  out.i64(state.reorders);
+  out.u64(state.terms.size());
+  for (const backend::NeighborState& term : state.terms) {
+    out.i64(term.calls);
+    out.i64(term.builds);
+    put_vec3(out, term.built_at);
+  }
+  out.string(data.integrator.type);
+  out.vector(data.integrator.values);
+}
+
+// --- Reading -----------------------------------------------------------------------------------
+
+template <class T>
+T load(std::span<const unsigned char> bytes, std::size_t offset) {
+  T v;
+  std::memcpy(&v, bytes.data() + offset, sizeof v);
+  return v;
+}
+
+/// Checks the header and the file size against it; returns the content length.
+std::size_t checked_content_length(std::span<const unsigned char> bytes, const std::string& file) {
+  const auto fail = [&](const std::string& why) {
+    throw core::InputError(fmt::format("{}: {}", file, why));
+  };
+  const std::size_t size = bytes.size();
+  const std::size_t magic_bytes = std::min(size, kMagic.size());
+  if (std::string_view(reinterpret_cast<const char*>(bytes.data()), magic_bytes) !=
+      kMagic.substr(0, magic_bytes))
+    fail("not a NovaMD checkpoint (the file does not start with NOVAMDCK)");
+  const ByteOrder order = size >= kMarkOffset + 4
+                              ? byte_order_of(load<std::uint32_t>(bytes, kMarkOffset))
+                              : ByteOrder::kSame;
+  if (order == ByteOrder::kSwapped)
+    fail(
+        "the checkpoint was written on a machine of the other byte order (big-endian); this "
+        "novamd reads little-endian checkpoints");
+  if (size >= kVersionOffset + 4) {
+    const auto version = load<std::uint32_t>(bytes, kVersionOffset);
+    if (version != kFormatVersion)
+      fail(fmt::format("checkpoint format version {}; this novamd reads version {}", version,
+                       kFormatVersion));
+  }
+  if (order == ByteOrder::kUnknown)
+    fail(fmt::format("corrupt header: byte-order mark 0x{:08x}, expected 0x{:08x}",
+                     load<std::uint32_t>(bytes, kMarkOffset), kByteOrderMark));
+  const std::size_t minimum = kHeaderSize + kChecksumSize;
+  if (size < minimum)
+    fail(fmt::format("truncated: {} bytes, a checkpoint needs at least {}", size, minimum));
+  const auto length = load<std::uint64_t>(bytes, kLengthOffset);
+  if (length > std::numeric_limits<std::uint64_t>::max() - minimum)
+    fail(fmt::format("corrupt header: a content length of {} bytes", length));
+  if (length > size - minimum)
+    fail(fmt::format("truncated: {} bytes, the content needs {}", size, minimum + length));
+  if (length < size - minimum)
+    fail(fmt::format("{} bytes after the checksum: the file is corrupt", size - minimum - length));
+  return static_cast<std::size_t>(length);
+}
+
+void check_checksum(std::span<const unsigned char> bytes, const std::string& file) {
+  const std::size_t covered = bytes.size() - kChecksumSize;
+  const auto stored = load<std::uint32_t>(bytes, covered);
+  const std::uint32_t computed = crc32_of(bytes.first(covered));
+  if (stored != computed)
+    throw core::InputError(
+        fmt::format("{}: checksum mismatch (stored 0x{:08x}, computed 0x{:08x}): the file is "
+                    "corrupt",
+                    file, stored, computed));
+}
+
+/// A count-prefixed array that must hold `n` values (or none, where `may_be_empty`).
+template <class T>
+std::vector<T> get_per_particle(BinaryReader& in, std::string_view what, std::size_t n,
+                                bool may_be_empty) {
+  std::vector<T> v = in.vector<T>(what);
+  if (v.size() != n && !(may_be_empty && v.empty()))
+    in.corrupt(fmt::format("{} hold {} values for {} particles", what, v.size(), n));
+  return v;
+}
+
+core::Vec3Array get_vec3(BinaryReader& in, std::string_view what, std::size_t n,
+                         bool may_be_empty) {
+  core::Vec3Array a;
+  a.x = get_per_particle<double>(in, component(what, 0), n, may_be_empty);
+  a.y = get_per_particle<double>(in, component(what, 1), n, may_be_empty);
+  a.z = get_per_particle<double>(in, component(what, 2), n, may_be_empty);
+  if (a.x.size() != a.y.size() || a.x.size() != a.z.size())
+    in.corrupt(fmt::format("{} hold {}, {} and {} values in x, y and z", what, a.x.size(),
+                           a.y.size(), a.z.size()));
+  return a;
+}
+
+void get_particles(BinaryReader& in, std::size_t n, core::ParticleData& p) {
+  p.position = get_vec3(in, "the particle positions", n, false);
+  p.velocity = get_vec3(in, "the particle velocities", n, false);
+  p.force = get_vec3(in, "the particle forces", n, false);
+  p.type = get_per_particle<std::int32_t>(in, "the particle types", n, false);
+  p.id = get_per_particle<std::int32_t>(in, "the particle ids", n, false);
+}
+
+void get_state(BinaryReader& in, backend::BackendState& state) {
+  const std::uint64_t count = in.u64("the particle count");
+  if (count > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+    in.corrupt(fmt::format("a particle count of {}", count));
+  const auto n = static_cast<std::size_t>(count);
+  get_particles(in, n, state.particles);
+  state.thermostat_heat = get_per_particle<double>(in, "the thermostat heat", n, true);
+  state.force_evaluations = in.i64("the force-evaluation count");
+  state.reorders = in.i64("the reorder count");
+  const std::uint64_t terms = in.u64("the number of force terms");
+  if (terms > in.remaining() / kMinTermSize)
+    in.corrupt(
+        fmt::format("{} force terms claimed, but only {} bytes remain", terms, in.remaining()));
+  state.terms.resize(static_cast<std::size_t>(terms));
+  for (std::size_t k = 0; k < state.terms.size(); ++k) {
+    backend::NeighborState& term = state.terms[k];
+    term.calls = in.i64(fmt::format("the evaluation count of force term {}", k));
+    term.builds = in.i64(fmt::format("the list-build count of force term {}", k));
+    term.built_at =
+        get_vec3(in, fmt::format("the list-build positions of force term {}", k), n, true);
+  }
+}
+
+CheckpointData get_content(BinaryReader& in) {
+  CheckpointData data;
+  data.novamd_version = in.string("the novamd version");
+  data.config_yaml = in.string("the config");
+  data.backend = in.string("the backend name");
+  data.precision = in.string("the precision");
+  data.device = in.string("the device description");
+  data.step = in.i64("the step");
+  for (int d = 0; d < 3; ++d) data.box[d] = in.f64(component("the box", d));
+  get_state(in, data.state);
+  data.integrator.type = in.string("the integrator name");
+  data.integrator.values = in.vector<double>("the integrator state");
+  if (in.remaining() != 0)
+    in.corrupt(fmt::format("{} bytes after the integrator state", in.remaining()));
+  return data;
+}
+
+}  // namespace
+
+void write_checkpoint(const std::filesystem::path& file, const CheckpointData& data) {
+  check_consistent(file, data);
+  BinaryWriter out;
+  out.bytes(kMagic.data(), kMagic.size());
+  out.u32(kFormatVersion);
+  out.u32(kByteOrderMark);
+  out.u64(0);  // the content length, known below
+  put_content(out, data);
+  out.patch_u64(kLengthOffset, out.size() - kHeaderSize);
+  out.u32(crc32_of(out.buffer()));
+  write_file_atomically(file, out.buffer());
+}
+
+CheckpointData read_checkpoint(const std::filesystem::path& file) {
+  const std::vector<unsigned char> bytes = read_whole_file(file);
+  const std::string name = file.string();
+  const std::size_t length = checked_content_length(bytes, name);
+  check_checksum(bytes, name);
+  const std::span<const unsigned char> content(bytes.data() + kHeaderSize, length);
+  BinaryReader in(content, name);
+  return get_content(in);
+}
+
+}  // namespace novamd::io
