@@ -305,9 +305,9 @@ void XyzWriter::FileCloser::operator()(std::FILE* f) const {
 }
 
 XyzWriter::XyzWriter(const std::filesystem::path& file, bool write_velocity, bool write_force,
-                     int significant_digits)
+                     int significant_digits, Mode mode)
     : path_(file),
-      file_(std::fopen(file.c_str(), "w")),
+      file_(std::fopen(file.c_str(), mode == Mode::Append ? "a" : "w")),
       write_velocity_(write_velocity),
       write_force_(write_force),
       significant_digits_(std::clamp(significant_digits, 0, 17)) {

@@ -52,10 +52,18 @@ class XyzWriter {
   static constexpr int kDefaultDigits = 10;
   static constexpr int kRoundTrip = 0;  ///< significant_digits value: exact round trip
 
-  /// Opens (truncating) `file`. `write_velocity` and `write_force` add the vel:R:3 and
-  /// forces:R:3 columns. @throws core::InputError if the file cannot be opened for writing.
+  /// How the constructor opens an existing file.
+  enum class Mode {
+    Truncate,  ///< start an empty file
+    Append,    ///< keep the frames already there and write after them (creates a new file)
+  };
+
+  /// Opens `file`, truncating it unless `mode` is Append. `write_velocity` and `write_force` add
+  /// the vel:R:3 and forces:R:3 columns. @throws core::InputError if the file cannot be opened
+  /// for writing.
   explicit XyzWriter(const std::filesystem::path& file, bool write_velocity = false,
-                     bool write_force = false, int significant_digits = kDefaultDigits);
+                     bool write_force = false, int significant_digits = kDefaultDigits,
+                     Mode mode = Mode::Truncate);
 
   XyzWriter(XyzWriter&&) noexcept = default;
   XyzWriter& operator=(XyzWriter&&) noexcept = default;
