@@ -33,11 +33,18 @@ $build/novamd --version | tee -a "$summary"
 cuobjdump -res-usage $build/novamd 2>&1 | grep -A1 -E "Function .*(all_pairs|kick|drift|neighbor_list|cell_list|build_lists)" \
   | cu++filt > "$OUT/resources.txt"
 cuobjdump -sass $build/novamd | cu++filt |
-  awk '/Function :/ {keep = /all_pairs/} keep' > "$OUT/sass.txt" 2>&1
+  awk '/Function :/ {keep = /all_pairs/} keep' | head -n 20000 > "$OUT/sass.txt" 2>&1
 
 status=0
 if [[ $what == all || $what == tests ]]; then
-  ctest --test-dir $build --output-on-failure -j 4 > "$OUT/tests.log" 2>&1 || status=1
+  # The trajectory read-back tests need MDAnalysis and h5py (CI installs them); the GPU machine
+  # may lack them and cannot fetch them: then they are left out here, and the log says so.
+  exclude=()
+  if ! /usr/bin/python3 -c "import MDAnalysis, h5py" 2>/dev/null; then
+    exclude=(-E "MDAnalysis|H5mdWriter|TrajectoryReadBack|TrajectoryFormats|DcdWriter.ResumeDrops")
+    echo "python3 lacks MDAnalysis or h5py: read-back tests left out (they run in CI)" | tee -a "$summary"
+  fi
+  ctest --test-dir $build --output-on-failure -j 4 "${exclude[@]}" > "$OUT/tests.log" 2>&1 || status=1
   grep -E "^(LJ )?N = |worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
   grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20
 fi

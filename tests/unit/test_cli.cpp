@@ -46,7 +46,8 @@ run: {steps: 0}
 
 TEST(Cli, ExamplesRunShortened) {
   for (const char* example :
-       {"white_dwarf_co.yaml", "yukawa_ocp.yaml", "lj_liquid.yaml", "lj_binary_mixture.yaml"}) {
+       {"white_dwarf_co.yaml", "yukawa_ocp.yaml", "lj_liquid.yaml", "lj_binary_mixture.yaml",
+        "lj_nvt.yaml"}) {
     TempDir dir;
     const auto result = run_novamd(std::string("run " NOVAMD_SOURCE_DIR "/examples/") + example +
                                        " --steps 4 --set output.thermo.every=2",
@@ -74,14 +75,16 @@ TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   const auto lines = read_lines(dir.path() / "thermo.csv");
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0],
-            "step,time,temperature,kinetic_energy,potential_energy,total_energy,pressure");
+            "step,time,temperature,kinetic_energy,potential_energy,total_energy,pressure,"
+            "conserved_energy");
   EXPECT_EQ(lines[1].rfind("0,0,", 0), 0u) << lines[1];
   // Two unit charges with lambda = 1 at distance >= 1 in a 10-box: 0 < V <= exp(-1).
   const auto values = parse_row(lines[1]);
-  ASSERT_EQ(values.size(), 7u);
+  ASSERT_EQ(values.size(), 8u);
   EXPECT_GT(values[4], 0.0);
   EXPECT_LE(values[4], std::exp(-1.0));
   EXPECT_DOUBLE_EQ(values[5], values[3] + values[4]);  // total = kinetic + potential
+  EXPECT_EQ(values[7], values[5]);                     // NVE: conserved = total
   EXPECT_NEAR(values[2], 1.0, 1e-12);                  // temperature set exactly
 }
 

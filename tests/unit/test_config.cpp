@@ -113,11 +113,14 @@ TEST(ConfigParse, FullConfigGivesExpectedValues) {
   EXPECT_EQ(config.run.steps, 1000);
   EXPECT_EQ(config.output.thermo.every, 10);
   EXPECT_EQ(config.output.thermo.file, "t.csv");
-  ASSERT_TRUE(config.output.trajectory.has_value());
-  EXPECT_EQ(config.output.trajectory->every, 500);
-  EXPECT_EQ(config.output.trajectory->file, "out.xyz");
-  EXPECT_TRUE(config.output.trajectory->velocity);
-  EXPECT_FALSE(config.output.trajectory->force);
+  ASSERT_EQ(config.output.trajectories.size(), 1u);
+  const auto& trajectory = config.output.trajectories[0];
+  EXPECT_EQ(trajectory.every, 500);
+  EXPECT_EQ(trajectory.file, "out.xyz");
+  EXPECT_EQ(trajectory.format, novamd::io::TrajectoryFormat::Xyz);
+  EXPECT_EQ(trajectory.position_every, 500);
+  EXPECT_EQ(trajectory.velocity_every, 500);
+  EXPECT_EQ(trajectory.force_every, 0);
 }
 
 TEST(ConfigParse, DefaultsApplyToAbsentKeys) {
@@ -138,7 +141,10 @@ TEST(ConfigParse, DefaultsApplyToAbsentKeys) {
   EXPECT_EQ(config.integrator.type, "velocity_verlet");
   EXPECT_EQ(config.output.thermo.every, 100);
   EXPECT_EQ(config.output.thermo.file, "thermo.csv");
-  EXPECT_FALSE(config.output.trajectory.has_value());
+  EXPECT_TRUE(config.output.trajectories.empty());
+  EXPECT_FALSE(config.output.checkpoint.configured);
+  EXPECT_EQ(config.output.console.every, 100);  // the thermo interval
+  EXPECT_FALSE(config.run.walltime.has_value());
 }
 
 TEST(ConfigParse, ScalarBoxAndOneElementBoxAreCubic) {
@@ -341,15 +347,63 @@ TEST(ConfigErrors, BadUnitsAreNamed) {
              "nuclear, lj or real");
 }
 
-TEST(ConfigErrors, CheckpointIsNotAvailable) {
-  EXPECT_HAS(error_of(kFull + "  checkpoint: {every: 10000, file: run.chk}\n"),
-             "wd.yaml:20: output.checkpoint: checkpoints are not available in this version");
+TEST(ConfigParse, CheckpointWalltimeConsoleAndColumns) {
+  const Config config = parse_config(
+      with(with(kFull, "run: {steps: 1000}", "run: {steps: 1000, walltime: \"23:50:00\"}"),
+           "thermo: {every: 10, file: t.csv}",
+           "thermo: {every: 10, file: t.csv, columns: [density, thermostat_energy]}") +
+          "  checkpoint: {every: 10000, file: run.chk}\n  console: {every: 0}\n",
+      "wd.yaml");
+  EXPECT_EQ(*config.run.walltime, 23 * 3600 + 50 * 60);
+  EXPECT_TRUE(config.output.checkpoint.configured);
+  EXPECT_EQ(config.output.checkpoint.every, 10000);
+  EXPECT_EQ(config.output.checkpoint.file, "run.chk");
+  EXPECT_EQ(config.output.console.every, 0);
+  EXPECT_EQ(config.output.thermo.columns, (std::vector<std::string>{"density", "thermostat_energy"}));
 }
 
-TEST(ConfigErrors, PlannedIntegratorIsNotAvailable) {
-  EXPECT_HAS(error_of(with(kFull, "type: velocity_verlet", "type: langevin")),
-             "wd.yaml:15: integrator.type: integrator 'langevin' is not available in this "
-             "version; expected velocity_verlet");
+TEST(ConfigParse, ThermostatsTakeTheirKeys) {
+  const auto langevin = parse_config(
+      with(kFull, "type: velocity_verlet", "type: langevin, temperature: 0.002, friction: 0.01"),
+      "wd.yaml");
+  EXPECT_EQ(langevin.integrator.type, "langevin");
+  EXPECT_EQ(*langevin.integrator.temperature, 0.002);
+  EXPECT_EQ(langevin.integrator.friction, 0.01);
+  const auto chain = parse_config(
+      with(kFull, "type: velocity_verlet", "type: nose_hoover, temperature: 0.002, tau: 2000"),
+      "wd.yaml");
+  EXPECT_EQ(chain.integrator.chain, 3);  // the default chain length
+  EXPECT_EQ(chain.integrator.tau, 2000.0);
+}
+
+TEST(ConfigErrors, ThermostatKeysAreCheckedPerIntegrator) {
+  EXPECT_HAS(error_of(with(kFull, "type: velocity_verlet", "type: langevin, temperature: 0.002")),
+             "wd.yaml:15: integrator.friction: required key is missing");
+  EXPECT_HAS(error_of(with(kFull, "type: velocity_verlet",
+                           "type: bussi, temperature: 0.002, tau: 1, friction: 2")),
+             "integrator.friction");
+  EXPECT_HAS(error_of(with(kFull, "type: velocity_verlet",
+                           "type: nose_hoover, temperature: 0.002, tau: 1, chain: 0")),
+             "integrator.chain: 0 is out of range");
+  EXPECT_HAS(error_of(with(kFull, "type: velocity_verlet", "type: langevn")),
+             "integrator.type: unknown value 'langevn' (did you mean 'langevin'?)");
+}
+
+TEST(ConfigErrors, WalltimeMustBeADuration) {
+  EXPECT_HAS(error_of(with(kFull, "run: {steps: 1000}", "run: {steps: 1000, walltime: 1:70:00}")),
+             "run.walltime: '1:70:00' is not a duration");
+}
+
+TEST(ConfigErrors, TrajectoryFormatsAndFields) {
+  EXPECT_HAS(error_of(with(kFull, "file: out.xyz", "file: out.trj")),
+             "'out.trj' has no extension that names a format");
+  EXPECT_HAS(error_of(with(kFull, "file: out.xyz", "file: out.dcd")),
+             "output.trajectory.fields: DCD files hold positions only");
+  EXPECT_HAS(error_of(with(kFull, "fields: [position, velocity]", "fields: {position: 10}")),
+             "output.trajectory.fields: per-field intervals need the h5md format");
+  EXPECT_HAS(error_of(with(kFull, "thermo: {every: 10, file: t.csv}",
+                           "thermo: {every: 10, file: t.csv, columns: [densty]}")),
+             "(did you mean 'density'?)");
 }
 
 TEST(ConfigErrors, YamlSyntaxErrorNamesFileAndLine) {

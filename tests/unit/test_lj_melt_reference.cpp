@@ -107,7 +107,8 @@ TEST(LjMeltReference, StepZeroEnergyAndPressureMatchLammpsAndTheLatticeSum) {
               config.forces, config.precision, config.neighbors});
   backend->compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto obs = backend->observables();
-  const auto thermo = novamd::analysis::make_thermo_state(0, 0.0, obs, n, volume, config.units);
+  const auto thermo = novamd::analysis::make_thermo_state(
+      0, 0.0, obs, n, volume, config.units, novamd::analysis::degrees_of_freedom(n));
   const double nd = static_cast<double>(n);
 
   const double e_pair = thermo.potential_energy / nd;

@@ -2,10 +2,14 @@
 /// @file thermo.hpp
 /// Thermodynamic quantities of one state, from the backend's whole-system sums.
 ///
-///     T = 2 K / (f k_B),   f = 3N - 3 (total momentum is removed; f = 3 for N = 1)
-///     P = (2 K + W) / (3 V),   W = sum over pairs of r_ij . f_ij   (virial pressure)
+///     T = 2 K / (f k_B)      f: degrees of freedom (3N - 3 where total momentum is conserved
+///                            at zero, 3N under Langevin dynamics; the integrator says)
+///     P = (2 K + W) / (3 V), W = sum over pairs of r_ij . f_ij   (virial pressure)
+///     conserved = K + U + thermostat energy (the energy the thermostat has taken out)
 
 #include <cstdint>
+#include <stdexcept>
+#include <string_view>
 
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/units.hpp"
@@ -20,6 +24,15 @@ struct ThermoState {
   double potential_energy = 0.0;
   double total_energy = 0.0;
   double pressure = 0.0;
+  double conserved_energy = 0.0;
+  double thermostat_energy = 0.0;
+  double virial = 0.0;
+  double volume = 0.0;
+  std::size_t particles = 0;
+  // Filled in by the run, for the extra columns:
+  double conserved_energy_drift = 0.0;
+  std::int64_t neighbor_list_builds = 0;
+  double wall_time = 0.0;
 };
 
 /// Degrees of freedom of N point particles whose total momentum is conserved at zero.
@@ -27,19 +40,41 @@ inline double degrees_of_freedom(std::size_t n) {
   return n > 1 ? 3.0 * n - 3.0 : 3.0 * n;
 }
 
+/// The state from whole-system sums; `dof`: degrees of freedom for the temperature.
 inline ThermoState make_thermo_state(std::int64_t step, double time,
                                      const backend::Observables& obs, std::size_t n, double volume,
-                                     const core::UnitSystem& units) {
+                                     const core::UnitSystem& units, double dof,
+                                     double thermostat_energy = 0.0) {
   ThermoState s;
   s.step = step;
   s.time = time;
   s.kinetic_energy = obs.kinetic_energy;
   s.potential_energy = obs.potential_energy;
   s.total_energy = obs.kinetic_energy + obs.potential_energy;
-  const double dof = degrees_of_freedom(n);
   s.temperature = dof > 0 ? 2.0 * obs.kinetic_energy / (dof * units.boltzmann) : 0.0;
   s.pressure = (2.0 * obs.kinetic_energy + obs.virial) / (3.0 * volume);
+  s.thermostat_energy = thermostat_energy;
+  s.conserved_energy = s.total_energy + thermostat_energy;
+  s.virial = obs.virial;
+  s.volume = volume;
+  s.particles = n;
   return s;
+}
+
+/// The value of an extra thermo column (analysis/thermo_columns.hpp) by name.
+inline double thermo_value(const ThermoState& s, std::string_view column) {
+  const double n = s.particles > 0 ? static_cast<double>(s.particles) : 1.0;
+  if (column == "thermostat_energy") return s.thermostat_energy;
+  if (column == "conserved_energy_drift") return s.conserved_energy_drift;
+  if (column == "virial") return s.virial;
+  if (column == "volume") return s.volume;
+  if (column == "density") return static_cast<double>(s.particles) / s.volume;
+  if (column == "kinetic_energy_per_particle") return s.kinetic_energy / n;
+  if (column == "potential_energy_per_particle") return s.potential_energy / n;
+  if (column == "total_energy_per_particle") return s.total_energy / n;
+  if (column == "neighbor_list_builds") return static_cast<double>(s.neighbor_list_builds);
+  if (column == "wall_time") return s.wall_time;
+  throw std::invalid_argument("unknown thermo column");
 }
 
 }  // namespace novamd::analysis

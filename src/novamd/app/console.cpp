@@ -13,16 +13,18 @@ void print_header(const std::vector<HeaderLine>& lines) {
 }
 
 void print_thermo_table_header(const core::UnitSystem& units) {
-  fmt::print("{:>10} {:>14} {:>14} {:>17} {:>17} {:>14}\n", "step", "time", "temperature",
-             "potential_energy", "total_energy", "pressure");
-  fmt::print("{:>10} {:>14} {:>14} {:>17} {:>17} {:>14}\n", "", units.time, units.temperature,
-             units.energy, units.energy, units.energy + "/" + units.length + "^3");
+  fmt::print("{:>10} {:>14} {:>14} {:>17} {:>17} {:>17} {:>14}\n", "step", "time",
+             "temperature", "potential_energy", "total_energy", "conserved_energy", "pressure");
+  fmt::print("{:>10} {:>14} {:>14} {:>17} {:>17} {:>17} {:>14}\n", "", units.time,
+             units.temperature, units.energy, units.energy, units.energy,
+             units.energy + "/" + units.length + "^3");
   std::fflush(stdout);
 }
 
 void print_thermo_row(const analysis::ThermoState& s) {
-  fmt::print("{:>10} {:>14.6g} {:>14.6g} {:>17.10g} {:>17.10g} {:>14.6g}\n", s.step, s.time,
-             s.temperature, s.potential_energy, s.total_energy, s.pressure);
+  fmt::print("{:>10} {:>14.6g} {:>14.6g} {:>17.10g} {:>17.10g} {:>17.10g} {:>14.6g}\n", s.step,
+             s.time, s.temperature, s.potential_energy, s.total_energy, s.conserved_energy,
+             s.pressure);
   std::fflush(stdout);
 }
 

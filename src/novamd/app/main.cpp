@@ -15,14 +15,21 @@ namespace {
 
 using novamd::core::kExitBadInput;
 
-void add_run_command(CLI::App& app, novamd::app::RunOptions& run, std::vector<std::string>& sets,
-                     std::string& backend, std::string& precision, std::string& steps) {
+/// Options given as text on the command line, applied to RunOptions after parsing.
+struct RunFlags {
+  std::vector<std::string> sets;
+  std::string backend, precision, steps, restart;
+};
+
+void add_run_command(CLI::App& app, novamd::app::RunOptions& run, RunFlags& flags) {
   auto* cmd = app.add_subcommand("run", "Run a simulation from a YAML config");
   cmd->add_option("config", run.config, "YAML config file")->required();
-  cmd->add_option("--backend", backend, "auto | cpu | cuda (overrides the config)");
-  cmd->add_option("--precision", precision, "double | mixed | single (overrides the config)");
-  cmd->add_option("--steps", steps, "number of steps (overrides run.steps)");
-  cmd->add_option("--set", sets, "override a config key: --set key.path=value (repeatable)");
+  cmd->add_option("--backend", flags.backend, "auto | cpu | cuda (overrides the config)");
+  cmd->add_option("--precision", flags.precision,
+                  "double | mixed | single (overrides the config)");
+  cmd->add_option("--steps", flags.steps, "the last step (overrides run.steps)");
+  cmd->add_option("--set", flags.sets, "override a config key: --set key.path=value (repeatable)");
+  cmd->add_option("--restart", flags.restart, "continue from this checkpoint file");
 }
 
 void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
@@ -40,14 +47,14 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   cmd->add_option("--warmup", bench.warmup, "untimed steps first")->capture_default_str();
 }
 
-int dispatch(CLI::App& app, novamd::app::RunOptions& run, const std::vector<std::string>& sets,
-             const std::string& backend, const std::string& precision, const std::string& steps,
+int dispatch(CLI::App& app, novamd::app::RunOptions& run, const RunFlags& flags,
              const novamd::app::BenchOptions& bench) {
   if (app.got_subcommand("run")) {
-    for (const auto& s : sets) run.overrides.push_back(novamd::app::parse_override(s));
-    if (!backend.empty()) run.overrides.push_back({"backend", backend});
-    if (!precision.empty()) run.overrides.push_back({"precision", precision});
-    if (!steps.empty()) run.overrides.push_back({"run.steps", steps});
+    for (const auto& s : flags.sets) run.overrides.push_back(novamd::app::parse_override(s));
+    if (!flags.backend.empty()) run.overrides.push_back({"backend", flags.backend});
+    if (!flags.precision.empty()) run.overrides.push_back({"precision", flags.precision});
+    if (!flags.steps.empty()) run.overrides.push_back({"run.steps", flags.steps});
+    if (!flags.restart.empty()) run.restart = flags.restart;
     return novamd::app::run_command(run);
   }
   return novamd::app::bench_command(bench);
@@ -62,9 +69,8 @@ int main(int argc, char** argv) {
   app.add_flag("--version", show_version, "Print version, commit and CUDA support");
   novamd::app::RunOptions run;
   novamd::app::BenchOptions bench;
-  std::vector<std::string> sets;
-  std::string backend, precision, steps;
-  add_run_command(app, run, sets, backend, precision, steps);
+  RunFlags flags;
+  add_run_command(app, run, flags);
   add_bench_command(app, bench);
 
   try {
@@ -84,7 +90,7 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   try {
-    return dispatch(app, run, sets, backend, precision, steps, bench);
+    return dispatch(app, run, flags, bench);
   } catch (const novamd::core::InputError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "novamd: error: {}\n", e.what());

@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 
+#include "novamd/app/checkpointing.hpp"
 #include "novamd/app/console.hpp"
 #include "novamd/app/simulation.hpp"
+#include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
+#include "novamd/integrate/integrator.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/io/initial_system.hpp"
@@ -70,6 +74,8 @@ std::string describe_particles(const core::ParticleData& particles,
   return text;
 }
 
+std::string describe_integrator(const io::Config& config);
+
 std::vector<HeaderLine> header_lines(const io::Config& config, const io::InitialSystem& initial,
                                      const backend::Backend& backend) {
   const auto& u = config.units;
@@ -85,25 +91,59 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const io::Initial
                    u.length, initial.particles.size() / initial.box.volume(), u.length)}};
   for (const auto& f : config.forces) lines.push_back({"force", describe_force(f, u)});
   lines.push_back({"neighbors", describe_neighbors(config, initial.box)});
-  lines.push_back(
-      {"integrator", fmt::format("{}, timestep {} {}, {} steps", config.integrator.type,
-                                 config.integrator.timestep, u.time, config.run.steps)});
+  lines.push_back({"integrator", describe_integrator(config)});
   std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),
                                    config.output.thermo.every);
-  if (const auto& t = config.output.trajectory) {
-    output += fmt::format("; {} every {} steps", t->file.string(), t->every);
-  }
+  for (const auto& t : config.output.trajectories)
+    output += fmt::format("; {} every {} steps", t.file.string(), t.every);
+  const auto& chk = config.output.checkpoint;
+  if (chk.configured)
+    output += chk.every > 0 ? fmt::format("; {} every {} steps", chk.file.string(), chk.every)
+                            : fmt::format("; {} at the end", chk.file.string());
   lines.push_back({"output", output});
+  if (config.run.walltime)
+    lines.push_back({"walltime", fmt::format("{:.0f} s: stops with a checkpoint before then",
+                                             *config.run.walltime)});
   return lines;
 }
 
-void print_summary(const RunResult& r, const backend::Backend& backend,
-                   const core::UnitSystem& units) {
+std::string describe_integrator(const io::Config& config) {
+  const auto& i = config.integrator;
+  const auto& u = config.units;
+  std::string text = fmt::format("{}, timestep {} {}", i.type, i.timestep, u.time);
+  if (i.type == "langevin")
+    text += fmt::format(", T = {} {}, friction {} per {}", *i.temperature, u.temperature,
+                        i.friction, u.time);
+  if (i.type == "nose_hoover")
+    text += fmt::format(", T = {} {}, tau {} {}, chain of {}", *i.temperature, u.temperature,
+                        i.tau, u.time, i.chain);
+  if (i.type == "bussi")
+    text += fmt::format(", T = {} {}, tau {} {}", *i.temperature, u.temperature, i.tau, u.time);
+  return text + fmt::format(", to step {}", config.run.steps);
+}
+
+void print_stop(const RunResult& r, const io::Config& config) {
+  const auto& file = config.output.checkpoint.file;
+  if (r.reason == StopReason::Signal) {
+    fmt::print("\nReceived {} at step {}: wrote checkpoint {}\n", StopSignals::name(r.signal),
+               r.last_step, file.string());
+  } else if (r.reason == StopReason::Walltime) {
+    fmt::print("\nStopping before the wall-clock limit at step {}: wrote checkpoint {}\n",
+               r.last_step, file.string());
+  } else {
+    return;
+  }
+  fmt::print("Continue with: novamd run {} --restart {}\n", config.file.string(), file.string());
+}
+
+void print_summary(const RunResult& r, const backend::Backend& backend, const io::Config& config) {
+  const auto& units = config.units;
+  print_stop(r, config);
   fmt::print("\n");
-  if (r.steps > 0) {
-    const double per_step = r.wall_seconds / static_cast<double>(r.steps);
+  if (r.steps() > 0) {
+    const double per_step = r.wall_seconds / static_cast<double>(r.steps());
     fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} atom-steps/s\n",
-               r.steps, r.wall_seconds, 1e3 * per_step, 1.0 / per_step,
+               r.steps(), r.wall_seconds, 1e3 * per_step, 1.0 / per_step,
                static_cast<double>(backend.size()) / per_step);
     if (backend.neighbor_list_builds() > 0) {
       fmt::print("Neighbour lists built {} times", backend.neighbor_list_builds());
@@ -112,15 +152,19 @@ void print_summary(const RunResult& r, const backend::Backend& backend,
       }
       fmt::print("\n");
     }
-    const double e0 = r.initial.total_energy;
-    fmt::print("Total energy: {:.10g} {} at step 0, {:.10g} at step {} (relative change {:.3g})\n",
-               e0, units.energy, r.final.total_energy, r.final.step,
-               e0 != 0 ? (r.final.total_energy - e0) / std::abs(e0) : 0.0);
+    if (r.initial && r.final && r.final->step > r.initial->step) {
+      const double e0 = r.initial->conserved_energy;
+      fmt::print("Conserved energy: {:.10g} {} at step {}, {:.10g} at step {} (relative change "
+                 "{:.3g})\n",
+                 e0, units.energy, r.initial->step, r.final->conserved_energy, r.final->step,
+                 e0 != 0 ? (r.final->conserved_energy - e0) / std::abs(e0) : 0.0);
+    }
   } else {
     fmt::print("Done: initial state evaluated (run.steps = 0)\n");
   }
   fmt::print("Wrote {} thermo rows", r.thermo_rows);
   if (r.trajectory_frames > 0) fmt::print(", {} trajectory frames", r.trajectory_frames);
+  if (r.checkpoints > 0) fmt::print(", {} checkpoints", r.checkpoints);
   fmt::print("\n");
 }
 
@@ -135,24 +179,75 @@ io::Override parse_override(const std::string& text) {
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+namespace {
+
+/// The run's starting state: built from the config, or read from a checkpoint.
+struct StartingState {
+  core::Box box;
+  core::ParticleData particles;  ///< id order when fresh; a checkpoint's storage order
+  std::optional<Restart> restart;
+};
+
+StartingState starting_state(const RunOptions& options, const io::Config& config,
+                             const std::string& backend_name) {
+  if (!options.restart) {
+    io::InitialSystem initial = io::build_initial_system(config);
+    return {initial.box, std::move(initial.particles), std::nullopt};
+  }
+  Restart restart = load_restart(*options.restart, config, backend_name);
+  const auto& L = restart.data.box;
+  const core::Box box(L[0], L[1], L[2]);
+  core::ParticleData particles = restart.data.state.particles;
+  return {box, std::move(particles), std::move(restart)};
+}
+
+}  // namespace
+
 int run_command(const RunOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   const io::Config config = io::load_config(options.config, options.overrides);
-  io::InitialSystem initial = io::build_initial_system(config);
-  const core::Box box = initial.box;
-  auto backend =
-      backend::make_backend(config.backend,
-                            {config.units, config.system.species, initial.box, initial.particles,
-                             config.forces, config.precision, config.neighbors});
+  const std::string backend_name(backend::resolve_backend_name(config.backend));
+  StartingState start = starting_state(options, config, backend_name);
+  const core::Box box = start.box;
+  const std::int64_t first_step = start.restart ? start.restart->data.step : 0;
+  if (start.restart && first_step >= config.run.steps) {
+    fmt::print("{}: the checkpoint is at step {}, and run.steps is {}: nothing to do (raise "
+               "run.steps, e.g. --steps {}, to go on)\n",
+               options.restart->string(), first_step, config.run.steps, 2 * first_step);
+    return core::kExitSuccess;
+  }
+  io::InitialSystem initial{box, start.particles};
+  auto backend = backend::make_backend(
+      config.backend, {config.units, config.system.species, box, std::move(start.particles),
+                       config.forces, config.precision, config.neighbors});
+  auto integrator = integrate::make_integrator(config.integrator, config.units, config.seed,
+                                               backend->size());
+  if (start.restart) {
+    backend->restore_state(start.restart->data.state);
+    integrator->restore(start.restart->data.integrator);
+  }
 
   fmt::print("{}\n", version_line());
   print_header(header_lines(config, initial, *backend));
+  if (start.restart) {
+    fmt::print("Restarting from {} at step {}\n", options.restart->string(), first_step);
+    for (const auto& note : start.restart->notes) fmt::print("Note: {}\n", note);
+    fmt::print("\n");
+  }
   std::vector<std::int64_t> count(config.system.species.size(), 0);
   for (auto t : initial.particles.type) ++count[t];
   const auto tail =
       forces::tail_correction(config.forces, config.system.species, count, box.volume());
-  RunOutputs outputs(config, config.system.species, tail);  // all input is valid: files open now
-  const RunResult result = run_simulation(config, *backend, box, outputs);
-  print_summary(result, *backend, config.units);
+  // All input is valid: files open now.
+  RunOutputs outputs(config, backend->size(), tail,
+                     start.restart ? std::optional(first_step) : std::nullopt);
+  RunContext run{config, *backend, *integrator, box, outputs, [&](std::int64_t step) {
+                   save_checkpoint(config.output.checkpoint.file, config, *backend, *integrator,
+                                   box, step, backend_name);
+                 },
+                 started};
+  const RunResult result = run_simulation(run, first_step, start.restart.has_value());
+  print_summary(result, *backend, config);
   return core::kExitSuccess;
 }
 

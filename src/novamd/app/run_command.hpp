@@ -1,6 +1,7 @@
 #pragma once
 /// @file run_command.hpp
-/// `novamd run CONFIG [--backend] [--precision] [--steps] [--set key.path=value ...]`
+/// `novamd run CONFIG [--backend] [--precision] [--steps] [--set key.path=value ...]
+///  [--restart FILE]`
 
 #include <filesystem>
 #include <optional>
@@ -14,6 +15,7 @@ namespace novamd::app {
 struct RunOptions {
   std::filesystem::path config;
   std::vector<io::Override> overrides;  ///< --set, then --backend/--precision/--steps
+  std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue a checkpoint
 };
 
 /// Loads and validates the config, runs it, prints the summary. Returns the exit code;

@@ -2,14 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "novamd/app/console.hpp"
+#include "novamd/app/stop_signals.hpp"
 #include "novamd/core/error.hpp"
-#include "novamd/integrate/velocity_verlet.hpp"
 
 namespace novamd::app {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 void stop_if_non_finite(backend::Backend& backend, std::int64_t step, double timestep,
                         const core::UnitSystem& units) {
@@ -21,70 +24,96 @@ void stop_if_non_finite(backend::Backend& backend, std::int64_t step, double tim
       step, bad->particle_id, bad->quantity, timestep, units.time));
 }
 
+/// Stops before the wall-clock limit: when the time left would not hold two more steps at the
+/// mean pace so far and the longest checkpoint write so far, plus a 1% (at most a minute) margin.
+class WalltimeGuard {
+ public:
+  WalltimeGuard(std::optional<double> limit, Clock::time_point started)
+      : limit_(limit), start_(started) {}
+  void record_checkpoint(double seconds) { checkpoint_ = std::max(checkpoint_, seconds); }
+  bool should_stop(std::int64_t steps_done) const {
+    if (!limit_ || steps_done == 0) return false;
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double per_step =
+        std::chrono::duration<double>(now - loop_start_).count() / static_cast<double>(steps_done);
+    const double margin = std::min(0.01 * *limit_, 60.0);
+    return elapsed + 2.0 * per_step + checkpoint_ + margin >= *limit_;
+  }
+
+ private:
+  std::optional<double> limit_;
+  Clock::time_point start_;
+  Clock::time_point loop_start_ = Clock::now();
+  double checkpoint_ = 0.0;
+};
+
+/// Writes the checkpoint after `step` and times it.
+void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, RunResult& result) {
+  const auto start = Clock::now();
+  run.write_checkpoint(step);
+  walltime.record_checkpoint(std::chrono::duration<double>(Clock::now() - start).count());
+  ++result.checkpoints;
+}
+
+/// Step 0 of a fresh run: forces, output, and the integrator's start.
+void start_fresh(RunContext& run, std::int64_t last_step, RunResult& result) {
+  run.backend.compute_forces(backend::EnergyRequest::Compute);
+  stop_if_non_finite(run.backend, 0, run.config.integrator.timestep, run.config.units);
+  result.initial = result.final =
+      run.outputs.write_due(0, last_step == 0, run.backend, run.integrator, run.box);
+  if (result.initial) print_thermo_row(*result.initial);
+  run.integrator.start(run.backend);
+}
+
 }  // namespace
 
-RunOutputs::RunOutputs(const io::Config& config, const core::SpeciesTable& species,
-                       forces::TailCorrection tail)
-    : config_(config), species_(species), tail_(tail), thermo_(config.output.thermo.file) {
-  if (const auto& traj = config.output.trajectory) {
-    trajectory_ = std::make_unique<io::XyzWriter>(traj->file, traj->velocity, traj->force);
-  }
-}
-
-std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bool last_step,
-                                                           backend::Backend& backend,
-                                                           const core::Box& box) {
-  const double time = static_cast<double>(step) * config_.integrator.timestep;
-  const auto& traj = config_.output.trajectory;
-  if (trajectory_ && (step % traj->every == 0 || last_step)) {
-    trajectory_->write_frame(step, time, box, backend.particles_on_host(), species_);
-    ++frames_;
-  }
-  if (step % config_.output.thermo.every != 0 && !last_step) return std::nullopt;
-  backend::Observables observables = backend.observables();
-  observables.potential_energy += tail_.energy;
-  observables.virial += tail_.virial;
-  const auto state = analysis::make_thermo_state(step, time, observables, backend.size(),
-                                                 box.volume(), config_.units);
-  thermo_.write(state);
-  ++thermo_rows_;
-  return state;
-}
-
-RunResult run_simulation(const io::Config& config, backend::Backend& backend, const core::Box& box,
-                         RunOutputs& outputs) {
-  using Clock = std::chrono::steady_clock;
-  const std::int64_t steps = config.run.steps;
-  const double dt = config.integrator.timestep;
+RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted) {
+  const auto& config = run.config;
+  const std::int64_t last = config.run.steps;
+  const auto& checkpoints = config.output.checkpoint;
   RunResult result;
-  result.steps = steps;
+  result.first_step = result.last_step = first_step;
+  StopSignals signals;
+  WalltimeGuard walltime(config.run.walltime, run.started);
 
   print_thermo_table_header(config.units);
-  backend.compute_forces(backend::EnergyRequest::Compute);
-  stop_if_non_finite(backend, 0, dt, config.units);
-  result.initial = result.final = *outputs.write_due(0, steps == 0, backend, box);
-  print_thermo_row(result.initial);
+  if (!restarted) start_fresh(run, last, result);
 
-  ProgressLine progress(0, steps);
+  ProgressLine progress(first_step, last);
   const auto start = Clock::now();
-  for (std::int64_t step = 1; step <= steps; ++step) {
-    const bool thermo_step = step % config.output.thermo.every == 0 || step == steps;
-    integrate::velocity_verlet_step(
-        backend, dt, thermo_step ? backend::EnergyRequest::Compute : backend::EnergyRequest::Skip);
-    if (step % backend.check_interval() == 0 || step == steps) {
-      stop_if_non_finite(backend, step, dt, config.units);
-    }
-    if (const auto state = outputs.write_due(step, step == steps, backend, box)) {
+  for (std::int64_t step = first_step + 1; step <= last; ++step) {
+    const bool last_step = step == last;
+    run.integrator.step(run.backend, step,
+                        run.outputs.energy_due(step, last_step) ? backend::EnergyRequest::Compute
+                                                                : backend::EnergyRequest::Skip);
+    if (step % run.backend.check_interval() == 0 || last_step)
+      stop_if_non_finite(run.backend, step, config.integrator.timestep, config.units);
+    result.last_step = step;
+    if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator, run.box)) {
       progress.clear();
       print_thermo_row(*state);
-      result.final = *state;
+      if (!result.initial) result.initial = state;
+      result.final = state;
+    }
+    if ((checkpoints.every > 0 && step % checkpoints.every == 0) ||
+        (last_step && checkpoints.configured)) {
+      checkpoint(run, step, walltime, result);
+    }
+    if (!last_step && (signals.received() != 0 || walltime.should_stop(step - first_step))) {
+      progress.clear();
+      result.signal = signals.received();
+      result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
+      if (checkpoints.every == 0 || step % checkpoints.every != 0)
+        checkpoint(run, step, walltime, result);
+      break;
     }
     progress.update(step);
   }
   progress.clear();
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  result.thermo_rows = outputs.thermo_rows();
-  result.trajectory_frames = outputs.trajectory_frames();
+  result.thermo_rows = run.outputs.thermo_rows();
+  result.trajectory_frames = run.outputs.trajectory_frames();
   return result;
 }
 

@@ -1,55 +1,54 @@
 #pragma once
 /// @file simulation.hpp
-/// The MD loop: integrate, check, and write output when due.
+/// The MD loop: integrate, check, write output and checkpoints when due, and stop cleanly on a
+/// signal or before the wall-clock limit.
 
+#include <chrono>
 #include <cstdint>
-#include <memory>
+#include <functional>
 #include <optional>
+#include <string>
 
 #include "novamd/analysis/thermo.hpp"
+#include "novamd/app/run_outputs.hpp"
 #include "novamd/backend/backend.hpp"
+#include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
-#include "novamd/io/thermo_writer.hpp"
-#include "novamd/io/xyz.hpp"
 
 namespace novamd::app {
 
+/// Why the loop ended.
+enum class StopReason { Completed, Signal, Walltime };
+
 struct RunResult {
-  std::int64_t steps = 0;
+  std::int64_t first_step = 0;  ///< the step the loop started from (0, or a checkpoint's)
+  std::int64_t last_step = 0;   ///< the last step taken
   double wall_seconds = 0.0;
-  analysis::ThermoState initial, final;
+  std::optional<analysis::ThermoState> initial, final;
   std::int64_t thermo_rows = 0;
   std::int64_t trajectory_frames = 0;
+  std::int64_t checkpoints = 0;
+  StopReason reason = StopReason::Completed;
+  int signal = 0;  ///< the signal that stopped the run
+  std::int64_t steps() const { return last_step - first_step; }
 };
 
-/// The files a run writes. Opened only after all input is validated (nothing is written over
-/// on bad input).
-class RunOutputs {
- public:
-  /// `tail`: energy and virial of the pairs beyond the cutoffs, added to every thermo row.
-  RunOutputs(const io::Config& config, const core::SpeciesTable& species,
-             forces::TailCorrection tail = {});
-
-  /// Writes the thermo row and trajectory frame due at `step`; returns the thermo state if a
-  /// row was due. Step 0 and the last step are always written.
-  std::optional<analysis::ThermoState> write_due(std::int64_t step, bool last_step,
-                                                 backend::Backend& backend, const core::Box& box);
-
-  std::int64_t thermo_rows() const { return thermo_rows_; }
-  std::int64_t trajectory_frames() const { return frames_; }
-
- private:
-  const io::Config& config_;
-  const core::SpeciesTable& species_;
-  forces::TailCorrection tail_;
-  io::ThermoWriter thermo_;
-  std::unique_ptr<io::XyzWriter> trajectory_;
-  std::int64_t thermo_rows_ = 0;
-  std::int64_t frames_ = 0;
+/// What the loop needs besides the config: the state's owners and where checkpoints go.
+struct RunContext {
+  const io::Config& config;
+  backend::Backend& backend;
+  integrate::Integrator& integrator;
+  const core::Box& box;
+  RunOutputs& outputs;
+  /// Writes a checkpoint of the state after the given step.
+  std::function<void(std::int64_t)> write_checkpoint;
+  /// When the process started work: run.walltime counts from here.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
-/// Runs config.run.steps velocity Verlet steps from the backend's current state.
-RunResult run_simulation(const io::Config& config, backend::Backend& backend, const core::Box& box,
-                         RunOutputs& outputs);
+/// Runs from step `first_step` to config.run.steps. A fresh run (`restarted` false) evaluates
+/// the forces and writes the output of step 0 first; a restart continues from the restored
+/// state, whose forces are current.
+RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted);
 
 }  // namespace novamd::app

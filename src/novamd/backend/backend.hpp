@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "novamd/backend/backend_state.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/integrate/velocity_noise.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::backend {
@@ -78,6 +80,16 @@ class Backend {
     drift(drift_dt);
   }
 
+  /// v *= factor for every particle (global thermostats).
+  virtual void scale_velocities(double factor) = 0;
+  /// The Langevin O step (integrate/velocity_noise.hpp) for every particle; each particle's
+  /// kinetic-energy change is added to its share of langevin_heat().
+  virtual void thermalize(const integrate::VelocityNoise& noise) = 0;
+  /// Kinetic energy the O steps have added, over all particles and steps so far.
+  virtual double langevin_heat() = 0;
+  /// Kinetic energy now (the host waits for it).
+  virtual double kinetic_energy() = 0;
+
   /// Kinetic energy now; potential energy and virial at the current positions (computed if the
   /// last evaluation skipped them).
   virtual Observables observables() = 0;
@@ -97,6 +109,13 @@ class Backend {
   /// Positions, velocities and forces in id order (whatever the storage order), copied to the
   /// host if they live elsewhere.
   virtual const core::ParticleData& particles_on_host() = 0;
+
+  /// Everything needed to continue bitwise, in storage order (for a checkpoint).
+  virtual BackendState save_state() = 0;
+  /// Continues from a saved state: particles, forces, counters and neighbour lists as they were
+  /// (lists rebuilt from the positions of their last build), without evaluating forces. The
+  /// state must come from a run with the same particle count and force terms.
+  virtual void restore_state(const BackendState& state) = 0;
 };
 
 }  // namespace novamd::backend

@@ -7,15 +7,11 @@
 #include <vector>
 
 #include "novamd/core/particles.hpp"
+#include "novamd/neighbors/neighbor_state.hpp"
 
 namespace novamd::backend {
 
-/// What one force term keeps between evaluations.
-struct NeighborState {
-  std::int64_t calls = 0;    ///< evaluations of the term so far (the phase of check_every)
-  std::int64_t builds = 0;   ///< neighbour-list builds so far (reported only)
-  core::Vec3Array built_at;  ///< positions at the last list build, storage order; empty: no list
-};
+using NeighborState = neighbors::NeighborState;
 
 struct BackendState {
   /// Storage order (not id order: the order fixes the summation order); forces are those of the

@@ -48,7 +48,9 @@ void CpuBackend::compute_forces(EnergyRequest) {  // the oracle always computes 
 /// Every per-particle array sorted along the Morton curve; lists built on the old order are
 /// invalidated. Only the order of summation changes.
 void CpuBackend::reorder_along_curve() {
-  core::permute(particles_, neighbors::morton_order(particles_, box_));
+  const auto order = neighbors::morton_order(particles_, box_);
+  core::permute(particles_, order);
+  if (!heat_.empty()) heat_ = core::gathered(heat_, order);
   for (const auto& term : terms_) term->invalidate_lists();
   ++reorders_;
 }
@@ -86,15 +88,65 @@ std::int64_t CpuBackend::neighbor_list_builds() const {
   return builds;
 }
 
-Observables CpuBackend::observables() {
+void CpuBackend::scale_velocities(double factor) {
+  auto& v = particles_.velocity;
+  const auto n = static_cast<std::ptrdiff_t>(size());
+#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
+  for (std::ptrdiff_t i = 0; i < n; ++i) v.set(i, factor * v.get(i));
+}
+
+void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
+  heat_.resize(size(), 0.0);
+  auto& v = particles_.velocity;
+  const auto n = static_cast<std::ptrdiff_t>(size());
+#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const double inverse_mass = inverse_mass_[particles_.type[i]];
+    const auto before = v.get(i);
+    const auto after = integrate::thermalized(before, particles_.id[i], inverse_mass, noise);
+    v.set(i, after);
+    heat_[i] += 0.5 * (core::dot(after, after) - core::dot(before, before)) / inverse_mass;
+  }
+}
+
+double CpuBackend::langevin_heat() {
+  double sum = 0.0;
+  for (double q : heat_) sum += q;
+  return sum;
+}
+
+double CpuBackend::kinetic_energy() {
   double twice_kinetic = 0.0;
   const auto& v = particles_.velocity;
   for (std::size_t i = 0; i < size(); ++i) {
     const double m = species_[particles_.type[i]].mass;
     twice_kinetic += m * core::dot(v.get(i), v.get(i));
   }
-  return {0.5 * twice_kinetic * units_.mvv_to_energy, buffers_.total_energy(),
-          buffers_.total_virial()};
+  return 0.5 * twice_kinetic * units_.mvv_to_energy;
+}
+
+Observables CpuBackend::observables() {
+  return {kinetic_energy(), buffers_.total_energy(), buffers_.total_virial()};
+}
+
+BackendState CpuBackend::save_state() {
+  BackendState state;
+  state.particles = particles_;
+  state.thermostat_heat = heat_;
+  state.force_evaluations = evaluations_;
+  state.reorders = reorders_;
+  for (const auto& term : terms_) state.terms.push_back(term->neighbor_state());
+  return state;
+}
+
+void CpuBackend::restore_state(const BackendState& state) {
+  particles_ = state.particles;
+  heat_ = state.thermostat_heat;
+  evaluations_ = state.force_evaluations;
+  reorders_ = state.reorders;
+  for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t)
+    terms_[t]->restore_neighbors(state.terms[t], particles_, box_);
+  buffers_.reset(particles_.size());
 }
 
 std::optional<NonFinite> CpuBackend::find_non_finite() {

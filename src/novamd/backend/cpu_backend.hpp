@@ -21,7 +21,13 @@ class CpuBackend final : public Backend {
   void compute_forces(EnergyRequest energy) override;
   void kick(double dt) override;
   void drift(double dt) override;
+  void scale_velocities(double factor) override;
+  void thermalize(const integrate::VelocityNoise& noise) override;
+  double langevin_heat() override;
+  double kinetic_energy() override;
   Observables observables() override;
+  BackendState save_state() override;
+  void restore_state(const BackendState& state) override;
   std::optional<NonFinite> find_non_finite() override;
   const core::ParticleData& particles_on_host() override;
   std::int64_t neighbor_list_builds() const override;
@@ -44,6 +50,7 @@ class CpuBackend final : public Backend {
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   forces::ForceBuffers buffers_;
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
+  std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
 };
 
 }  // namespace novamd::backend

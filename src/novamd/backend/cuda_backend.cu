@@ -8,6 +8,7 @@
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
+#include "novamd/integrate/thermostat_cuda.cuh"
 #include "novamd/integrate/velocity_verlet_cuda.cuh"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 
@@ -108,9 +109,7 @@ class CudaBackend final : public Backend {
     const bool with_energy = energy == EnergyRequest::Compute;
     if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
     if (terms_.empty()) device_.clear_forces(stream);
-    const forces::CudaForceInput<PairT> input{packed_.data(), static_cast<int>(size()),
-                                              box_.view<PairT>(), box_,
-                                              multiprocessors_, resident_threads_};
+    const auto input = force_input();
     for (std::size_t t = 0; t < terms_.size(); ++t) {
       terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
     }
@@ -144,15 +143,42 @@ class CudaBackend final : public Backend {
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
+  void scale_velocities(double factor) override {
+    if (size() == 0) return;
+    integrate::scale_velocities_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(size()), factor, pointers(device_.velocity));
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  void thermalize(const integrate::VelocityNoise& noise) override {
+    if (size() == 0) return;
+    if (device_.heat.size() != size()) {
+      device_.heat.resize(size());
+      device_.heat.fill_zero(stream_.get());
+    }
+    integrate::thermalize_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(size()), noise, inverse_mass_.data(), device_.type.data(),
+        device_.id.data(), pointers(device_.velocity), device_.heat.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  double langevin_heat() override {
+    if (device_.heat.size() == 0) return 0.0;
+    return sum_to_host(device_.heat.data());
+  }
+
+  double kinetic_energy() override {
+    if (size() == 0) return 0.0;
+    queue_twice_kinetic_energy();
+    return 0.5 * sum_to_host(scratch_.data());
+  }
+
   Observables observables() override {
     const auto stream = stream_.get();
     const std::size_t n = size();
     if (n == 0) return {};
     if (!energy_current_) compute_forces(EnergyRequest::Compute);
-    integrate::twice_kinetic_energy_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
-        static_cast<int>(n), mass_energy_.data(), device_.type.data(), pointers(device_.velocity),
-        scratch_.data());
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    queue_twice_kinetic_energy();
     sums_.sum(scratch_.data(), results_.data() + 0, n, stream);
     sums_.sum(device_.energy.data(), results_.data() + 1, n, stream);
     sums_.sum(device_.virial.data(), results_.data() + 2, n, stream);
@@ -160,6 +186,45 @@ class CudaBackend final : public Backend {
     results_.copy_to_host(host, stream);
     stream_.synchronize();
     return {0.5 * host[0], host[1], host[2]};
+  }
+
+  BackendState save_state() override {
+    const auto stream = stream_.get();
+    BackendState state;
+    state.particles = host_;
+    device_.download_state(state.particles, stream);
+    device_.type.copy_to_host(state.particles.type, stream);
+    device_.id.copy_to_host(state.particles.id, stream);
+    device_.heat.copy_to_host(state.thermostat_heat, stream);
+    stream_.synchronize();
+    state.force_evaluations = evaluations_;
+    state.reorders = reorders_;
+    for (const auto& term : terms_) state.terms.push_back(term->neighbor_state(stream));
+    return state;
+  }
+
+  void restore_state(const BackendState& state) override {
+    const auto stream = stream_.get();
+    host_ = state.particles;
+    device_.upload(host_, stream);
+    device_.heat.copy_from_host(state.thermostat_heat, stream);
+    evaluations_ = state.force_evaluations;
+    reorders_ = state.reorders;
+    energy_current_ = false;
+    drift(0.0);  // packs the positions
+    const auto input = force_input();
+    for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t) {
+      const auto& built_at = state.terms[t].built_at;
+      std::vector<neighbors::PairPosition<PairT>> packed(built_at.size());
+      for (std::size_t i = 0; i < packed.size(); ++i) {
+        packed[i] = {static_cast<PairT>(built_at.x[i]), static_cast<PairT>(built_at.y[i]),
+                     static_cast<PairT>(built_at.z[i]), host_.type[i]};
+      }
+      core::DeviceBuffer<neighbors::PairPosition<PairT>> on_device;
+      on_device.copy_from_host(packed, stream);
+      terms_[t]->restore_neighbors(state.terms[t], on_device.data(), input, stream);
+      stream_.synchronize();  // before `on_device` is freed
+    }
   }
 
   std::optional<NonFinite> find_non_finite() override {
@@ -193,6 +258,29 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  forces::CudaForceInput<PairT> force_input() {
+    return {packed_.data(), static_cast<int>(size()), box_.view<PairT>(), box_, multiprocessors_,
+            resident_threads_};
+  }
+
+  /// m v^2 of every particle into scratch_.
+  void queue_twice_kinetic_energy() {
+    integrate::twice_kinetic_energy_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(size()), mass_energy_.data(), device_.type.data(),
+        pointers(device_.velocity), scratch_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  /// The sum of a per-particle device array, on the host (waits for the stream).
+  double sum_to_host(const double* values) {
+    const auto stream = stream_.get();
+    sums_.sum(values, results_.data(), size(), stream);
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&sum_host_.value(), results_.data(), sizeof(double),
+                                      cudaMemcpyDeviceToHost, stream));
+    stream_.synchronize();
+    return sum_host_.value();
+  }
+
   /// Sorts every per-particle array along the Morton curve; lists built on the old order are
   /// invalidated.
   void reorder_along_curve() {
@@ -256,6 +344,7 @@ class CudaBackend final : public Backend {
   core::DeviceBuffer<double> inverse_mass_, mass_energy_, scratch_, results_;
   core::DeviceBuffer<std::int32_t> flag_ids_, first_non_finite_;
   DeviceSums sums_;
+  core::MappedHostValue<double> sum_host_;
   neighbors::DeviceSpatialOrder order_;
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
 };

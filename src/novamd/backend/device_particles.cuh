@@ -58,6 +58,7 @@ void gather_in_place(core::DeviceBuffer<T>& a, core::DeviceBuffer<T>& scratch,
 struct DeviceParticles {
   DeviceVec3Array position, velocity, force;
   core::DeviceBuffer<double> energy, virial;  ///< per-particle shares of the last evaluation
+  core::DeviceBuffer<double> heat;  ///< kinetic energy added by Langevin O steps (empty if none)
   core::DeviceBuffer<std::int32_t> type, id;
 
   std::size_t size() const { return type.size(); }
@@ -89,6 +90,7 @@ struct DeviceParticles {
       gather_in_place(a->z, scratch_real_, order, stream);
     }
     gather_in_place(energy, scratch_real_, order, stream);
+    if (heat.size() > 0) gather_in_place(heat, scratch_real_, order, stream);
     gather_in_place(virial, scratch_real_, order, stream);
     gather_in_place(type, scratch_int_, order, stream);
     gather_in_place(id, scratch_int_, order, stream);
@@ -96,7 +98,7 @@ struct DeviceParticles {
 
   /// Device memory held, in bytes.
   std::size_t bytes() const {
-    std::size_t total = energy.bytes() + virial.bytes() + type.bytes() + id.bytes() +
+    std::size_t total = energy.bytes() + virial.bytes() + heat.bytes() + type.bytes() + id.bytes() +
                         scratch_real_.bytes() + scratch_int_.bytes();
     for (const auto* a : {&position, &velocity, &force})
       total += a->x.bytes() + a->y.bytes() + a->z.bytes();

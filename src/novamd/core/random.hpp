@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "novamd/core/host_device.hpp"
+#include "novamd/core/vec3.hpp"
 
 namespace novamd::core {
 
@@ -102,6 +103,14 @@ class RandomStream {
   NOVAMD_HD RandomPair normal(std::uint32_t id, std::uint64_t index) const {
     const RandomPair u = uniform(id, index);
     return box_muller(u.first, u.second);
+  }
+
+  /// Three independent standard normals for step `index` of particle `id`: the normals of
+  /// draws 2 index and 2 index + 1 (the fourth is not used).
+  NOVAMD_HD Vec3<double> normal_vector(std::uint32_t id, std::uint64_t index) const {
+    const RandomPair a = normal(id, 2 * index);
+    const RandomPair b = normal(id, 2 * index + 1);
+    return {a.first, a.second, b.first};
   }
 
  private:

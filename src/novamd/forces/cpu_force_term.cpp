@@ -44,6 +44,20 @@ class CpuPairForce final : public CpuForceTerm {
     earlier_builds_ += list_.builds();
     list_ = neighbors::VerletList(cutoff_, skin_);
   }
+  neighbors::NeighborState neighbor_state() const override {
+    return {calls_, list_builds(), list_.built_at()};
+  }
+  void restore_neighbors(const neighbors::NeighborState& state,
+                         const core::ParticleData& particles, const core::Box& box) override {
+    calls_ = state.calls;
+    earlier_builds_ = 0;
+    list_ = neighbors::VerletList(cutoff_, skin_);
+    if (state.built_at.size() > 0 && method_ == NeighborMethod::NeighborList) {
+      list_.restore(particles, state.built_at, state.builds, box);
+    } else {
+      earlier_builds_ = state.builds;
+    }
+  }
 
  private:
   physics::PairTable<typename Evaluator::Params> table_;

@@ -13,6 +13,7 @@
 #include "novamd/forces/force_buffers.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/neighbors/neighbor_state.hpp"
 
 namespace novamd::forces {
 
@@ -27,6 +28,11 @@ class CpuForceTerm {
   virtual std::int64_t list_builds() const { return 0; }
   /// The particles were reordered in memory: lists kept between calls are stale.
   virtual void invalidate_lists() {}
+  /// What the term keeps between evaluations (for a checkpoint).
+  virtual neighbors::NeighborState neighbor_state() const { return {}; }
+  /// Continues from a saved state (the particles in the storage order they had then).
+  virtual void restore_neighbors(const neighbors::NeighborState&, const core::ParticleData&,
+                                 const core::Box&) {}
 };
 
 /// The CPU force term for `settings` at `precision` (pair table built for the species), with the

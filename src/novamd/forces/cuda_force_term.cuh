@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/precision.hpp"
@@ -16,6 +17,7 @@
 #include "novamd/neighbors/neighbor_list_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_force_cuda.cuh"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/neighbors/neighbor_state.hpp"
 
 namespace novamd::forces {
 
@@ -44,6 +46,13 @@ class CudaForceTerm {
   virtual void invalidate_lists() {}
   /// Device memory this term keeps between calls (tables, lists, cells, partial sums).
   virtual std::size_t bytes() const { return 0; }
+  /// What the term keeps between evaluations (for a checkpoint); waits for `stream`.
+  virtual neighbors::NeighborState neighbor_state(cudaStream_t) const { return {}; }
+  /// Continues from a saved state; `built_at`: the state's positions at the last build, packed
+  /// with the particles' types (device memory, storage order).
+  virtual void restore_neighbors(const neighbors::NeighborState&,
+                                 const neighbors::PairPosition<PairT>* /*built_at*/,
+                                 const CudaForceInput<PairT>&, cudaStream_t) {}
 };
 
 /// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
@@ -70,6 +79,21 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
   std::size_t bytes() const override {
     return table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() + partial_bytes();
+  }
+
+  neighbors::NeighborState neighbor_state(cudaStream_t stream) const override {
+    neighbors::NeighborState state{calls_, list_builds(), {}};
+    if (list_) state.built_at = list_->built_at_on_host(stream);
+    return state;
+  }
+  void restore_neighbors(const neighbors::NeighborState& state,
+                         const neighbors::PairPosition<PairT>* built_at,
+                         const CudaForceInput<PairT>& in, cudaStream_t stream) override {
+    calls_ = state.calls;
+    list_.reset();
+    if (state.built_at.size() == 0 || method_ != neighbors::NeighborMethod::NeighborList) return;
+    list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
+    list_->restore(built_at, in.n, in.host_box, state.builds, stream);
   }
 
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,

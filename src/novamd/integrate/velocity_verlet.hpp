@@ -12,6 +12,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/vec3.hpp"
+#include "novamd/integrate/integrator.hpp"
 
 namespace novamd::integrate {
 
@@ -35,5 +36,18 @@ inline void velocity_verlet_step(backend::Backend& backend, double dt,
   backend.compute_forces(energy);
   backend.kick(0.5 * dt);
 }
+
+/// NVE velocity Verlet.
+class VelocityVerlet final : public Integrator {
+ public:
+  explicit VelocityVerlet(double dt) : dt_(dt) {}
+  std::string name() const override { return "velocity_verlet"; }
+  void step(backend::Backend& backend, std::int64_t, backend::EnergyRequest energy) override {
+    velocity_verlet_step(backend, dt_, energy);
+  }
+
+ private:
+  double dt_;
+};
 
 }  // namespace novamd::integrate

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "novamd/core/error.hpp"
+#include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
 #include "novamd/io/yaml_reader.hpp"
@@ -34,14 +35,6 @@ const NameList kSpeciesKeys{"name", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
 const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
 const NameList kLattices{"random", "sc", "bcc", "fcc"};
-const NameList kIntegrators{"velocity_verlet"};
-const NameList kPlannedIntegrators{"leapfrog", "langevin", "nose_hoover", "bussi"};
-const NameList kOutputKeys{"thermo", "trajectory", "checkpoint"};
-const NameList kTrajectoryFields{"position", "velocity", "force"};
-
-bool contains(const NameList& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 /// Sites per cubic cell (sc 1, bcc 2, fcc 4); 0 for random positions.
 int basis_size(const std::string& lattice) {
@@ -348,59 +341,6 @@ void check_cutoffs(const Config& config, const YamlReader& forces_node) {
   }
 }
 
-// --- integrator, run, output -------------------------------------------------------------------
-
-IntegratorSettings parse_integrator(const YamlReader& node) {
-  node.expect_map();
-  IntegratorSettings settings;
-  if (const auto type = node.optional("type")) {
-    const std::string name = type->string();
-    if (contains(kPlannedIntegrators, name))
-      type->fail(fmt::format("integrator '{}' is not available in this version", name),
-                 join_names(kIntegrators));
-    settings.type = type->choice(kIntegrators);
-  }
-  node.check_keys({"type", "timestep"});
-  settings.timestep = node.required("timestep").number(ValueRange::positive());
-  return settings;
-}
-
-RunSettings parse_run(const YamlReader& node) {
-  node.check_keys({"steps"});
-  return {node.required("steps").integer(ValueRange::non_negative())};
-}
-
-TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
-  node.check_keys({"every", "file", "fields"});
-  TrajectoryOutputSettings settings;
-  settings.every = node.required("every").integer(ValueRange::at_least(1));
-  settings.file = node.string_or("file", settings.file.string());
-  if (const auto fields = node.optional("fields")) {
-    for (const YamlReader& field : fields->elements()) {
-      const std::string name = field.choice(kTrajectoryFields);
-      settings.velocity = settings.velocity || name == "velocity";
-      settings.force = settings.force || name == "force";
-    }
-  }
-  return settings;
-}
-
-OutputSettings parse_output(const YamlReader& node) {
-  node.check_keys(kOutputKeys);
-  if (node.has("checkpoint"))
-    node.key_reader("checkpoint").fail("checkpoints are not available in this version");
-  OutputSettings settings;
-  if (const auto thermo = node.optional("thermo")) {
-    thermo->check_keys({"every", "file"});
-    settings.thermo.every =
-        thermo->integer_or("every", settings.thermo.every, ValueRange::at_least(1));
-    settings.thermo.file = thermo->string_or("file", settings.thermo.file.string());
-  }
-  if (const auto trajectory = node.optional("trajectory"))
-    settings.trajectory = parse_trajectory(*trajectory);
-  return settings;
-}
-
 // --- the document ------------------------------------------------------------------------------
 
 Config parse_root(const YamlReader& root) {
@@ -419,6 +359,7 @@ Config parse_root(const YamlReader& root) {
   config.integrator = parse_integrator(root.required("integrator"));
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output")) config.output = parse_output(*output);
+  else config.output.console.every = config.output.thermo.every;
   check_cutoffs(config, forces_node);
   return config;
 }
@@ -447,7 +388,11 @@ Config parse_document(const std::string& text, const std::string& source_name,
   if (root.IsDefined() && !root.IsNull())
     YamlReader(root, source).expect_map();  // before overrides, which need a map to walk
   source->overrides = apply_overrides(root, overrides, source_name);
-  return parse_root(YamlReader(root, source));
+  Config config = parse_root(YamlReader(root, source));
+  YAML::Emitter emitter;
+  emitter << root;
+  config.effective_yaml = emitter.c_str();
+  return config;
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/integrate/integrator_settings.hpp"
+#include "novamd/io/trajectory_files.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::io {
@@ -52,30 +54,48 @@ struct SystemSettings {
   VelocitySettings velocities;
 };
 
-struct IntegratorSettings {
-  std::string type = "velocity_verlet";
-  double timestep = 0.0;
-};
+using IntegratorSettings = integrate::IntegratorSettings;
 
 struct RunSettings {
-  std::int64_t steps = 0;
+  std::int64_t steps = 0;  ///< the last step: a restart continues up to it
+  /// Wall-clock seconds the run may take (`walltime: "23:50:00"`): the run stops cleanly, with
+  /// a checkpoint, when the next steps would not fit.
+  std::optional<double> walltime;
 };
 
 struct ThermoOutputSettings {
   std::int64_t every = 100;
   std::filesystem::path file = "thermo.csv";
+  std::vector<std::string> columns;  ///< extra columns after the standard ones
 };
 
+/// The thermo table printed on the console.
+struct ConsoleOutputSettings {
+  std::int64_t every = 0;  ///< steps between rows; 0: no rows
+};
+
+/// One trajectory file. Fields are written every `*_every` steps (0: never); XYZ and DCD write
+/// all their fields in every frame, H5MD each field at its own interval.
 struct TrajectoryOutputSettings {
-  std::int64_t every = 0;  ///< 0: no trajectory
   std::filesystem::path file = "traj.xyz";
-  bool velocity = false;
-  bool force = false;
+  TrajectoryFormat format = TrajectoryFormat::Xyz;
+  std::int64_t every = 0;  ///< steps between frames: the smallest field interval
+  std::int64_t position_every = 0;
+  std::int64_t velocity_every = 0;
+  std::int64_t force_every = 0;
+};
+
+struct CheckpointOutputSettings {
+  std::int64_t every = 0;                  ///< steps between checkpoints; 0: at the end only
+  std::filesystem::path file = "run.chk";  ///< also where SIGTERM and walltime checkpoints go
+  bool configured = false;                 ///< output.checkpoint was given: write at the end
 };
 
 struct OutputSettings {
   ThermoOutputSettings thermo;
-  std::optional<TrajectoryOutputSettings> trajectory;
+  ConsoleOutputSettings console;
+  std::vector<TrajectoryOutputSettings> trajectories;
+  CheckpointOutputSettings checkpoint;
 };
 
 struct Config {
@@ -90,6 +110,8 @@ struct Config {
   IntegratorSettings integrator;
   RunSettings run;
   OutputSettings output;
+  /// The document after --set overrides, as YAML: what a checkpoint records of the config.
+  std::string effective_yaml;
 };
 
 /// A `--set key.path=value` override, applied to the YAML tree before validation.

@@ -2,20 +2,57 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <sstream>
+
+#include "novamd/analysis/thermo_columns.hpp"
 #include "novamd/core/error.hpp"
 
 namespace novamd::io {
 
-ThermoWriter::ThermoWriter(const std::filesystem::path& file)
-    : path_(file), file_(std::fopen(file.c_str(), "w"), &std::fclose) {
+std::string ThermoWriter::header(const std::vector<std::string>& extra_columns) {
+  std::string text;
+  for (const auto& column : analysis::kStandardThermoColumns) text += (text.empty() ? "" : ",") + column;
+  for (const auto& column : extra_columns) text += "," + column;
+  return text;
+}
+
+ThermoWriter::ThermoWriter(const std::filesystem::path& file, std::vector<std::string> extra_columns,
+                           std::optional<std::int64_t> resume_after_step)
+    : path_(file), extra_(std::move(extra_columns)), file_(nullptr, &std::fclose) {
+  const std::string head = header(extra_);
+  const bool resumed = resume_after_step && keep_rows_up_to(*resume_after_step, head);
+  file_.reset(std::fopen(file.c_str(), resumed ? "a" : "w"));
   if (!file_) throw core::RunError(fmt::format("cannot write thermo file '{}'", file.string()));
-  fmt::print(file_.get(), "{}\n", kHeader);
+  if (!resumed) fmt::print(file_.get(), "{}\n", head);
+  std::fflush(file_.get());
+}
+
+bool ThermoWriter::keep_rows_up_to(std::int64_t step, const std::string& expected_header) {
+  std::ifstream in(path_);
+  std::string line;
+  if (!in || !std::getline(in, line) || line != expected_header) return false;
+  std::ostringstream kept;
+  kept << line << '\n';
+  while (std::getline(in, line)) {
+    std::int64_t row_step = 0;
+    if (std::sscanf(line.c_str(), "%ld,", &row_step) != 1 || row_step > step) break;
+    kept << line << '\n';
+  }
+  in.close();
+  std::ofstream out(path_, std::ios::trunc);
+  out << kept.str();
+  if (!out) throw core::RunError(fmt::format("cannot rewrite thermo file '{}'", path_.string()));
+  return true;
 }
 
 void ThermoWriter::write(const analysis::ThermoState& s) {
   // 17 significant digits: doubles round-trip, so energy drift can be measured from the file.
-  fmt::print(file_.get(), "{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n", s.step, s.time,
-             s.temperature, s.kinetic_energy, s.potential_energy, s.total_energy, s.pressure);
+  std::string row = fmt::format("{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}",
+                                s.step, s.time, s.temperature, s.kinetic_energy,
+                                s.potential_energy, s.total_energy, s.pressure, s.conserved_energy);
+  for (const auto& column : extra_) row += fmt::format(",{:.17g}", analysis::thermo_value(s, column));
+  fmt::print(file_.get(), "{}\n", row);
   if (std::fflush(file_.get()) != 0) {
     throw core::RunError(fmt::format("cannot write thermo file '{}'", path_.string()));
   }

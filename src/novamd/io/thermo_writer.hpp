@@ -1,10 +1,15 @@
 #pragma once
 /// @file thermo_writer.hpp
-/// Thermo CSV: a header row, then one row per thermo step, in the run's units (DESIGN contract).
+/// Thermo CSV: a header row, then one row per thermo step, in the run's units (DESIGN contract):
+/// the standard columns (analysis/thermo_columns.hpp), then the extra columns asked for.
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "novamd/analysis/thermo.hpp"
 
@@ -12,17 +17,24 @@ namespace novamd::io {
 
 class ThermoWriter {
  public:
-  /// Creates (truncates) the file and writes the header. Throws core::RunError if it cannot.
-  explicit ThermoWriter(const std::filesystem::path& file);
+  /// Creates (truncates) the file and writes the header; or, with `resume_after_step`, keeps an
+  /// existing file's rows up to that step, drops later ones, and appends (a file that does not
+  /// exist, or whose header differs, is started anew). Throws core::RunError if it cannot.
+  ThermoWriter(const std::filesystem::path& file, std::vector<std::string> extra_columns = {},
+               std::optional<std::int64_t> resume_after_step = std::nullopt);
 
   /// Appends one row and flushes, so the file is readable while the run goes on.
   void write(const analysis::ThermoState& state);
 
-  static constexpr const char* kHeader =
-      "step,time,temperature,kinetic_energy,potential_energy,total_energy,pressure";
+  /// The header row for these extra columns.
+  static std::string header(const std::vector<std::string>& extra_columns);
 
  private:
+  /// Rewrites the file with its header and the rows up to `step`; false if it has another header.
+  bool keep_rows_up_to(std::int64_t step, const std::string& expected_header);
+
   std::filesystem::path path_;
+  std::vector<std::string> extra_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
 };
 

@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/core/particles.hpp"
 #include "novamd/neighbors/cell_bins_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
 #include "novamd/neighbors/target_lanes_cuda.cuh"
@@ -95,6 +97,27 @@ class DeviceVerletList {
   }
   /// The particles were reordered: the lists are rebuilt at the next update.
   void invalidate() { valid_ = false; }
+
+  /// Builds the lists as they were built from the positions `built_at` (device, storage order),
+  /// and counts `builds` builds so far: a restart's lists are the uninterrupted run's.
+  void restore(const PairPosition<T>* built_at, int n, const core::Box& box, std::int64_t builds,
+               cudaStream_t stream) {
+    build(built_at, n, box, stream);
+    builds_ = builds;
+  }
+  /// Positions at the last build, in double (empty when the lists are not valid).
+  core::Vec3Array built_at_on_host(cudaStream_t stream) const {
+    core::Vec3Array out;
+    if (!valid_) return out;
+    std::vector<PairPosition<T>> packed;
+    built_at_.copy_to_host(packed, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    out.resize(packed.size());
+    for (std::size_t i = 0; i < packed.size(); ++i) {
+      out.set(i, core::Vec3<double>{double(packed[i].x), double(packed[i].y), double(packed[i].z)});
+    }
+    return out;
+  }
 
   NeighborListView view() const {
     return {list_.data(), count_.data(), lanes_, std::size_t(n_) * lanes_};

@@ -23,6 +23,14 @@ bool VerletList::update(const core::ParticleData& particles, const core::Box& bo
   return true;
 }
 
+void VerletList::restore(const core::ParticleData& particles, const core::Vec3Array& built_at,
+                         std::int64_t builds, const core::Box& box) {
+  core::ParticleData then = particles;
+  then.position = built_at;
+  build(then, box);
+  builds_ = builds;
+}
+
 bool VerletList::needs_rebuild(const core::ParticleData& particles, const core::Box& box) const {
   if (builds_ == 0 || built_at_.size() != particles.size()) return true;
   const auto view = box.view<double>();

@@ -28,6 +28,14 @@ class VerletList {
   /// than skin/2 since the last build. Returns true when it rebuilt.
   bool update(const core::ParticleData& particles, const core::Box& box);
 
+  /// Builds the list as it was built from the positions `built_at` (storage order, the other
+  /// particle data as now), and counts `builds` builds so far: a restart's list is then the
+  /// uninterrupted run's, entry for entry.
+  void restore(const core::ParticleData& particles, const core::Vec3Array& built_at,
+               std::int64_t builds, const core::Box& box);
+  /// Positions at the last build (empty before the first).
+  const core::Vec3Array& built_at() const { return built_at_; }
+
   /// Neighbours of particle i: neighbors()[start()[i] .. start()[i + 1]).
   const std::vector<std::int64_t>& start() const { return start_; }
   const std::vector<int>& neighbors() const { return neighbors_; }

@@ -1,0 +1,36 @@
+#pragma once
+/// @file thermo_columns.hpp
+/// The thermo output's columns: the standard ones (DESIGN contract, plus the conserved
+/// quantity) and the extra columns a user may add with `output.thermo.columns`.
+
+#include <string>
+#include <vector>
+
+namespace novamd::analysis {
+
+/// Always written, in this order.
+inline const std::vector<std::string> kStandardThermoColumns{
+    "step",           "time",     "temperature",     "kinetic_energy", "potential_energy",
+    "total_energy",   "pressure", "conserved_energy"};
+
+/// May be added, in the order the user lists them:
+///   thermostat_energy       energy the thermostat has taken out (conserved - total)
+///   conserved_energy_drift  (conserved - conserved at the run's first row) / |conserved there|
+///   virial                  sum over pairs of r_ij . f_ij
+///   volume, density         box volume and number density
+///   kinetic_energy_per_particle, potential_energy_per_particle, total_energy_per_particle
+///   neighbor_list_builds    list builds so far, over all force terms
+///   wall_time               seconds since the run started (this process)
+inline const std::vector<std::string> kExtraThermoColumns{
+    "thermostat_energy",
+    "conserved_energy_drift",
+    "virial",
+    "volume",
+    "density",
+    "kinetic_energy_per_particle",
+    "potential_energy_per_particle",
+    "total_energy_per_particle",
+    "neighbor_list_builds",
+    "wall_time"};
+
+}  // namespace novamd::analysis

@@ -1,0 +1,75 @@
+#include "novamd/app/checkpointing.hpp"
+
+#include <fmt/format.h>
+
+#include "novamd/app/version.hpp"
+#include "novamd/core/error.hpp"
+
+namespace novamd::app {
+
+void save_checkpoint(const std::filesystem::path& file, const io::Config& config,
+                     backend::Backend& backend, const integrate::Integrator& integrator,
+                     const core::Box& box, std::int64_t step, const std::string& backend_name) {
+  io::CheckpointData data;
+  data.novamd_version = version_line();
+  data.config_yaml = config.effective_yaml;
+  data.backend = backend_name;
+  data.precision = std::string(core::to_string(config.precision));
+  data.device = backend.description();
+  data.step = step;
+  data.box = {box.length().x, box.length().y, box.length().z};
+  data.state = backend.save_state();
+  data.integrator = integrator.save();
+  io::write_checkpoint(file, data);
+}
+
+namespace {
+
+/// The checkpoint's particles must fit the config's species and force terms.
+void check_state(const std::filesystem::path& file, const io::CheckpointData& data,
+                 const io::Config& config) {
+  const auto& particles = data.state.particles;
+  const int types = config.system.species.size();
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    if (particles.type[i] < 0 || particles.type[i] >= types)
+      throw core::InputError(fmt::format(
+          "{}: particle {} has type {}, but system.species declares {} species", file.string(),
+          particles.id[i], particles.type[i], types));
+  }
+  if (data.state.terms.size() != config.forces.size())
+    throw core::InputError(fmt::format("{}: the checkpoint has {} force terms, the config {}",
+                                       file.string(), data.state.terms.size(),
+                                       config.forces.size()));
+  if (data.integrator.type != config.integrator.type)
+    throw core::InputError(fmt::format("{}: the checkpoint was written by integrator {}; this run "
+                                       "uses {}",
+                                       file.string(), data.integrator.type,
+                                       config.integrator.type));
+}
+
+}  // namespace
+
+Restart load_restart(const std::filesystem::path& file, const io::Config& config,
+                     const std::string& backend_name) {
+  Restart restart{io::read_checkpoint(file), {}};
+  const auto differences = io::config_differences(restart.data.config_yaml, config.effective_yaml);
+  if (!differences.empty()) {
+    std::string list;
+    for (const auto& line : differences) list += "\n  " + line;
+    throw core::InputError(fmt::format(
+        "{}: the checkpoint was written with a different config; a restart must keep these "
+        "keys as they were:{}",
+        file.string(), list));
+  }
+  check_state(file, restart.data, config);
+  const std::string precision(core::to_string(config.precision));
+  if (restart.data.backend != backend_name || restart.data.precision != precision) {
+    restart.notes.push_back(fmt::format(
+        "the checkpoint was written by the {} backend in {} precision; this run uses {} in {}: "
+        "it continues the same trajectory, but not bit for bit",
+        restart.data.backend, restart.data.precision, backend_name, precision));
+  }
+  return restart;
+}
+
+}  // namespace novamd::app

@@ -1,0 +1,109 @@
+#include "novamd/app/run_outputs.hpp"
+
+#include <cmath>
+
+#include "novamd/app/console.hpp"
+#include "novamd/io/trajectory_files.hpp"
+
+namespace novamd::app {
+namespace {
+
+bool due(std::int64_t every, std::int64_t step) { return every > 0 && step % every == 0; }
+
+/// The step of a file's first frame: 0, or after a restart the first multiple of `every` past it.
+std::int64_t first_frame(std::int64_t every, std::optional<std::int64_t> resume_after_step) {
+  return resume_after_step ? (*resume_after_step / every + 1) * every : 0;
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
+                       forces::TailCorrection tail, std::optional<std::int64_t> resume_after_step)
+    : config_(config),
+      tail_(tail),
+      thermo_(config.output.thermo.file, config.output.thermo.columns, resume_after_step) {
+  const bool lj = config.units.name == "lj";  // reduced units have no unit names
+  for (const auto& settings : config.output.trajectories) {
+    const io::TrajectoryOpen open{settings.file,
+                                  {settings.position_every > 0, settings.velocity_every > 0,
+                                   settings.force_every > 0},
+                                  config.system.species,
+                                  particles,
+                                  first_frame(settings.every, resume_after_step),
+                                  settings.every,
+                                  config.integrator.timestep,
+                                  lj ? "" : config.units.length,
+                                  lj ? "" : config.units.time,
+                                  resume_after_step};
+    trajectories_.push_back({settings, io::open_trajectory(settings.format, open)});
+  }
+}
+
+RunOutputs::~RunOutputs() = default;
+
+bool RunOutputs::energy_due(std::int64_t step, bool last_step) const {
+  return last_step || due(config_.output.thermo.every, step) ||
+         due(config_.output.console.every, step);
+}
+
+analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,
+                                               integrate::Integrator& integrator,
+                                               const core::Box& box) {
+  backend::Observables observables = backend.observables();
+  observables.kinetic_energy = integrator.reported_kinetic_energy(observables.kinetic_energy);
+  observables.potential_energy += tail_.energy;
+  observables.virial += tail_.virial;
+  const std::size_t n = backend.size();
+  auto state = analysis::make_thermo_state(
+      step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),
+      config_.units, integrator.degrees_of_freedom(n), integrator.thermostat_energy(backend));
+  if (!first_conserved_) first_conserved_ = state.conserved_energy;
+  state.conserved_energy_drift =
+      *first_conserved_ != 0.0
+          ? (state.conserved_energy - *first_conserved_) / std::abs(*first_conserved_)
+          : 0.0;
+  state.neighbor_list_builds = backend.neighbor_list_builds();
+  state.wall_time =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return state;
+}
+
+void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend,
+                                    const core::Box& box) {
+  for (auto& t : trajectories_) {
+    const auto& s = t.settings;
+    // DCD frames are evenly spaced (ISTART + k NSAVC): no extra frame at an off-grid last step.
+    const bool frame_due = due(s.every, step) || (last_step && s.format != io::TrajectoryFormat::Dcd);
+    if (!frame_due) continue;
+    io::FieldSet fields;
+    if (s.format == io::TrajectoryFormat::H5md) {  // each field at its own interval
+      fields = {s.position_every > 0 && (due(s.position_every, step) || last_step),
+                s.velocity_every > 0 && (due(s.velocity_every, step) || last_step),
+                s.force_every > 0 && (due(s.force_every, step) || last_step)};
+    } else {
+      fields = {s.position_every > 0, s.velocity_every > 0, s.force_every > 0};
+    }
+    if (!fields.any()) continue;
+    const double time = static_cast<double>(step) * config_.integrator.timestep;
+    t.writer->write({step, time, box, backend.particles_on_host(), fields});
+    ++frames_;
+  }
+}
+
+std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bool last_step,
+                                                           backend::Backend& backend,
+                                                           integrate::Integrator& integrator,
+                                                           const core::Box& box) {
+  write_trajectories(step, last_step, backend, box);
+  const bool thermo_row = last_step || due(config_.output.thermo.every, step);
+  const bool console_row = last_step || due(config_.output.console.every, step);
+  if (!thermo_row && !console_row) return std::nullopt;
+  const auto state = thermo_state(step, backend, integrator, box);
+  if (thermo_row) {
+    thermo_.write(state);
+    ++thermo_rows_;
+  }
+  return console_row ? std::optional(state) : std::nullopt;
+}
+
+}  // namespace novamd::app

@@ -1,0 +1,65 @@
+#pragma once
+/// @file run_outputs.hpp
+/// What a run writes at its output steps: thermo rows (CSV and console) and trajectory frames.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "novamd/analysis/thermo.hpp"
+#include "novamd/backend/backend.hpp"
+#include "novamd/integrate/integrator.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/io/thermo_writer.hpp"
+#include "novamd/io/trajectory_writer.hpp"
+
+namespace novamd::app {
+
+/// The files a run writes. Opened only after all input is validated (nothing is written over
+/// on bad input).
+class RunOutputs {
+ public:
+  /// `tail`: energy and virial of the pairs beyond the cutoffs, added to every thermo row.
+  /// `resume_after_step`: a restart from a checkpoint at this step; existing files are kept up
+  /// to it and appended to.
+  RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
+             std::optional<std::int64_t> resume_after_step);
+  ~RunOutputs();
+
+  /// Whether the step's output reads energies (a thermo or console row is due).
+  bool energy_due(std::int64_t step, bool last_step) const;
+
+  /// Writes the thermo row and trajectory frames due at `step`; returns the thermo state if a
+  /// row was due. Step 0 (of a fresh run) and the last step are always written.
+  std::optional<analysis::ThermoState> write_due(std::int64_t step, bool last_step,
+                                                 backend::Backend& backend,
+                                                 integrate::Integrator& integrator,
+                                                 const core::Box& box);
+
+  std::int64_t thermo_rows() const { return thermo_rows_; }
+  std::int64_t trajectory_frames() const { return frames_; }
+
+ private:
+  struct Trajectory {
+    io::TrajectoryOutputSettings settings;
+    std::unique_ptr<io::TrajectoryWriter> writer;
+  };
+
+  analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
+                                     integrate::Integrator& integrator, const core::Box& box);
+  void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend,
+                          const core::Box& box);
+
+  const io::Config& config_;
+  forces::TailCorrection tail_;
+  io::ThermoWriter thermo_;
+  std::vector<Trajectory> trajectories_;
+  std::optional<double> first_conserved_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::int64_t thermo_rows_ = 0;
+  std::int64_t frames_ = 0;
+};
+
+}  // namespace novamd::app

@@ -1,0 +1,28 @@
+#include <memory>
+
+#include "novamd/integrate/integrator.hpp"
+#include "novamd/integrate/langevin.hpp"
+#include "novamd/integrate/leapfrog.hpp"
+#include "novamd/integrate/nose_hoover_chain.hpp"
+#include "novamd/integrate/stochastic_rescale.hpp"
+#include "novamd/integrate/velocity_verlet.hpp"
+
+namespace novamd::integrate {
+
+std::unique_ptr<Integrator> make_integrator(const IntegratorSettings& settings,
+                                            const core::UnitSystem& units, std::uint64_t seed,
+                                            std::size_t particles) {
+  const double dt = settings.timestep;
+  const double kT = settings.temperature.value_or(0.0) * units.boltzmann;
+  const double dof = particles > 1 ? 3.0 * particles - 3.0 : 3.0 * particles;
+  if (settings.type == "leapfrog") return std::make_unique<Leapfrog>(dt);
+  if (settings.type == "langevin")
+    return std::make_unique<Langevin>(dt, kT, settings.friction, seed);
+  if (settings.type == "nose_hoover")
+    return std::make_unique<NoseHooverChain>(dt, kT, settings.tau, settings.chain, dof);
+  if (settings.type == "bussi")
+    return std::make_unique<StochasticRescale>(dt, kT, settings.tau, dof, seed);
+  return std::make_unique<VelocityVerlet>(dt);
+}
+
+}  // namespace novamd::integrate

@@ -1,0 +1,187 @@
+#include "novamd/io/config_dynamics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "novamd/analysis/thermo_columns.hpp"
+
+namespace novamd::io {
+namespace {
+
+const NameList kIntegrators{"velocity_verlet", "leapfrog", "langevin", "nose_hoover", "bussi"};
+const NameList kOutputKeys{"thermo", "console", "trajectory", "checkpoint"};
+const NameList kTrajectoryKeys{"every", "file", "fields", "format"};
+const NameList kTrajectoryFields{"position", "velocity", "force"};
+const NameList kFormats{"xyz", "dcd", "h5md"};
+
+/// The keys each integrator takes besides type and timestep; the thermostat's are required.
+NameList thermostat_keys(const std::string& type) {
+  if (type == "langevin") return {"temperature", "friction"};
+  if (type == "nose_hoover") return {"temperature", "tau", "chain"};
+  if (type == "bussi") return {"temperature", "tau"};
+  return {};
+}
+
+/// `fields`: a list (every field at `every`) or a map of field to interval (h5md only).
+void parse_fields(const YamlReader& node, std::int64_t every, TrajectoryOutputSettings& settings) {
+  settings.position_every = every;
+  const auto fields = node.optional("fields");
+  if (!fields) return;
+  settings.position_every = 0;
+  const auto set = [&](const std::string& name, std::int64_t interval) {
+    if (name == "position") settings.position_every = interval;
+    if (name == "velocity") settings.velocity_every = interval;
+    if (name == "force") settings.force_every = interval;
+  };
+  if (fields->is_map()) {
+    if (settings.format != TrajectoryFormat::H5md)
+      fields->fail("per-field intervals need the h5md format",
+                   "a list of fields (xyz and dcd write all fields in every frame)");
+    for (const auto& [name, value] : fields->entries()) {
+      if (!std::count(kTrajectoryFields.begin(), kTrajectoryFields.end(), name))
+        value.fail(fmt::format("'{}' is not a field", name), join_names(kTrajectoryFields));
+      set(name, value.integer(ValueRange::non_negative()));
+    }
+  } else {
+    for (const YamlReader& field : fields->elements()) set(field.choice(kTrajectoryFields), every);
+  }
+  if (settings.format == TrajectoryFormat::Dcd &&
+      (settings.velocity_every > 0 || settings.force_every > 0 || settings.position_every == 0))
+    fields->fail("DCD files hold positions only", "[position], or the xyz or h5md format");
+}
+
+TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
+  node.check_keys(kTrajectoryKeys);
+  TrajectoryOutputSettings settings;
+  settings.file = node.string_or("file", settings.file.string());
+  if (const auto given = node.optional("format")) {
+    const std::string name = given->choice(kFormats);
+    settings.format = name == "dcd"    ? TrajectoryFormat::Dcd
+                      : name == "h5md" ? TrajectoryFormat::H5md
+                                       : TrajectoryFormat::Xyz;
+  } else if (const auto implied = format_from_extension(settings.file)) {
+    settings.format = *implied;
+  } else {
+    node.key_reader("file").fail(
+        fmt::format("'{}' has no extension that names a format", settings.file.string()),
+        "a file ending in .xyz, .dcd or .h5md, or a format key (xyz, dcd or h5md)");
+  }
+  if (settings.format == TrajectoryFormat::H5md && !h5md_available())
+    node.key_reader("file").fail("this build of novamd has no HDF5, so it cannot write H5MD",
+                                 "xyz or dcd, or a build with libhdf5-dev installed");
+  const auto fields = node.optional("fields");
+  const bool map_of_fields = fields && fields->is_map();
+  const std::int64_t every = map_of_fields
+                                 ? node.integer_or("every", 0, ValueRange::non_negative())
+                                 : node.required("every").integer(ValueRange::at_least(1));
+  parse_fields(node, every, settings);
+  std::int64_t smallest = 0;
+  for (auto interval : {settings.position_every, settings.velocity_every, settings.force_every})
+    if (interval > 0 && (smallest == 0 || interval < smallest)) smallest = interval;
+  if (smallest == 0) node.fail("no field is ever written", "at least one field with an interval >= 1");
+  settings.every = smallest;
+  return settings;
+}
+
+ThermoOutputSettings parse_thermo(const YamlReader& node) {
+  node.check_keys({"every", "file", "columns"});
+  ThermoOutputSettings settings;
+  settings.every = node.integer_or("every", settings.every, ValueRange::at_least(1));
+  settings.file = node.string_or("file", settings.file.string());
+  if (const auto columns = node.optional("columns")) {
+    const NameList allowed(analysis::kExtraThermoColumns.begin(),
+                           analysis::kExtraThermoColumns.end());
+    for (const YamlReader& column : columns->elements()) {
+      const std::string name = column.choice(allowed);
+      if (std::count(settings.columns.begin(), settings.columns.end(), name))
+        column.fail(fmt::format("column '{}' is listed twice", name), "each column once");
+      settings.columns.push_back(name);
+    }
+  }
+  return settings;
+}
+
+}  // namespace
+
+std::optional<double> parse_duration(const std::string& text) {
+  double seconds = 0.0;
+  std::size_t start = 0;
+  int parts = 0;
+  while (start <= text.size()) {
+    const std::size_t colon = std::min(text.find(':', start), text.size());
+    double value = 0.0;
+    const auto [end, error] = std::from_chars(text.data() + start, text.data() + colon, value);
+    if (error != std::errc() || end != text.data() + colon || value < 0) return std::nullopt;
+    if (parts > 0 && value >= 60.0) return std::nullopt;  // minutes and seconds below 60
+    seconds = 60.0 * seconds + value;
+    ++parts;
+    start = colon + 1;
+  }
+  if (parts > 3) return std::nullopt;
+  return seconds;
+}
+
+IntegratorSettings parse_integrator(const YamlReader& node) {
+  node.expect_map();
+  IntegratorSettings settings;
+  if (const auto type = node.optional("type")) settings.type = type->choice(kIntegrators);
+  NameList keys = thermostat_keys(settings.type);
+  NameList allowed{"type", "timestep"};
+  allowed.insert(allowed.end(), keys.begin(), keys.end());
+  node.check_keys(allowed);
+  settings.timestep = node.required("timestep").number(ValueRange::positive());
+  if (keys.empty()) return settings;
+  settings.temperature = node.required("temperature").number(ValueRange::positive());
+  if (settings.type == "langevin")
+    settings.friction = node.required("friction").number(ValueRange::positive());
+  else
+    settings.tau = node.required("tau").number(ValueRange::positive());
+  if (settings.type == "nose_hoover")
+    settings.chain = static_cast<int>(node.integer_or("chain", 3, ValueRange::between(1, 100)));
+  return settings;
+}
+
+RunSettings parse_run(const YamlReader& node) {
+  node.check_keys({"steps", "walltime"});
+  RunSettings settings{node.required("steps").integer(ValueRange::non_negative()), std::nullopt};
+  if (const auto walltime = node.optional("walltime")) {
+    const auto seconds = parse_duration(walltime->string());
+    if (!seconds || *seconds <= 0)
+      walltime->fail(fmt::format("'{}' is not a duration", walltime->string()),
+                     "\"HH:MM:SS\", \"MM:SS\" or seconds, > 0");
+    settings.walltime = seconds;
+  }
+  return settings;
+}
+
+OutputSettings parse_output(const YamlReader& node) {
+  node.check_keys(kOutputKeys);
+  OutputSettings settings;
+  if (const auto thermo = node.optional("thermo")) settings.thermo = parse_thermo(*thermo);
+  settings.console.every = settings.thermo.every;
+  if (const auto console = node.optional("console")) {
+    console->check_keys({"every"});
+    settings.console.every = console->integer_or("every", settings.thermo.every,
+                                                 ValueRange::non_negative());
+  }
+  if (const auto trajectory = node.optional("trajectory")) {
+    if (trajectory->is_list()) {
+      for (const YamlReader& element : trajectory->elements())
+        settings.trajectories.push_back(parse_trajectory(element));
+    } else {
+      settings.trajectories.push_back(parse_trajectory(*trajectory));
+    }
+  }
+  if (const auto checkpoint = node.optional("checkpoint")) {
+    checkpoint->check_keys({"every", "file"});
+    settings.checkpoint.every = checkpoint->integer_or("every", 0, ValueRange::non_negative());
+    settings.checkpoint.file = checkpoint->string_or("file", settings.checkpoint.file.string());
+    settings.checkpoint.configured = true;
+  }
+  return settings;
+}
+
+}  // namespace novamd::io

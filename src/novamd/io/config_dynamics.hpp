@@ -1,0 +1,22 @@
+#pragma once
+/// @file config_dynamics.hpp
+/// The `integrator`, `run` and `output` sections of the config, validated key by key.
+
+#include "novamd/io/config.hpp"
+#include "novamd/io/yaml_reader.hpp"
+
+namespace novamd::io {
+
+/// `integrator: {type, timestep, temperature, friction, tau, chain}`.
+IntegratorSettings parse_integrator(const YamlReader& node);
+
+/// `run: {steps, walltime}`.
+RunSettings parse_run(const YamlReader& node);
+
+/// `output: {thermo, console, trajectory, checkpoint}`.
+OutputSettings parse_output(const YamlReader& node);
+
+/// "23:50:00", "50:00" or "90" (seconds) as seconds; nullopt if malformed.
+std::optional<double> parse_duration(const std::string& text);
+
+}  // namespace novamd::io

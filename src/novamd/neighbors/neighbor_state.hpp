@@ -1,0 +1,17 @@
+#pragma once
+/// @file neighbor_state.hpp
+/// What a force term's neighbour search keeps between evaluations, as a checkpoint stores it.
+
+#include <cstdint>
+
+#include "novamd/core/particles.hpp"
+
+namespace novamd::neighbors {
+
+struct NeighborState {
+  std::int64_t calls = 0;    ///< evaluations of the term so far (the phase of check_every)
+  std::int64_t builds = 0;   ///< neighbour-list builds so far (reported only)
+  core::Vec3Array built_at;  ///< positions at the last list build, storage order; empty: no list
+};
+
+}  // namespace novamd::neighbors

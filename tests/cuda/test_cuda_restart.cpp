@@ -1,0 +1,28 @@
+// Bitwise restarts on the CUDA backend, for every integrator, in double and mixed precision
+// (tests/support/restart_check.hpp). Skipped where no CUDA device exists.
+
+#include <gtest/gtest.h>
+
+#include "novamd/backend/cuda_device.hpp"
+#include "support/restart_check.hpp"
+
+namespace {
+
+class CudaRestart
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(CudaRestart, HalfRunsWithACheckpointMatchTheStraightRunBitwise) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  novamd::test::expect_bitwise_restart(std::get<0>(GetParam()), "cuda", std::get<1>(GetParam()),
+                                       150);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CudaRestart,
+                         ::testing::Combine(::testing::ValuesIn(novamd::test::restart_integrators()),
+                                            ::testing::Values("double", "mixed")),
+                         [](const auto& info) {
+                           return novamd::test::integrator_name(std::get<0>(info.param)) + "_" +
+                                  std::get<1>(info.param);
+                         });
+
+}  // namespace

@@ -1,0 +1,130 @@
+#pragma once
+// The restart check shared by the CPU and CUDA suites: a run of 2N steps straight, and a run of
+// N steps whose checkpoint a second run continues for N more, must end in bitwise the same
+// state. Runs go through `novamd run` in this process (app::run_command), so the whole path is
+// tested: config comparison, checkpoint file, restored lists, appended thermo file.
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "novamd/app/run_command.hpp"
+#include "novamd/io/checkpoint.hpp"
+#include "support/cli_runner.hpp"
+
+namespace novamd::test {
+
+/// An LJ liquid of 864 atoms on Verlet lists, sorted along the Morton curve every 7 force
+/// evaluations (so that a restart falls between sorts and between list builds); `integrator`
+/// is the YAML map of the integrator.
+inline std::string restart_config(const std::string& integrator) {
+  return R"(units: lj
+seed: 11
+system:
+  density: 0.8442
+  species: [{name: A, mass: 1.0}]
+  structure: {generate: {lattice: fcc, cells: 6, fractions: {A: 1.0}}}
+  velocities: {temperature: 1.4}
+forces:
+  - lennard_jones: {pairs: [{types: [A, A], epsilon: 1.0, sigma: 1.0}], cutoff: 2.5, truncation: shift}
+neighbors: {method: neighbor_list, skin: 0.3, reorder_every: 7}
+integrator: )" + integrator + R"(
+run: {steps: 100}
+output:
+  thermo: {every: 10, file: thermo.csv}
+  checkpoint: {file: run.chk}
+)";
+}
+
+inline std::string file_text(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+template <class T>
+bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+inline bool bitwise_equal(const core::Vec3Array& a, const core::Vec3Array& b) {
+  return bitwise_equal(a.x, b.x) && bitwise_equal(a.y, b.y) && bitwise_equal(a.z, b.z);
+}
+
+/// Runs `novamd run` in `dir` (config.yaml there), with --steps and optionally --restart.
+inline void run_in(const TempDir& dir, const std::string& backend, const std::string& precision,
+                   std::int64_t steps, bool restart) {
+  const auto here = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  app::RunOptions options;
+  options.config = dir.path() / "config.yaml";
+  options.overrides = {{"backend", backend}, {"precision", precision},
+                       {"run.steps", std::to_string(steps)}};
+  if (restart) options.restart = dir.path() / "run.chk";
+  const int code = app::run_command(options);
+  std::filesystem::current_path(here);
+  ASSERT_EQ(code, 0);
+}
+
+/// 2N steps straight against N + restart + N: the final checkpoints must agree bit for bit in
+/// every particle array, counter, list and thermostat variable, and the thermo files must be
+/// identical (the restarted one appended after step N).
+inline void expect_bitwise_restart(const std::string& integrator, const std::string& backend,
+                                   const std::string& precision, std::int64_t n) {
+  TempDir straight, pieces;
+  straight.write("config.yaml", restart_config(integrator));
+  pieces.write("config.yaml", restart_config(integrator));
+  run_in(straight, backend, precision, 2 * n, false);
+  run_in(pieces, backend, precision, n, false);
+  ASSERT_EQ(io::read_checkpoint(pieces.path() / "run.chk").step, n);
+  run_in(pieces, backend, precision, 2 * n, true);
+
+  const auto a = io::read_checkpoint(straight.path() / "run.chk");
+  const auto b = io::read_checkpoint(pieces.path() / "run.chk");
+  ASSERT_EQ(a.step, 2 * n);
+  ASSERT_EQ(b.step, 2 * n);
+  const auto& p = a.state.particles;
+  const auto& q = b.state.particles;
+  EXPECT_TRUE(bitwise_equal(p.position, q.position)) << "positions differ";
+  EXPECT_TRUE(bitwise_equal(p.velocity, q.velocity)) << "velocities differ";
+  EXPECT_TRUE(bitwise_equal(p.force, q.force)) << "forces differ";
+  EXPECT_TRUE(bitwise_equal(p.id, q.id)) << "storage orders differ";
+  EXPECT_TRUE(bitwise_equal(a.state.thermostat_heat, b.state.thermostat_heat));
+  EXPECT_EQ(a.state.force_evaluations, b.state.force_evaluations);
+  EXPECT_GT(a.state.reorders, 0);  // the sorting is exercised
+  ASSERT_EQ(a.state.terms.size(), b.state.terms.size());
+  for (std::size_t t = 0; t < a.state.terms.size(); ++t) {
+    EXPECT_EQ(a.state.terms[t].calls, b.state.terms[t].calls);
+    EXPECT_EQ(a.state.terms[t].builds, b.state.terms[t].builds);
+    EXPECT_TRUE(bitwise_equal(a.state.terms[t].built_at, b.state.terms[t].built_at));
+  }
+  EXPECT_EQ(a.integrator.type, b.integrator.type);
+  EXPECT_TRUE(bitwise_equal(a.integrator.values, b.integrator.values));
+  EXPECT_EQ(file_text(straight.path() / "thermo.csv"), file_text(pieces.path() / "thermo.csv"));
+}
+
+/// The integrator maps the restart tests cover (every integrator and thermostat).
+inline const std::vector<std::string>& restart_integrators() {
+  static const std::vector<std::string> all{
+      "{type: velocity_verlet, timestep: 0.005}",
+      "{type: leapfrog, timestep: 0.005}",
+      "{type: langevin, timestep: 0.005, temperature: 1.2, friction: 1.0}",
+      "{type: nose_hoover, timestep: 0.005, temperature: 1.2, tau: 0.2, chain: 3}",
+      "{type: bussi, timestep: 0.005, temperature: 1.2, tau: 0.2}"};
+  return all;
+}
+
+/// "langevin" for "{type: langevin, ...}": a test-name suffix.
+inline std::string integrator_name(const std::string& map) {
+  const auto start = map.find("type: ") + 6;
+  return map.substr(start, map.find(',') - start);
+}
+
+}  // namespace novamd::test
