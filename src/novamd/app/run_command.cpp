@@ -63,11 +63,18 @@ std::string describe_neighbors(const io::Config& config, const core::Box& box) {
   return "all pairs";
 }
 
-std::string describe_particles(const core::ParticleData& particles,
-                               const core::SpeciesTable& species) {
-  std::vector<std::int64_t> count(species.size(), 0);
+/// Particles of each type.
+std::vector<std::int64_t> species_counts(const core::ParticleData& particles, int types) {
+  std::vector<std::int64_t> count(types, 0);
   for (auto t : particles.type) ++count[t];
-  std::string text = fmt::format("{}", particles.size());
+  return count;
+}
+
+std::string describe_particles(const std::vector<std::int64_t>& count,
+                               const core::SpeciesTable& species) {
+  std::int64_t total = 0;
+  for (auto c : count) total += c;
+  std::string text = fmt::format("{}", total);
   for (int t = 0; t < species.size(); ++t) {
     text += fmt::format("{} {} {}", t == 0 ? ":" : ",", species[t].name, count[t]);
   }
@@ -76,21 +83,22 @@ std::string describe_particles(const core::ParticleData& particles,
 
 std::string describe_integrator(const io::Config& config);
 
-std::vector<HeaderLine> header_lines(const io::Config& config, const io::InitialSystem& initial,
+std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& box,
+                                     const std::vector<std::int64_t>& count,
                                      const backend::Backend& backend) {
   const auto& u = config.units;
-  const auto& L = initial.box.length();
+  const auto& L = box.length();
   std::vector<HeaderLine> lines{
       {"config", config.file.string()},
       {"backend", backend.description()},
       {"precision", std::string(core::to_string(config.precision))},
       {"units", fmt::format("{} ({}, {}, {}, {})", u.name, u.length, u.energy, u.mass, u.time)},
-      {"particles", describe_particles(initial.particles, config.system.species)},
+      {"particles", describe_particles(count, config.system.species)},
       {"box",
        fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y, L.z,
-                   u.length, initial.particles.size() / initial.box.volume(), u.length)}};
+                   u.length, static_cast<double>(backend.size()) / box.volume(), u.length)}};
   for (const auto& f : config.forces) lines.push_back({"force", describe_force(f, u)});
-  lines.push_back({"neighbors", describe_neighbors(config, initial.box)});
+  lines.push_back({"neighbors", describe_neighbors(config, box)});
   lines.push_back({"integrator", describe_integrator(config)});
   std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),
                                    config.output.thermo.every);
@@ -216,7 +224,7 @@ int run_command(const RunOptions& options) {
                options.restart->string(), first_step, config.run.steps, 2 * first_step);
     return core::kExitSuccess;
   }
-  io::InitialSystem initial{box, start.particles};
+  const auto count = species_counts(start.particles, config.system.species.size());
   auto backend = backend::make_backend(
       config.backend, {config.units, config.system.species, box, std::move(start.particles),
                        config.forces, config.precision, config.neighbors});
@@ -228,14 +236,12 @@ int run_command(const RunOptions& options) {
   }
 
   fmt::print("{}\n", version_line());
-  print_header(header_lines(config, initial, *backend));
+  print_header(header_lines(config, box, count, *backend));
   if (start.restart) {
     fmt::print("Restarting from {} at step {}\n", options.restart->string(), first_step);
     for (const auto& note : start.restart->notes) fmt::print("Note: {}\n", note);
     fmt::print("\n");
   }
-  std::vector<std::int64_t> count(config.system.species.size(), 0);
-  for (auto t : initial.particles.type) ++count[t];
   const auto tail =
       forces::tail_correction(config.forces, config.system.species, count, box.volume());
   // All input is valid: files open now.

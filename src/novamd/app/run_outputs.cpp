@@ -70,22 +70,21 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
 
 void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend,
                                     const core::Box& box) {
+  const core::ParticleData* particles = nullptr;  // fetched once, for every file due
   for (auto& t : trajectories_) {
     const auto& s = t.settings;
-    // DCD frames are evenly spaced (ISTART + k NSAVC): no extra frame at an off-grid last step.
-    const bool frame_due = due(s.every, step) || (last_step && s.format != io::TrajectoryFormat::Dcd);
-    if (!frame_due) continue;
-    io::FieldSet fields;
-    if (s.format == io::TrajectoryFormat::H5md) {  // each field at its own interval
-      fields = {s.position_every > 0 && (due(s.position_every, step) || last_step),
-                s.velocity_every > 0 && (due(s.velocity_every, step) || last_step),
-                s.force_every > 0 && (due(s.force_every, step) || last_step)};
-    } else {
-      fields = {s.position_every > 0, s.velocity_every > 0, s.force_every > 0};
-    }
+    const bool extra_last = last_step && !io::holds_evenly_spaced_frames(s.format);
+    if (!due(s.every, step) && !extra_last) continue;
+    // Each field at its own interval (XYZ and DCD files have one interval for all their fields).
+    const auto field_due = [&](std::int64_t every) {
+      return every > 0 && (due(every, step) || extra_last);
+    };
+    const io::FieldSet fields{field_due(s.position_every), field_due(s.velocity_every),
+                              field_due(s.force_every)};
     if (!fields.any()) continue;
+    if (!particles) particles = &backend.particles_on_host();
     const double time = static_cast<double>(step) * config_.integrator.timestep;
-    t.writer->write({step, time, box, backend.particles_on_host(), fields});
+    t.writer->write({step, time, box, *particles, fields});
     ++frames_;
   }
 }

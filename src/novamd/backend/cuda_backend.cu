@@ -191,7 +191,6 @@ class CudaBackend final : public Backend {
   BackendState save_state() override {
     const auto stream = stream_.get();
     BackendState state;
-    state.particles = host_;
     device_.download_state(state.particles, stream);
     device_.type.copy_to_host(state.particles.type, stream);
     device_.id.copy_to_host(state.particles.id, stream);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "novamd/analysis/thermo.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/integrate/integrator_settings.hpp"
@@ -33,7 +34,9 @@ class Integrator {
 
   /// Degrees of freedom of N particles: 3N - 3 where total momentum is conserved (at zero),
   /// 3N where the thermostat does not conserve it (Langevin).
-  virtual double degrees_of_freedom(std::size_t n) const { return n > 1 ? 3.0 * n - 3.0 : 3.0 * n; }
+  virtual double degrees_of_freedom(std::size_t n) const {
+    return analysis::degrees_of_freedom(n);
+  }
   /// The kinetic energy to report after a step with energies, given the backend's (leapfrog
   /// reports the mean of the two half steps around the step).
   virtual double reported_kinetic_energy(double backend_kinetic) const { return backend_kinetic; }

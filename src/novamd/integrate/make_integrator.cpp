@@ -14,7 +14,7 @@ std::unique_ptr<Integrator> make_integrator(const IntegratorSettings& settings,
                                             std::size_t particles) {
   const double dt = settings.timestep;
   const double kT = settings.temperature.value_or(0.0) * units.boltzmann;
-  const double dof = particles > 1 ? 3.0 * particles - 3.0 : 3.0 * particles;
+  const double dof = analysis::degrees_of_freedom(particles);  // momentum-conserving schemes
   if (settings.type == "leapfrog") return std::make_unique<Leapfrog>(dt);
   if (settings.type == "langevin")
     return std::make_unique<Langevin>(dt, kT, settings.friction, seed);

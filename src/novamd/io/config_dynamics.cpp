@@ -58,10 +58,7 @@ TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
   TrajectoryOutputSettings settings;
   settings.file = node.string_or("file", settings.file.string());
   if (const auto given = node.optional("format")) {
-    const std::string name = given->choice(kFormats);
-    settings.format = name == "dcd"    ? TrajectoryFormat::Dcd
-                      : name == "h5md" ? TrajectoryFormat::H5md
-                                       : TrajectoryFormat::Xyz;
+    settings.format = *format_named(given->choice(kFormats));
   } else if (const auto implied = format_from_extension(settings.file)) {
     settings.format = *implied;
   } else {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -36,7 +37,9 @@ bool ThermoWriter::keep_rows_up_to(std::int64_t step, const std::string& expecte
   kept << line << '\n';
   while (std::getline(in, line)) {
     std::int64_t row_step = 0;
-    if (std::sscanf(line.c_str(), "%ld,", &row_step) != 1 || row_step > step) break;
+    const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), row_step);
+    if (error != std::errc() || end == line.data() + line.size() || *end != ',' || row_step > step)
+      break;
     kept << line << '\n';
   }
   in.close();

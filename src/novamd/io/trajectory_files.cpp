@@ -40,6 +40,14 @@ std::string_view to_string(TrajectoryFormat format) {
   return "unknown";
 }
 
+std::optional<TrajectoryFormat> format_named(std::string_view name) {
+  for (auto format : {TrajectoryFormat::Xyz, TrajectoryFormat::Dcd, TrajectoryFormat::H5md})
+    if (to_string(format) == name) return format;
+  return std::nullopt;
+}
+
+bool holds_evenly_spaced_frames(TrajectoryFormat format) { return format == TrajectoryFormat::Dcd; }
+
 bool h5md_available() {
 #ifdef NOVAMD_HAVE_HDF5
   return true;

@@ -21,6 +21,13 @@ std::optional<TrajectoryFormat> format_from_extension(const std::filesystem::pat
 /// "xyz", "dcd" or "h5md".
 std::string_view to_string(TrajectoryFormat format);
 
+/// Whether the format's frames must lie on one grid of steps (DCD: ISTART + k NSAVC), so that
+/// a run's last step gets no extra frame off that grid.
+bool holds_evenly_spaced_frames(TrajectoryFormat format);
+
+/// The format named "xyz", "dcd" or "h5md" (to_string's names), if it is one.
+std::optional<TrajectoryFormat> format_named(std::string_view name);
+
 /// Whether this build can write H5MD (it was built with HDF5).
 bool h5md_available();
 
