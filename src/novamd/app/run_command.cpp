@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "novamd/app/checkpointing.hpp"
 #include "novamd/app/console.hpp"
+#include "novamd/app/plasma_report.hpp"
 #include "novamd/app/simulation.hpp"
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
@@ -14,6 +16,7 @@
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/io/initial_system.hpp"
+#include "novamd/io/screening.hpp"
 
 namespace novamd::app {
 namespace {
@@ -36,8 +39,8 @@ std::string describe_force(const forces::ForceSettings& settings, const core::Un
     const std::string range = std::isinf(rc) ? "all pairs under the minimum image"
                                              : fmt::format("cutoff {} {}, {}", rc, units.length,
                                                            describe_truncation(y->truncation));
-    return fmt::format("yukawa (screening length {} {}, {})", y->screening_length, units.length,
-                       range);
+    return fmt::format("yukawa (screening length {:.6g} {}{}, {})", y->screening_length,
+                       units.length, y->thomas_fermi ? " (Thomas-Fermi)" : "", range);
   }
   const auto& lj = std::get<forces::LennardJonesSettings>(settings);
   return fmt::format("lennard_jones ({} pair entries, cutoff {} {}, {}{})", lj.pairs.size(), rc,
@@ -213,7 +216,7 @@ StartingState starting_state(const RunOptions& options, const io::Config& config
 
 int run_command(const RunOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  const io::Config config = io::load_config(options.config, options.overrides);
+  io::Config config = io::load_config(options.config, options.overrides);
   const std::string backend_name(backend::resolve_backend_name(config.backend));
   StartingState start = starting_state(options, config, backend_name);
   const core::Box box = start.box;
@@ -225,6 +228,9 @@ int run_command(const RunOptions& options) {
     return core::kExitSuccess;
   }
   const auto count = species_counts(start.particles, config.system.species.size());
+  io::settle_thomas_fermi(config.forces, config.system.species, count, box.volume());
+  auto plasma = analysis::plasma_of(config.forces, config.system.species, count, box.volume(),
+                                    config.units);
   auto backend = backend::make_backend(
       config.backend, {config.units, config.system.species, box, std::move(start.particles),
                        config.forces, config.precision, config.neighbors});
@@ -236,7 +242,13 @@ int run_command(const RunOptions& options) {
   }
 
   fmt::print("{}\n", version_line());
-  print_header(header_lines(config, box, count, *backend));
+  auto header = header_lines(config, box, count, *backend);
+  if (plasma) {  // after the force terms
+    const auto neighbors = std::find_if(header.begin(), header.end(),
+                                        [](const HeaderLine& line) { return line.key == "neighbors"; });
+    header.insert(neighbors, {"plasma", describe_plasma(config, *plasma)});
+  }
+  print_header(header);
   if (start.restart) {
     fmt::print("Restarting from {} at step {}\n", options.restart->string(), first_step);
     for (const auto& note : start.restart->notes) fmt::print("Note: {}\n", note);
@@ -246,7 +258,7 @@ int run_command(const RunOptions& options) {
       forces::tail_correction(config.forces, config.system.species, count, box.volume());
   // All input is valid: files open now.
   RunOutputs outputs(config, backend->size(), tail,
-                     start.restart ? std::optional(first_step) : std::nullopt);
+                     start.restart ? std::optional(first_step) : std::nullopt, std::move(plasma));
   RunContext run{config, *backend, *integrator, box, outputs, [&](std::int64_t step) {
                    save_checkpoint(config.output.checkpoint.file, config, *backend, *integrator,
                                    box, step, backend_name);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "novamd/app/console.hpp"
+#include "novamd/app/plasma_report.hpp"
 #include "novamd/io/trajectory_files.hpp"
 
 namespace novamd::app {
@@ -18,10 +19,12 @@ std::int64_t first_frame(std::int64_t every, std::optional<std::int64_t> resume_
 }  // namespace
 
 RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
-                       forces::TailCorrection tail, std::optional<std::int64_t> resume_after_step)
+                       forces::TailCorrection tail, std::optional<std::int64_t> resume_after_step,
+                       std::optional<analysis::PlasmaParameters> plasma)
     : config_(config),
       tail_(tail),
-      thermo_(config.output.thermo.file, config.output.thermo.columns, resume_after_step) {
+      plasma_(std::move(plasma)),
+      thermo_(config.output.thermo.file, expand_thermo_columns(config, plasma_), resume_after_step) {
   const bool lj = config.units.name == "lj";  // reduced units have no unit names
   for (const auto& settings : config.output.trajectories) {
     const io::TrajectoryOpen open{settings.file,
@@ -63,6 +66,7 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
           ? (state.conserved_energy - *first_conserved_) / std::abs(*first_conserved_)
           : 0.0;
   state.neighbor_list_builds = backend.neighbor_list_builds();
+  state.plasma = plasma_ ? &*plasma_ : nullptr;
   state.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return state;

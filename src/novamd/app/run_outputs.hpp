@@ -24,8 +24,10 @@ class RunOutputs {
   /// `tail`: energy and virial of the pairs beyond the cutoffs, added to every thermo row.
   /// `resume_after_step`: a restart from a checkpoint at this step; existing files are kept up
   /// to it and appended to.
+  /// `plasma`: the plasma parameters of an ion plasma, for the `plasma` thermo columns.
   RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
-             std::optional<std::int64_t> resume_after_step);
+             std::optional<std::int64_t> resume_after_step,
+             std::optional<analysis::PlasmaParameters> plasma = std::nullopt);
   ~RunOutputs();
 
   /// Whether the step's output reads energies (a thermo or console row is due).
@@ -54,6 +56,7 @@ class RunOutputs {
 
   const io::Config& config_;
   forces::TailCorrection tail_;
+  std::optional<analysis::PlasmaParameters> plasma_;
   io::ThermoWriter thermo_;
   std::vector<Trajectory> trajectories_;
   std::optional<double> first_conserved_;

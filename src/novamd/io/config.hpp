@@ -49,6 +49,7 @@ struct SystemSettings {
   /// particle count (cubic), or from the XYZ file's Lattice. Unset until known.
   std::optional<std::array<double, 3>> box;
   std::optional<double> density;  ///< number density, length^-3 (alternative to box)
+  std::optional<double> mass_density;  ///< g/cm^3 (alternative to box and density)
   core::SpeciesTable species;
   StructureSettings structure;
   VelocitySettings velocities;
@@ -67,6 +68,7 @@ struct ThermoOutputSettings {
   std::int64_t every = 100;
   std::filesystem::path file = "thermo.csv";
   std::vector<std::string> columns;  ///< extra columns after the standard ones
+  bool columns_given = false;        ///< `columns` was in the config (else defaults apply)
 };
 
 /// The thermo table printed on the console.

@@ -22,7 +22,10 @@ bool contains(const NameList& names, std::string_view name) {
 forces::YukawaSettings parse_yukawa(const YamlReader& node) {
   node.check_keys(kYukawaKeys);
   forces::YukawaSettings settings;
-  settings.screening_length = node.required("screening_length").number(ValueRange::positive());
+  const auto length =
+      node.required("screening_length").number_or_word("thomas_fermi", ValueRange::positive());
+  settings.thomas_fermi = !length;
+  settings.screening_length = length.value_or(0.0);  // thomas_fermi: settled before the run
   if (const auto cutoff = node.optional("cutoff"))
     settings.cutoff =
         cutoff->number_or_word("none", ValueRange::positive()).value_or(forces::kNoCutoff);
