@@ -17,6 +17,7 @@
 #include "novamd/core/elements.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/core/physical_scales.hpp"
+#include "novamd/io/config_analysis.hpp"
 #include "novamd/io/config_quantities.hpp"
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
@@ -31,8 +32,8 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",  "backend",   "precision",  "seed", "system",
-                         "forces", "neighbors", "integrator", "run",  "output"};
+const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",  "forces",
+                         "neighbors", "integrator", "run",       "output", "analysis"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -436,6 +437,8 @@ Config parse_root(const YamlReader& root) {
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output")) config.output = parse_output(*output);
   else config.output.console.every = config.output.thermo.every;
+  if (const auto analysis = root.optional("analysis"))
+    config.analysis = parse_analysis(*analysis, config.system.species, config.system.box);
   check_cutoffs(config, forces_node);
   check_thomas_fermi_units(config, forces_node);
   add_default_plasma_columns(config);
