@@ -34,9 +34,9 @@ struct StructureFactorSettings {
   SampleSchedule schedule{100, 0};
   std::int64_t write_every = 0;  ///< steps between rewrites of the file; 0: at every sample
   std::filesystem::path file = "sq.csv";
-  std::optional<double> q_max;         ///< default: 4 pi n^(1/3)
-  std::optional<std::int64_t> bins;    ///< default: bins 2 pi / L_max wide
-  std::vector<double> weights;         ///< per species type; empty: the species charges
+  std::optional<double> q_max;       ///< default: 4 pi n^(1/3)
+  std::optional<std::int64_t> bins;  ///< default: bins 2 pi / L_max wide
+  std::vector<double> weights;       ///< per species type; empty: the species charges
 };
 
 /// `analysis.msd`: mean-squared displacement per species and in total, and D = MSD / (6 t).

@@ -40,16 +40,18 @@ bool write_due(std::int64_t write_every, std::int64_t step) {
 }
 
 /// " fm" after a number, or nothing in reduced units.
-std::string unit(const std::string& name) { return name.empty() ? "" : " " + name; }
+std::string unit(const std::string& name) {
+  return name.empty() ? "" : " " + name;
+}
 
 RadialDistribution make_rdf(RdfSettings& settings, const AnalysisSystem& system) {
   const double half_edge = 0.5 * system.box.shortest_edge();
   if (!settings.r_max) settings.r_max = half_edge;
   if (*settings.r_max > half_edge)
     throw core::InputError(fmt::format(
-        "analysis.rdf.r_max: {} exceeds half the shortest box edge ({}); expected at most {} "
-        "(pairs are taken at their nearest image)",
-        *settings.r_max, half_edge, half_edge));
+        "{}: analysis.rdf.r_max: {} exceeds half the shortest box edge ({:.6g}); expected at most "
+        "{:.6g} (pairs are taken at their nearest image)",
+        system.config_file, *settings.r_max, half_edge, half_edge));
   const DistanceBins bins{*settings.r_max, static_cast<int>(settings.bins)};
   return {bins, system.species_counts, system.box.volume(), species_names(system.species)};
 }
@@ -62,15 +64,15 @@ StructureFactor make_sq(StructureFactorSettings& settings, const AnalysisSystem&
   if (!settings.q_max) settings.q_max = 4.0 * std::numbers::pi * std::cbrt(density);
   if (*settings.q_max < q_min)
     throw core::InputError(fmt::format(
-        "analysis.structure_factor.q_max: {} is below the smallest wave number of the box, "
-        "2 pi / L_max = {}; expected a number >= {}",
-        *settings.q_max, q_min, q_min));
+        "{}: analysis.structure_factor.q_max: {} is below the smallest wave number of the box, "
+        "2 pi / L_max = {:.6g}; expected a number >= {:.6g}",
+        system.config_file, *settings.q_max, q_min, q_min));
   const double modes = estimated_modes(system.box, *settings.q_max);
   if (modes > kMaxModes)
     throw core::InputError(fmt::format(
-        "analysis.structure_factor.q_max: {} gives about {:.3g} wave vectors; expected a q_max "
+        "{}: analysis.structure_factor.q_max: {} gives about {:.3g} wave vectors; expected a q_max "
         "with at most {} (below {:.6g})",
-        *settings.q_max, modes, kMaxModes,
+        system.config_file, *settings.q_max, modes, kMaxModes,
         *settings.q_max * std::cbrt(kMaxModes / modes)));
   if (!settings.bins) settings.bins = static_cast<std::int64_t>(std::ceil(*settings.q_max / q_min));
   if (settings.weights.empty()) {
@@ -87,16 +89,16 @@ Analyzer::Analyzer(const AnalysisSettings& settings, AnalysisSystem system)
   if (settings.rdf) {
     RdfSettings s = *settings.rdf;
     RadialDistribution table = make_rdf(s, system_);
-    rdf_.emplace(Rdf{s, std::move(table)});
+    rdf_.emplace(Rdf{s, std::move(table), 0});
   }
   if (settings.structure_factor) {
     StructureFactorSettings s = *settings.structure_factor;
     StructureFactor table = make_sq(s, system_);
-    sq_.emplace(Sq{s, std::move(table)});
+    sq_.emplace(Sq{s, std::move(table), 0});
   }
   if (settings.msd) {
-    msd_.emplace(Msd{*settings.msd,
-                     MeanSquaredDisplacement(system_.species_counts, species_names(system_.species))});
+    msd_.emplace(Msd{*settings.msd, MeanSquaredDisplacement(system_.species_counts,
+                                                            species_names(system_.species))});
   }
 }
 
@@ -115,35 +117,47 @@ SamplerSetup Analyzer::sampler_setup() const {
   return setup;
 }
 
+template <class Settings, class Table>
+template <class Sample>
+void Analyzer::Averaged<Settings, Table>::add(std::int64_t step, const Sample& sample) {
+  table.add_sample(sample);
+  if (write_due(settings.write_every, step)) flush();
+}
+
+template <class Settings, class Table>
+void Analyzer::Averaged<Settings, Table>::flush() {
+  if (table.samples() == written) return;
+  write_text(settings.file, table.csv());
+  written = table.samples();
+}
+
+template <class Settings, class Table>
+std::string Analyzer::Averaged<Settings, Table>::summary(const std::string& name,
+                                                         const std::string& key) const {
+  if (table.samples() == 0)
+    return fmt::format("{}: no sample ({}.start {} is past the run)", name, key,
+                       settings.schedule.start);
+  return fmt::format("{} averaged over {} sample{}: {}", name, table.samples(),
+                     table.samples() == 1 ? "" : "s", settings.file.string());
+}
+
 void Analyzer::after_step(std::int64_t step, backend::Backend& backend) {
   const bool tracking = msd_ && msd_->origin && step > *msd_->origin;
-  const bool due = (rdf_ && rdf_->settings.schedule.due(step)) ||
-                   (sq_ && sq_->settings.schedule.due(step)) ||
-                   (msd_ && msd_->settings.schedule.due(step));
-  if (!tracking && !due) return;
+  const bool rdf_due = rdf_ && rdf_->settings.schedule.due(step);
+  const bool sq_due = sq_ && sq_->settings.schedule.due(step);
+  const bool msd_due = msd_ && msd_->settings.schedule.due(step);
+  if (!tracking && !rdf_due && !sq_due && !msd_due) return;
   const backend::ParticleArrays particles = backend.particle_arrays();
   if (!sampler_) sampler_ = make_sampler(sampler_setup(), particles);
   if (msd_) sample_msd(step, particles);
-  if (rdf_) sample_rdf(step, particles);
-  if (sq_) sample_sq(step, particles);
-}
-
-void Analyzer::sample_rdf(std::int64_t step, const backend::ParticleArrays& particles) {
-  if (!rdf_->settings.schedule.due(step)) return;
-  sampler_->count_pairs(particles, counts_);
-  rdf_->table.add_sample(counts_);
-  if (!write_due(rdf_->settings.write_every, step)) return;
-  write_text(rdf_->settings.file, rdf_->table.csv());
-  rdf_->written = rdf_->table.samples();
-}
-
-void Analyzer::sample_sq(std::int64_t step, const backend::ParticleArrays& particles) {
-  if (!sq_->settings.schedule.due(step)) return;
-  sampler_->structure_factor_sums(particles, sums_);
-  sq_->table.add_sample(sums_);
-  if (!write_due(sq_->settings.write_every, step)) return;
-  write_text(sq_->settings.file, sq_->table.csv());
-  sq_->written = sq_->table.samples();
+  if (rdf_due) {
+    sampler_->count_pairs(particles, counts_);
+    rdf_->add(step, counts_);
+  }
+  if (sq_due) {
+    sampler_->structure_factor_sums(particles, sums_);
+    sq_->add(step, sums_);
+  }
 }
 
 void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& particles) {
@@ -159,10 +173,9 @@ void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& part
     fmt::print(msd.file.get(), "{}\n", msd.table.header());
   }
   const double dt = system_.timestep;
-  const std::string row =
-      msd.table.add_row(step, static_cast<double>(step) * dt,
-                        static_cast<double>(step - *msd.origin) * dt,
-                        sampler_->squared_displacement_sums(particles));
+  const std::string row = msd.table.add_row(step, static_cast<double>(step) * dt,
+                                            static_cast<double>(step - *msd.origin) * dt,
+                                            sampler_->squared_displacement_sums(particles));
   fmt::print(msd.file.get(), "{}\n", row);
   if (std::fflush(msd.file.get()) != 0)
     throw core::RunError(fmt::format("cannot write MSD file '{}'", msd.settings.file.string()));
@@ -172,28 +185,14 @@ void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& part
 std::vector<std::string> Analyzer::finish() {
   std::vector<std::string> lines;
   if (rdf_) {
-    if (rdf_->table.samples() > rdf_->written) {
-      write_text(rdf_->settings.file, rdf_->table.csv());
-      rdf_->written = rdf_->table.samples();
-    }
-    lines.push_back(rdf_->table.samples() > 0
-                        ? fmt::format("g(r) averaged over {} samples: {}", rdf_->table.samples(),
-                                      rdf_->settings.file.string())
-                        : fmt::format("g(r): no sample (analysis.rdf.start {} is past the run)",
-                                      rdf_->settings.schedule.start));
+    rdf_->flush();
+    lines.push_back(rdf_->summary("g(r)", "analysis.rdf"));
   }
   if (sq_) {
-    if (sq_->table.samples() > sq_->written) {
-      write_text(sq_->settings.file, sq_->table.csv());
-      sq_->written = sq_->table.samples();
-    }
-    lines.push_back(sq_->table.samples() > 0
-                        ? fmt::format("S(q) averaged over {} samples of {} wave vectors: {}",
-                                      sq_->table.samples(), 2 * sq_->table.modes().vectors.size(),
-                                      sq_->settings.file.string())
-                        : fmt::format("S(q): no sample (analysis.structure_factor.start {} is past "
-                                      "the run)",
-                                      sq_->settings.schedule.start));
+    sq_->flush();
+    lines.push_back(sq_->summary("S(q)", "analysis.structure_factor"));
+    if (sq_->table.samples() > 0)
+      lines.back() += fmt::format(" ({} wave vectors)", 2 * sq_->table.modes().vectors.size());
   }
   if (msd_) {
     msd_->file.reset();
@@ -217,10 +216,10 @@ std::string Analyzer::diffusion_summary() const {
       system_.length_unit.empty()
           ? ""
           : fmt::format(", in {}^2/({})", system_.length_unit, system_.time_unit);
-  return fmt::format("Diffusion coefficients (MSD slope / 6 over lag times {:.6g} to {:.6g}{}, {} "
-                     "samples{}): {}",
-                     fit->first_lag, fit->last_lag, unit(system_.time_unit), fit->samples, units,
-                     values);
+  return fmt::format(
+      "Diffusion coefficients (MSD slope / 6 over lag times {:.6g} to {:.6g}{}, {} "
+      "samples{}): {}",
+      fit->first_lag, fit->last_lag, unit(system_.time_unit), fit->samples, units, values);
 }
 
 std::vector<std::string> Analyzer::describe() const {
@@ -236,11 +235,10 @@ std::vector<std::string> Analyzer::describe() const {
   }
   if (sq_) {
     const auto& s = sq_->settings;
-    lines.push_back(fmt::format("S(q) every {} steps{}: {} wave vectors to q = {:.6g}{}, {} bins -> {}",
-                                s.schedule.every, from(s.schedule),
-                                2 * sq_->table.modes().vectors.size(), *s.q_max,
-                                system_.length_unit.empty() ? "" : " /" + system_.length_unit,
-                                *s.bins, s.file.string()));
+    lines.push_back(fmt::format(
+        "S(q) every {} steps{}: {} wave vectors to q = {:.6g}{}, {} bins -> {}", s.schedule.every,
+        from(s.schedule), 2 * sq_->table.modes().vectors.size(), *s.q_max,
+        system_.length_unit.empty() ? "" : " /" + system_.length_unit, *s.bins, s.file.string()));
   }
   if (msd_) {
     const auto& s = msd_->settings;

@@ -30,6 +30,7 @@ struct AnalysisSystem {
   std::vector<std::int64_t> species_counts;  ///< N_a per species type
   double timestep = 0.0;
   std::string length_unit, time_unit;  ///< for messages; empty in reduced units
+  std::string config_file;             ///< named in the messages about bad settings
 };
 
 class Analyzer {
@@ -56,16 +57,23 @@ class Analyzer {
   std::vector<std::string> describe() const;
 
  private:
-  struct Rdf {
-    RdfSettings settings;
-    RadialDistribution table;
+  /// An average rewritten whole to its file: g(r) or S(q).
+  template <class Settings, class Table>
+  struct Averaged {
+    Settings settings;
+    Table table;
     std::int64_t written = 0;  ///< samples in the file
+
+    /// Adds a sample taken at `step`; rewrites the file when due.
+    template <class Sample>
+    void add(std::int64_t step, const Sample& sample);
+    /// Writes the samples not yet written.
+    void flush();
+    /// "g(r) averaged over 11 samples: rdf.csv", or why there was none.
+    std::string summary(const std::string& name, const std::string& key) const;
   };
-  struct Sq {
-    StructureFactorSettings settings;
-    StructureFactor table;
-    std::int64_t written = 0;
-  };
+  using Rdf = Averaged<RdfSettings, RadialDistribution>;
+  using Sq = Averaged<StructureFactorSettings, StructureFactor>;
   struct Msd {
     MsdSettings settings;
     MeanSquaredDisplacement table;
@@ -75,8 +83,6 @@ class Analyzer {
   };
 
   SamplerSetup sampler_setup() const;
-  void sample_rdf(std::int64_t step, const backend::ParticleArrays& particles);
-  void sample_sq(std::int64_t step, const backend::ParticleArrays& particles);
   void sample_msd(std::int64_t step, const backend::ParticleArrays& particles);
   std::string diffusion_summary() const;
 

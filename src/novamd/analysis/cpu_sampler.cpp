@@ -43,7 +43,8 @@ std::unique_ptr<Sampler> make_cpu_sampler(SamplerSetup setup) {
   return std::make_unique<CpuSampler>(std::move(setup));
 }
 
-std::unique_ptr<Sampler> make_sampler(SamplerSetup setup, const backend::ParticleArrays& particles) {
+std::unique_ptr<Sampler> make_sampler(SamplerSetup setup,
+                                      const backend::ParticleArrays& particles) {
   if (!particles.on_device()) return make_cpu_sampler(std::move(setup));
 #ifdef NOVAMD_HAVE_CUDA
   return make_cuda_sampler(std::move(setup));

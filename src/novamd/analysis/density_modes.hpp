@@ -39,7 +39,9 @@ NOVAMD_HD void mode_phase(const WaveVector& k, const core::Vec3<double>& inverse
 
 /// The columns of S(q): 0 the total, 1 the weighted one, then the species pairs (a <= b) in
 /// species_pair_index order.
-NOVAMD_HD int structure_factor_columns(int species) { return 2 + species_pairs(species); }
+NOVAMD_HD int structure_factor_columns(int species) {
+  return 2 + species_pairs(species);
+}
 
 /// Column `column` of one mode, unnormalised, from the mode's rho_a (`re[a]`, `im[a]`):
 ///

@@ -89,14 +89,16 @@ std::optional<MeanSquaredDisplacement::Fit> MeanSquaredDisplacement::fit() const
   double mean_t = 0.0;
   for (std::size_t i = first; i < lags_.size(); ++i) mean_t += lags_[i] / count;
   double tt = 0.0;
-  for (std::size_t i = first; i < lags_.size(); ++i) tt += (lags_[i] - mean_t) * (lags_[i] - mean_t);
+  for (std::size_t i = first; i < lags_.size(); ++i)
+    tt += (lags_[i] - mean_t) * (lags_[i] - mean_t);
   if (tt == 0.0) return std::nullopt;
   Fit fit{{}, lags_[first], lags_.back(), count};
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     double mean_m = 0.0;
     for (std::size_t i = first; i < lags_.size(); ++i) mean_m += msd_[i][c] / count;
     double tm = 0.0;
-    for (std::size_t i = first; i < lags_.size(); ++i) tm += (lags_[i] - mean_t) * (msd_[i][c] - mean_m);
+    for (std::size_t i = first; i < lags_.size(); ++i)
+      tm += (lags_[i] - mean_t) * (msd_[i][c] - mean_m);
     fit.diffusion.push_back(tm / tt / 6.0);
   }
   return fit;

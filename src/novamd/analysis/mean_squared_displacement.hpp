@@ -36,8 +36,8 @@ class DisplacementTracker {
   std::vector<double> squared_sums(int species) const;
 
  private:
-  core::Vec3Array previous_;      ///< wrapped positions at the last call, by id
-  core::Vec3Array displacement_;  ///< since the origin, by id
+  core::Vec3Array previous_;        ///< wrapped positions at the last call, by id
+  core::Vec3Array displacement_;    ///< since the origin, by id
   std::vector<std::int32_t> type_;  ///< by id
 };
 

@@ -12,7 +12,9 @@
 namespace novamd::analysis {
 
 /// Unordered species pairs of `species` species: (0,0), (0,1), ..., (0,S-1), (1,1), ...
-NOVAMD_HD int species_pairs(int species) { return species * (species + 1) / 2; }
+NOVAMD_HD int species_pairs(int species) {
+  return species * (species + 1) / 2;
+}
 
 /// The index of the unordered pair {a, b} in that order.
 NOVAMD_HD int species_pair_index(int a, int b, int species) {

@@ -52,7 +52,8 @@ double RadialDistribution::pairs_of(int a, int b) const {
 double RadialDistribution::ideal(double pairs, int bin) const {
   const double inner = bin * bins_.width();
   const double outer = (bin + 1) * bins_.width();
-  const double shell = 4.0 / 3.0 * std::numbers::pi * (outer * outer * outer - inner * inner * inner);
+  const double shell =
+      4.0 / 3.0 * std::numbers::pi * (outer * outer * outer - inner * inner * inner);
   return pairs * shell / volume_;
 }
 

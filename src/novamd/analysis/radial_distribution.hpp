@@ -23,8 +23,8 @@
 namespace novamd::analysis {
 
 /// Counts every pair (i < j) of `particles` at a distance below bins.r_max into `counts`
-/// (replacing its content), laid out species pair by species pair: counts[species_pair_index(a, b) * bins + bin] (OpenMP; integer
-/// sums, so the result does not depend on the threads).
+/// (replacing its content), laid out species pair by species pair: counts[species_pair_index(a, b)
+/// * bins + bin] (OpenMP; integer sums, so the result does not depend on the threads).
 void count_pairs(const core::ParticleView& particles, const core::Box& box,
                  const DistanceBins& bins, int species, std::vector<std::uint64_t>& counts);
 

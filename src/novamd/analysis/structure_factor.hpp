@@ -28,9 +28,9 @@ namespace novamd::analysis {
 /// The wave vectors of one S(q) histogram, ordered by bin so that each bin is a contiguous
 /// range: vectors[bin_begin[b] .. bin_begin[b + 1]).
 struct ModeSet {
-  std::vector<WaveVector> vectors;     ///< one of each +-q
+  std::vector<WaveVector> vectors;      ///< one of each +-q
   std::vector<std::int64_t> bin_begin;  ///< bins + 1 offsets
-  std::vector<double> mean_q;          ///< mean |q| of each bin's vectors (0 if none)
+  std::vector<double> mean_q;           ///< mean |q| of each bin's vectors (0 if none)
   double q_max = 0.0;
   int bins = 1;
 };

@@ -238,7 +238,8 @@ int run_command(const RunOptions& options) {
   analysis::Analyzer analyzer(config.analysis, {box, config.system.species, count,
                                                 config.integrator.timestep,
                                                 lj ? "" : config.units.length,
-                                                lj ? "" : config.units.time});
+                                                lj ? "" : config.units.time,
+                                                config.file.string()});
   auto backend = backend::make_backend(
       config.backend, {config.units, config.system.species, box, std::move(start.particles),
                        config.forces, config.precision, config.neighbors});

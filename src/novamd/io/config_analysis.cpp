@@ -12,7 +12,7 @@ constexpr double kMaxBins = 1e6;
 
 const NameList kAnalysisKeys{"rdf", "structure_factor", "msd"};
 const NameList kRdfKeys{"every", "start", "write_every", "file", "bins", "r_max"};
-const NameList kStructureFactorKeys{"every",    "start", "write_every", "file",
+const NameList kStructureFactorKeys{"every", "start", "write_every", "file",
                                     "q_max", "bins",  "weights"};
 const NameList kMsdKeys{"every", "start", "file"};
 
@@ -43,10 +43,10 @@ analysis::RdfSettings parse_rdf(const YamlReader& value,
     if (box) {
       const double half_edge = 0.5 * std::min({(*box)[0], (*box)[1], (*box)[2]});
       if (*settings.r_max > half_edge)
-        r_max->fail(fmt::format("{} is more than half the shortest box edge ({})", *settings.r_max,
-                                half_edge),
-                    fmt::format("a number <= {} (pairs are taken at their nearest image)",
-                                half_edge));
+        r_max->fail(
+            fmt::format("{} is more than half the shortest box edge ({})", *settings.r_max,
+                        half_edge),
+            fmt::format("a number <= {} (pairs are taken at their nearest image)", half_edge));
     }
   }
   return settings;
