@@ -10,10 +10,11 @@
 ///
 /// with rho_a(q) = sum_{j in a} exp(i q . r_j). S_Z, with the weak charges of the ions as
 /// weights, is the static response that sets the coherent neutrino-scattering opacity of an ion
-/// mixture (O. L. Caballero, C. J. Horowitz and D. K. Berry, Phys. Rev. C 74, 065801 (2006));
-/// with the charges Z it is the charge-charge structure factor. Since S(-q) = S(q) for each
-/// column, only one of each pair +-q is evaluated (the half space whose first nonzero integer is
-/// positive), which halves the cost and changes no average. q = 0 is left out.
+/// mixture (O. L. Caballero, C. J. Horowitz and D. K. Berry, Phys. Rev. C 74, 065801 (2006),
+/// arXiv:astro-ph/0607564); with the charges Z it is the charge-charge structure factor. Since
+/// S(-q) = S(q) for each column, only one of each pair +-q is evaluated (the half space whose
+/// first nonzero integer is positive), which halves the cost and changes no average. q = 0 is
+/// left out.
 
 #include <cstdint>
 #include <string>
