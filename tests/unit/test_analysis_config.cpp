@@ -12,15 +12,12 @@
 #include "novamd/core/error.hpp"
 #include "novamd/io/config.hpp"
 #include "support/cli_runner.hpp"
+#include "support/expect_has.hpp"
 
 namespace {
 
 using novamd::core::InputError;
 using novamd::io::parse_config;
-
-#define EXPECT_HAS(message, part)                    \
-  EXPECT_NE((message).find(part), std::string::npos) \
-      << "missing: " << (part) << "\nin: " << (message)
 
 // Line numbers matter: the error tests below name them.
 const std::string kBase = R"(units: lj

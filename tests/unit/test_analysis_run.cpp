@@ -10,6 +10,7 @@
 
 #include "support/cli_runner.hpp"
 #include "support/csv_rows.hpp"
+#include "support/expect_has.hpp"
 #include "support/trajectories.hpp"
 
 namespace {
@@ -18,10 +19,6 @@ using novamd::test::numbers_of;
 using novamd::test::read_lines;
 using novamd::test::run_novamd;
 using novamd::test::TempDir;
-
-#define EXPECT_HAS(message, part)                    \
-  EXPECT_NE((message).find(part), std::string::npos) \
-      << "missing: " << (part) << "\nin: " << (message)
 
 // A small Yukawa mixture: 60 ions in a 6 x 6 x 6 box, 40 steps.
 const char* kMixture = R"(units: lj

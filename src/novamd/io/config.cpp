@@ -19,6 +19,7 @@
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/io/config_analysis.hpp"
 #include "novamd/io/config_quantities.hpp"
+#include "novamd/io/config_species.hpp"
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
@@ -130,29 +131,6 @@ NameList species_names(const core::SpeciesTable& species) {
   NameList names;
   for (const core::Species& s : species.all()) names.push_back(s.name);
   return names;
-}
-
-/// The entries of a map keyed by species name (counts, fractions), each checked to be declared
-/// and named once, as (type id, value reader).
-std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
-                                                        const core::SpeciesTable& species) {
-  const auto entries = node.entries();
-  if (entries.empty()) node.fail("the map is empty", "at least one species");
-  const NameList names = species_names(species);
-  std::vector<std::pair<int, YamlReader>> result;
-  std::set<std::string> seen;
-  for (const auto& [name, value] : entries) {
-    const auto type = species.find(name);
-    if (!type) {
-      const auto near = nearest_name(name, names);
-      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
-                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
-                 "one of " + join_names(names, ", "));
-    }
-    if (!seen.insert(name).second) value.fail("species appears twice", "each species once");
-    result.emplace_back(*type, value);
-  }
-  return result;
 }
 
 /// Counts in declaration order of the species.
@@ -477,6 +455,27 @@ Config parse_document(const std::string& text, const std::string& source_name,
 }
 
 }  // namespace
+
+std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
+                                                        const core::SpeciesTable& species) {
+  const auto entries = node.entries();
+  if (entries.empty()) node.fail("the map is empty", "at least one species");
+  const NameList names = species_names(species);
+  std::vector<std::pair<int, YamlReader>> result;
+  std::set<std::string> seen;
+  for (const auto& [name, value] : entries) {
+    const auto type = species.find(name);
+    if (!type) {
+      const auto near = nearest_name(name, names);
+      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
+                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
+                 "one of " + join_names(names, ", "));
+    }
+    if (!seen.insert(name).second) value.fail("species appears twice", "each species once");
+    result.emplace_back(*type, value);
+  }
+  return result;
+}
 
 Config load_config(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   std::error_code error;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "novamd/io/config_species.hpp"
+
 namespace novamd::io {
 namespace {
 
@@ -55,20 +57,7 @@ analysis::RdfSettings parse_rdf(const YamlReader& value,
 /// `weights: {C: 6, O: 8}`: one number per species, by type; species left out weigh 0.
 std::vector<double> parse_weights(const YamlReader& node, const core::SpeciesTable& species) {
   std::vector<double> weights(species.size(), 0.0);
-  const auto entries = node.entries();
-  if (entries.empty()) node.fail("the map is empty", "a weight for at least one species");
-  NameList names;
-  for (const auto& s : species.all()) names.push_back(s.name);
-  for (const auto& [name, value] : entries) {
-    const auto type = species.find(name);
-    if (!type) {
-      const auto near = nearest_name(name, names);
-      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
-                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
-                 "one of " + join_names(names, ", "));
-    }
-    weights[*type] = value.number();
-  }
+  for (const auto& [type, value] : species_entries(node, species)) weights[type] = value.number();
   if (std::all_of(weights.begin(), weights.end(), [](double w) { return w == 0.0; }))
     node.fail("every weight is 0", "a nonzero weight for at least one species");
   return weights;
