@@ -37,13 +37,20 @@ cuobjdump -sass $build/novamd | cu++filt |
 
 status=0
 if [[ $what == all || $what == tests ]]; then
-  # The trajectory read-back tests need MDAnalysis and h5py (CI installs them); the GPU machine
-  # may lack them and cannot fetch them: then they are left out here, and the log says so.
-  exclude=()
+  # The trajectory read-back tests need MDAnalysis and h5py, the plot tests matplotlib (CI
+  # installs them); the GPU machine may lack them and cannot fetch them: then they are left out
+  # here, and the log says so.
+  left_out=()
   if ! /usr/bin/python3 -c "import MDAnalysis, h5py" 2>/dev/null; then
-    exclude=(-E "MDAnalysis|H5mdWriter|TrajectoryReadBack|TrajectoryFormats|DcdWriter.ResumeDrops")
+    left_out+=("MDAnalysis|H5mdWriter|TrajectoryReadBack|TrajectoryFormats|DcdWriter.ResumeDrops")
     echo "python3 lacks MDAnalysis or h5py: read-back tests left out (they run in CI)" | tee -a "$summary"
   fi
+  if ! /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+    left_out+=("AnalysisRun.PlotScript")
+    echo "python3 lacks matplotlib: plot tests left out (they run in CI)" | tee -a "$summary"
+  fi
+  exclude=()
+  if ((${#left_out[@]})); then exclude=(-E "$(IFS='|'; echo "${left_out[*]}")"); fi
   ctest --test-dir $build --output-on-failure -j 4 "${exclude[@]}" > "$OUT/tests.log" 2>&1 || status=1
   grep -E "^(LJ )?N = |worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
   grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20

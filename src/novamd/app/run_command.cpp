@@ -88,7 +88,8 @@ std::string describe_integrator(const io::Config& config);
 
 std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& box,
                                      const std::vector<std::int64_t>& count,
-                                     const backend::Backend& backend) {
+                                     const backend::Backend& backend,
+                                     const analysis::Analyzer& analyzer) {
   const auto& u = config.units;
   const auto& L = box.length();
   std::vector<HeaderLine> lines{
@@ -112,6 +113,7 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
     output += chk.every > 0 ? fmt::format("; {} every {} steps", chk.file.string(), chk.every)
                             : fmt::format("; {} at the end", chk.file.string());
   lines.push_back({"output", output});
+  for (const auto& line : analyzer.describe()) lines.push_back({"analysis", line});
   if (config.run.walltime)
     lines.push_back({"walltime", fmt::format("{:.0f} s: stops with a checkpoint before then",
                                              *config.run.walltime)});
@@ -177,6 +179,7 @@ void print_summary(const RunResult& r, const backend::Backend& backend, const io
   if (r.trajectory_frames > 0) fmt::print(", {} trajectory frames", r.trajectory_frames);
   if (r.checkpoints > 0) fmt::print(", {} checkpoints", r.checkpoints);
   fmt::print("\n");
+  for (const auto& line : r.analysis) fmt::print("{}\n", line);
 }
 
 }  // namespace
@@ -231,6 +234,12 @@ int run_command(const RunOptions& options) {
   io::settle_thomas_fermi(config.forces, config.system.species, count, box.volume());
   auto plasma = analysis::plasma_of(config.forces, config.system.species, count, box.volume(),
                                     config.units);
+  const bool lj = config.units.name == "lj";  // reduced units have no unit names
+  analysis::Analyzer analyzer(config.analysis, {box, config.system.species, count,
+                                                config.integrator.timestep,
+                                                lj ? "" : config.units.length,
+                                                lj ? "" : config.units.time,
+                                                config.file.string()});
   auto backend = backend::make_backend(
       config.backend, {config.units, config.system.species, box, std::move(start.particles),
                        config.forces, config.precision, config.neighbors});
@@ -242,7 +251,7 @@ int run_command(const RunOptions& options) {
   }
 
   fmt::print("{}\n", version_line());
-  auto header = header_lines(config, box, count, *backend);
+  auto header = header_lines(config, box, count, *backend, analyzer);
   if (plasma) {  // after the force terms
     const auto neighbors = std::find_if(header.begin(), header.end(),
                                         [](const HeaderLine& line) { return line.key == "neighbors"; });
@@ -252,6 +261,10 @@ int run_command(const RunOptions& options) {
   if (start.restart) {
     fmt::print("Restarting from {} at step {}\n", options.restart->string(), first_step);
     for (const auto& note : start.restart->notes) fmt::print("Note: {}\n", note);
+    if (analyzer.active())
+      fmt::print("Note: the analyses start anew from step {}: their files will hold only the "
+                 "samples from here on\n",
+                 first_step);
     fmt::print("\n");
   }
   const auto tail =
@@ -259,7 +272,7 @@ int run_command(const RunOptions& options) {
   // All input is valid: files open now.
   RunOutputs outputs(config, backend->size(), tail,
                      start.restart ? std::optional(first_step) : std::nullopt, std::move(plasma));
-  RunContext run{config, *backend, *integrator, box, outputs, [&](std::int64_t step) {
+  RunContext run{config, *backend, *integrator, box, outputs, analyzer, [&](std::int64_t step) {
                    save_checkpoint(config.output.checkpoint.file, config, *backend, *integrator,
                                    box, step, backend_name);
                  },

@@ -79,6 +79,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
 
   print_thermo_table_header(config.units);
   if (!restarted) start_fresh(run, last, result);
+  run.analysis.after_step(first_step, run.backend);  // a restart starts the analyses anew
 
   ProgressLine progress(first_step, last);
   const auto start = Clock::now();
@@ -96,6 +97,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
       if (!result.initial) result.initial = state;
       result.final = state;
     }
+    run.analysis.after_step(step, run.backend);
     if ((checkpoints.every > 0 && step % checkpoints.every == 0) ||
         (last_step && checkpoints.configured)) {
       checkpoint(run, step, walltime, result);
@@ -111,6 +113,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     progress.update(step);
   }
   progress.clear();
+  result.analysis = run.analysis.finish();
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.thermo_rows = run.outputs.thermo_rows();
   result.trajectory_frames = run.outputs.trajectory_frames();

@@ -8,7 +8,9 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "novamd/analysis/analyzer.hpp"
 #include "novamd/analysis/thermo.hpp"
 #include "novamd/app/run_outputs.hpp"
 #include "novamd/backend/backend.hpp"
@@ -28,6 +30,7 @@ struct RunResult {
   std::int64_t thermo_rows = 0;
   std::int64_t trajectory_frames = 0;
   std::int64_t checkpoints = 0;
+  std::vector<std::string> analysis;  ///< the analyses' summary lines
   StopReason reason = StopReason::Completed;
   int signal = 0;  ///< the signal that stopped the run
   std::int64_t steps() const { return last_step - first_step; }
@@ -40,6 +43,7 @@ struct RunContext {
   integrate::Integrator& integrator;
   const core::Box& box;
   RunOutputs& outputs;
+  analysis::Analyzer& analysis;  ///< samples after every step (it does nothing when none is set)
   /// Writes a checkpoint of the state after the given step.
   std::function<void(std::int64_t)> write_checkpoint;
   /// When the process started work: run.walltime counts from here.

@@ -12,6 +12,7 @@
 
 #include "novamd/backend/backend_state.hpp"
 #include "novamd/core/box.hpp"
+#include "novamd/core/particle_view.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
@@ -20,7 +21,18 @@
 #include "novamd/integrate/velocity_noise.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 
+/// A CUDA stream (cudaStream_t is a pointer to it), named without the CUDA headers.
+struct CUstream_st;
+
 namespace novamd::backend {
+
+/// The particle arrays where they live, for analysis that runs where the data is (DESIGN
+/// principle 4): host pointers, or device pointers with the stream that orders work on them.
+struct ParticleArrays {
+  core::ParticleView particles;
+  CUstream_st* stream = nullptr;  ///< null: the pointers are host memory
+  bool on_device() const { return stream != nullptr; }
+};
 
 /// Whole-system sums, in the unit system's energy.
 struct Observables {
@@ -109,6 +121,11 @@ class Backend {
   /// Positions, velocities and forces in id order (whatever the storage order), copied to the
   /// host if they live elsewhere.
   virtual const core::ParticleData& particles_on_host() = 0;
+
+  /// Positions, types and ids where they live (host or device), in storage order, without a
+  /// copy where the backend can: for analysis. Valid until the next call that changes the
+  /// state (a force evaluation may reorder the arrays). By default the host copy in id order.
+  virtual ParticleArrays particle_arrays() { return {core::view_of(particles_on_host()), nullptr}; }
 
   /// Everything needed to continue bitwise, in storage order (for a checkpoint).
   virtual BackendState save_state() = 0;

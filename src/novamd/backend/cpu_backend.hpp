@@ -30,6 +30,7 @@ class CpuBackend final : public Backend {
   void restore_state(const BackendState& state) override;
   std::optional<NonFinite> find_non_finite() override;
   const core::ParticleData& particles_on_host() override;
+  ParticleArrays particle_arrays() override { return {core::view_of(particles_), nullptr}; }
   std::int64_t neighbor_list_builds() const override;
   std::int64_t reorders() const override { return reorders_; }
 

@@ -256,6 +256,13 @@ class CudaBackend final : public Backend {
     return by_id_;
   }
 
+  ParticleArrays particle_arrays() override {
+    const core::ParticleView view{device_.position.x.data(), device_.position.y.data(),
+                                  device_.position.z.data(), device_.type.data(),
+                                  device_.id.data(),         size()};
+    return {view, stream_.get()};
+  }
+
  private:
   forces::CudaForceInput<PairT> force_input() {
     return {packed_.data(), static_cast<int>(size()), box_.view<PairT>(), box_, multiprocessors_,

@@ -17,7 +17,9 @@
 #include "novamd/core/elements.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/core/physical_scales.hpp"
+#include "novamd/io/config_analysis.hpp"
 #include "novamd/io/config_quantities.hpp"
+#include "novamd/io/config_species.hpp"
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
@@ -31,8 +33,8 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",  "backend",   "precision",  "seed", "system",
-                         "forces", "neighbors", "integrator", "run",  "output"};
+const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",  "forces",
+                         "neighbors", "integrator", "run",       "output", "analysis"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -129,29 +131,6 @@ NameList species_names(const core::SpeciesTable& species) {
   NameList names;
   for (const core::Species& s : species.all()) names.push_back(s.name);
   return names;
-}
-
-/// The entries of a map keyed by species name (counts, fractions), each checked to be declared
-/// and named once, as (type id, value reader).
-std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
-                                                        const core::SpeciesTable& species) {
-  const auto entries = node.entries();
-  if (entries.empty()) node.fail("the map is empty", "at least one species");
-  const NameList names = species_names(species);
-  std::vector<std::pair<int, YamlReader>> result;
-  std::set<std::string> seen;
-  for (const auto& [name, value] : entries) {
-    const auto type = species.find(name);
-    if (!type) {
-      const auto near = nearest_name(name, names);
-      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
-                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
-                 "one of " + join_names(names, ", "));
-    }
-    if (!seen.insert(name).second) value.fail("species appears twice", "each species once");
-    result.emplace_back(*type, value);
-  }
-  return result;
 }
 
 /// Counts in declaration order of the species.
@@ -436,6 +415,8 @@ Config parse_root(const YamlReader& root) {
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output")) config.output = parse_output(*output);
   else config.output.console.every = config.output.thermo.every;
+  if (const auto analysis = root.optional("analysis"))
+    config.analysis = parse_analysis(*analysis, config.system.species, config.system.box);
   check_cutoffs(config, forces_node);
   check_thomas_fermi_units(config, forces_node);
   add_default_plasma_columns(config);
@@ -474,6 +455,27 @@ Config parse_document(const std::string& text, const std::string& source_name,
 }
 
 }  // namespace
+
+std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
+                                                        const core::SpeciesTable& species) {
+  const auto entries = node.entries();
+  if (entries.empty()) node.fail("the map is empty", "at least one species");
+  const NameList names = species_names(species);
+  std::vector<std::pair<int, YamlReader>> result;
+  std::set<std::string> seen;
+  for (const auto& [name, value] : entries) {
+    const auto type = species.find(name);
+    if (!type) {
+      const auto near = nearest_name(name, names);
+      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
+                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
+                 "one of " + join_names(names, ", "));
+    }
+    if (!seen.insert(name).second) value.fail("species appears twice", "each species once");
+    result.emplace_back(*type, value);
+  }
+  return result;
+}
 
 Config load_config(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   std::error_code error;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "novamd/analysis/analysis_settings.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
@@ -112,6 +113,7 @@ struct Config {
   IntegratorSettings integrator;
   RunSettings run;
   OutputSettings output;
+  analysis::AnalysisSettings analysis;  ///< g(r), S(q), MSD; none by default
   /// The document after --set overrides, as YAML: what a checkpoint records of the config.
   std::string effective_yaml;
 };
