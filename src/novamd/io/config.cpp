@@ -18,6 +18,7 @@
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
+#include "novamd/io/config_parallel.hpp"
 #include "novamd/io/yaml_reader.hpp"
 
 namespace novamd::io {
@@ -29,7 +30,8 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 constexpr double kFractionTolerance = 1e-6;
 
 const NameList kRootKeys{"units",  "backend",   "precision",  "seed", "system",
-                         "forces", "neighbors", "integrator", "run",  "output"};
+                         "forces", "neighbors", "integrator", "run",  "output",
+                         "parallel"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
 const NameList kSpeciesKeys{"name", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -360,6 +362,7 @@ Config parse_root(const YamlReader& root) {
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output")) config.output = parse_output(*output);
   else config.output.console.every = config.output.thermo.every;
+  if (const auto parallel = root.optional("parallel")) config.parallel = parse_parallel(*parallel);
   check_cutoffs(config, forces_node);
   return config;
 }

@@ -19,6 +19,7 @@
 #include "novamd/integrate/integrator_settings.hpp"
 #include "novamd/io/trajectory_files.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/parallel/parallel_settings.hpp"
 
 namespace novamd::io {
 
@@ -110,6 +111,7 @@ struct Config {
   IntegratorSettings integrator;
   RunSettings run;
   OutputSettings output;
+  parallel::ParallelSettings parallel;  ///< the force-matrix grid over MPI ranks
   /// The document after --set overrides, as YAML: what a checkpoint records of the config.
   std::string effective_yaml;
 };
