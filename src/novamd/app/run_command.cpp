@@ -12,6 +12,7 @@
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/integrate/integrator.hpp"
+#include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/io/initial_system.hpp"
@@ -263,9 +264,11 @@ std::unique_ptr<PreparedRun> read_input(const RunOptions& options,
 }
 
 /// The backend and integrator on every rank, with the state in place.
-void build_state(PreparedRun& run) {
+void build_state(PreparedRun& run, const parallel::MpiSession& session) {
   const auto& config = run.config;
   auto& start = run.start;
+  if (session.active() && run.backend_name == "cuda")
+    backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
   run.backend = backend::make_backend(
       config.backend, {config.units, config.system.species, start.box, std::move(start.particles),
                        config.forces, config.precision, config.neighbors, run.communicator});
@@ -284,8 +287,14 @@ void open_outputs(const RunOptions& options, PreparedRun& run, bool root) {
   const auto& start = run.start;
   fmt::print("{}\n", version_line());
   auto lines = header_lines(config, start.box, run.count, *run.backend);
-  if (run.grid.ranks() > 1 || parallel::launched_by_mpi())
-    lines.insert(lines.begin() + 2, {"ranks", describe_ranks(run.grid, config)});
+  if (run.grid.ranks() > 1 || parallel::launched_by_mpi()) {
+    std::string ranks = describe_ranks(run.grid, config);
+    if (run.backend_name == "cuda")
+      ranks += fmt::format("; {} GPUs, one per rank (device = the rank's number on its node "
+                           "mod the node's GPUs; rank 0's is shown under backend)",
+                           run.grid.ranks());
+    lines.insert(lines.begin() + 2, {"ranks", ranks});
+  }
   print_header(lines);
   if (start.restart) {
     fmt::print("Restarting from {} at step {}\n", options.restart->string(), run.first_step);
@@ -310,7 +319,7 @@ int run_command(const RunOptions& options, const parallel::MpiSession& session) 
   if (!prepared) return core::kExitSuccess;
   PreparedRun& run = *prepared;
   run.communicator = std::make_shared<parallel::Communicator>(session, run.grid);
-  agreed_by_all_ranks(session, [&] { return (build_state(run), 0); });
+  agreed_by_all_ranks(session, [&] { return (build_state(run, session), 0); });
   agreed_by_all_ranks(session, [&] { return (open_outputs(options, run, root), 0); });
 
   const auto& config = run.config;

@@ -91,6 +91,8 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
 
   print_thermo_table_header(config.units);
   if (!restarted) start_fresh(run, last, result);
+  // run.steps = 0 evaluates the initial state: its checkpoint holds the step-0 forces.
+  if (!restarted && last == 0 && checkpoints.configured) checkpoint(run, 0, walltime, result);
 
   ProgressLine progress(first_step, last, !run.communicator || run.communicator->rank() == 0);
   const auto start = Clock::now();
