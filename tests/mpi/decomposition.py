@@ -141,7 +141,10 @@ def mpirun_command(args, ranks, grid):
 
 
 def prepare(work, args, case, steps):
+    """`work` with the config of `case` to `steps` steps, and no output of an earlier run."""
     work.mkdir(parents=True, exist_ok=True)
+    for stale in ("thermo.csv", "run.chk", "console.log"):
+        (work / stale).unlink(missing_ok=True)
     (work / "config.yaml").write_text(
         CONFIGS[case].format(backend=args.backend, precision=args.precision, steps=steps))
     return work

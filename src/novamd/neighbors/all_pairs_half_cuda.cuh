@@ -268,6 +268,23 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
   NOVAMD_CUDA_CHECK_LAUNCH();
 }
 
+/// launch_half_kernel with or without energies, as `mode` says.
+template <class Evaluator, class AccT>
+void launch_half_kernel_for(const OutputMode& mode,
+                            const PairPosition<typename Evaluator::Real>* pos, int n, int range,
+                            const int2* device_pairs, int count,
+                            const core::BoxView<typename Evaluator::Real>& box,
+                            const typename Evaluator::Params* table, int num_types,
+                            PartialSums<AccT>& partial, cudaStream_t stream) {
+  if (mode.with_energy) {
+    launch_half_kernel<Evaluator, AccT, true>(pos, n, range, device_pairs, count, box, table,
+                                              num_types, partial, stream);
+  } else {
+    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, device_pairs, count, box, table,
+                                               num_types, partial, stream);
+  }
+}
+
 /// Each pair once; results written to or added to `out` as `mode` says.
 template <class Evaluator, class AccT>
 void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
@@ -277,14 +294,8 @@ void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int 
                          cudaStream_t stream) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
-  const int2* device_pairs = pairs.device_pairs(n, range);
-  if (mode.with_energy) {
-    launch_half_kernel<Evaluator, AccT, true>(pos, n, range, device_pairs, pairs.count(), box,
-                                              table, num_types, partial, stream);
-  } else {
-    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, device_pairs, pairs.count(), box,
-                                               table, num_types, partial, stream);
-  }
+  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, pairs.device_pairs(n, range),
+                                          pairs.count(), box, table, num_types, partial, stream);
   launch_chunk_sums(partial, groups, n, out, mode, stream);
 }
 
@@ -371,14 +382,8 @@ void all_pairs_half_block_cuda(const PairPosition<typename Evaluator::Real>* pos
                                cudaStream_t stream) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
-  const int2* device_pairs = pairs.device_pairs(block);
-  if (mode.with_energy) {
-    launch_half_kernel<Evaluator, AccT, true>(pos, n, range, device_pairs, pairs.count(), box,
-                                              table, num_types, partial, stream);
-  } else {
-    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, device_pairs, pairs.count(), box,
-                                               table, num_types, partial, stream);
-  }
+  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, pairs.device_pairs(block),
+                                          pairs.count(), box, table, num_types, partial, stream);
   constexpr int kReduceBlock = 256;
   const int blocks = (n + kReduceBlock - 1) / kReduceBlock;
   with_output_mode(mode, [&](auto with_energy, auto accumulate) {

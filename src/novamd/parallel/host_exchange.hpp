@@ -17,7 +17,11 @@ void exchange_source_positions(const ForceMatrix& m, core::Vec3Array& position,
                                std::vector<double>& scratch);
 
 /// Row allreduce: each rank's forces on its targets from its sources, summed over the row: the
-/// total force on every target, on every rank of the row.
+/// total force on every target, on every rank of the row. The ranks of a row then integrate
+/// the same targets apart, so they must receive the same bits: Open MPI's allreduce algorithms
+/// (like NCCL's ring and tree) give every rank the same reduced values (the MPI standard only
+/// advises it); a run relies on that, and the restart test's bitwise continuation, which
+/// rebuilds every rank from rank 0's copy, would fail if the copies differed.
 void sum_target_forces(const ForceMatrix& m, core::Vec3Array& force,
                        std::vector<double>& scratch);
 
