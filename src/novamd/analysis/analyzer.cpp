@@ -89,12 +89,12 @@ Analyzer::Analyzer(const AnalysisSettings& settings, AnalysisSystem system)
   if (settings.rdf) {
     RdfSettings s = *settings.rdf;
     RadialDistribution table = make_rdf(s, system_);
-    rdf_.emplace(Rdf{s, std::move(table), 0});
+    rdf_.emplace(Rdf{s, std::move(table), 0, system_.writes_files});
   }
   if (settings.structure_factor) {
     StructureFactorSettings s = *settings.structure_factor;
     StructureFactor table = make_sq(s, system_);
-    sq_.emplace(Sq{s, std::move(table), 0});
+    sq_.emplace(Sq{s, std::move(table), 0, system_.writes_files});
   }
   if (settings.msd) {
     msd_.emplace(Msd{*settings.msd, MeanSquaredDisplacement(system_.species_counts,
@@ -127,7 +127,7 @@ void Analyzer::Averaged<Settings, Table>::add(std::int64_t step, const Sample& s
 template <class Settings, class Table>
 void Analyzer::Averaged<Settings, Table>::flush() {
   if (table.samples() == written) return;
-  write_text(settings.file, table.csv());
+  if (writes_files) write_text(settings.file, table.csv());
   written = table.samples();
 }
 
@@ -160,6 +160,13 @@ void Analyzer::after_step(std::int64_t step, backend::Backend& backend) {
   }
 }
 
+void Analyzer::open_msd_file(Msd& msd) {
+  msd.file.reset(std::fopen(msd.settings.file.c_str(), "w"));
+  if (!msd.file)
+    throw core::RunError(fmt::format("cannot write MSD file '{}'", msd.settings.file.string()));
+  fmt::print(msd.file.get(), "{}\n", msd.table.header());
+}
+
 void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& particles) {
   auto& msd = *msd_;
   if (msd.origin && step > *msd.origin) sampler_->track_displacements(particles);
@@ -167,19 +174,17 @@ void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& part
   if (!msd.origin) {
     sampler_->start_displacements(particles);
     msd.origin = step;
-    msd.file.reset(std::fopen(msd.settings.file.c_str(), "w"));
-    if (!msd.file)
-      throw core::RunError(fmt::format("cannot write MSD file '{}'", msd.settings.file.string()));
-    fmt::print(msd.file.get(), "{}\n", msd.table.header());
+    if (system_.writes_files) open_msd_file(msd);
   }
   const double dt = system_.timestep;
   const std::string row = msd.table.add_row(step, static_cast<double>(step) * dt,
                                             static_cast<double>(step - *msd.origin) * dt,
                                             sampler_->squared_displacement_sums(particles));
+  ++msd.rows;
+  if (!msd.file) return;
   fmt::print(msd.file.get(), "{}\n", row);
   if (std::fflush(msd.file.get()) != 0)
     throw core::RunError(fmt::format("cannot write MSD file '{}'", msd.settings.file.string()));
-  ++msd.rows;
 }
 
 std::vector<std::string> Analyzer::finish() {

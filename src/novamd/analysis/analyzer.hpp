@@ -31,6 +31,9 @@ struct AnalysisSystem {
   double timestep = 0.0;
   std::string length_unit, time_unit;  ///< for messages; empty in reduced units
   std::string config_file;             ///< named in the messages about bad settings
+  /// False on MPI ranks other than 0: they sample alike (the gather is collective) but write
+  /// no file.
+  bool writes_files = true;
 };
 
 class Analyzer {
@@ -63,6 +66,7 @@ class Analyzer {
     Settings settings;
     Table table;
     std::int64_t written = 0;  ///< samples in the file
+    bool writes_files = true;
 
     /// Adds a sample taken at `step`; rewrites the file when due.
     template <class Sample>
@@ -84,6 +88,7 @@ class Analyzer {
 
   SamplerSetup sampler_setup() const;
   void sample_msd(std::int64_t step, const backend::ParticleArrays& particles);
+  static void open_msd_file(Msd& msd);
   std::string diffusion_summary() const;
 
   AnalysisSystem system_;

@@ -16,6 +16,7 @@
 #include "novamd/backend/backend.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
+#include "novamd/parallel/communicator.hpp"
 
 namespace novamd::app {
 
@@ -48,9 +49,12 @@ struct RunContext {
   std::function<void(std::int64_t)> write_checkpoint;
   /// When the process started work: run.walltime counts from here.
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  /// The ranks of a decomposed run (none: one rank). They stop at the same step; only rank 0
+  /// prints progress.
+  const parallel::Communicator* communicator = nullptr;
 };
 
-/// Runs from step `first_step` to config.run.steps. A fresh run (`restarted` false) evaluates
+/// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run (`restarted` false) evaluates
 /// the forces and writes the output of step 0 first; a restart continues from the restored
 /// state, whose forces are current.
 RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted);

@@ -20,6 +20,7 @@
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/velocity_noise.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/parallel/communicator.hpp"
 
 /// A CUDA stream (cudaStream_t is a pointer to it), named without the CUDA headers.
 struct CUstream_st;
@@ -69,6 +70,10 @@ struct BackendSetup {
   std::vector<forces::ForceSettings> forces;
   core::Precision precision = core::Precision::Double;
   neighbors::NeighborSettings neighbors;
+  /// The ranks of a force-matrix decomposition (parallel/force_matrix.hpp); none for one rank.
+  /// With more than one rank, the particles come in id order, every pair force runs over all
+  /// pairs of the rank's block, and the sums the backend reports (energies, heat) are global.
+  std::shared_ptr<const parallel::Communicator> communicator;
 };
 
 class Backend {

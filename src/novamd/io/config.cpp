@@ -23,6 +23,7 @@
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
+#include "novamd/io/config_parallel.hpp"
 #include "novamd/io/yaml_reader.hpp"
 
 namespace novamd::io {
@@ -34,7 +35,7 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 constexpr double kFractionTolerance = 1e-6;
 
 const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",  "forces",
-                         "neighbors", "integrator", "run",       "output", "analysis"};
+                         "neighbors", "integrator", "run",       "output", "analysis", "parallel"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -417,6 +418,7 @@ Config parse_root(const YamlReader& root) {
   else config.output.console.every = config.output.thermo.every;
   if (const auto analysis = root.optional("analysis"))
     config.analysis = parse_analysis(*analysis, config.system.species, config.system.box);
+  if (const auto parallel = root.optional("parallel")) config.parallel = parse_parallel(*parallel);
   check_cutoffs(config, forces_node);
   check_thomas_fermi_units(config, forces_node);
   add_default_plasma_columns(config);

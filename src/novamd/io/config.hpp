@@ -20,6 +20,7 @@
 #include "novamd/integrate/integrator_settings.hpp"
 #include "novamd/io/trajectory_files.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/parallel/parallel_settings.hpp"
 
 namespace novamd::io {
 
@@ -114,6 +115,7 @@ struct Config {
   RunSettings run;
   OutputSettings output;
   analysis::AnalysisSettings analysis;  ///< g(r), S(q), MSD; none by default
+  parallel::ParallelSettings parallel;  ///< the force-matrix grid over MPI ranks
   /// The document after --set overrides, as YAML: what a checkpoint records of the config.
   std::string effective_yaml;
 };
