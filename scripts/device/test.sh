@@ -5,8 +5,8 @@
 #
 #   scripts/device/test.sh [all|tests|bench|profile|lj-profile|multigpu|scaling]
 #
-# all: tests, both benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
-# double, mixed and single) and lj-profile. profile: Nsight Compute on the Yukawa all-pairs
+# all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
+# double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed) and lj-profile. profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
 #
@@ -76,6 +76,9 @@ if [[ $what == all || $what == bench ]]; then
   done
   for precision in double mixed single; do
     $build/novamd bench --case lj --backend cuda --precision $precision | tee -a "$summary"
+  done
+  for precision in double mixed; do
+    $build/novamd bench --case pasta --backend cuda --precision $precision | tee -a "$summary"
   done
 fi
 if [[ $what == all || $what == lj-profile ]]; then

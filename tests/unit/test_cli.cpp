@@ -45,12 +45,24 @@ run: {steps: 0}
 )";
 
 TEST(Cli, ExamplesRunShortened) {
-  for (const char* example :
-       {"white_dwarf_co.yaml", "yukawa_ocp.yaml", "lj_liquid.yaml", "lj_binary_mixture.yaml",
-        "lj_nvt.yaml"}) {
+  // Each example for 4 steps; the GPU-sized ones also scaled down, with the overrides their
+  // comments give (nuclear pasta: 2,000 nucleons, a Coulomb cutoff within the smaller box).
+  const struct {
+    const char* file;
+    const char* scale_down;
+  } examples[] = {
+      {"white_dwarf_co.yaml", ""},
+      {"yukawa_ocp.yaml", ""},
+      {"lj_liquid.yaml", ""},
+      {"lj_binary_mixture.yaml", ""},
+      {"lj_nvt.yaml", ""},
+      {"nuclear_pasta.yaml",
+       " --set system.structure.generate.total=2000 --set forces.1.yukawa.cutoff=15"},
+  };
+  for (const auto& [example, scale_down] : examples) {
     TempDir dir;
     const auto result = run_novamd(std::string("run " NOVAMD_SOURCE_DIR "/examples/") + example +
-                                       " --steps 4 --set output.thermo.every=2",
+                                       " --steps 4 --set output.thermo.every=2" + scale_down,
                                    dir.path());
     ASSERT_EQ(result.exit_code, 0) << example << "\n" << result.output;
     EXPECT_NE(result.output.find("Done: 4 steps"), std::string::npos) << result.output;
@@ -162,6 +174,31 @@ TEST(Cli, BenchPrintsItsTable) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("ms/step"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("\n      64 "), std::string::npos) << result.output;
+}
+
+TEST(Cli, BenchPastaPrintsBothTermsAndThePairCounts) {
+  TempDir dir;
+  const auto result =
+      run_novamd("bench --case pasta --backend cpu --sizes 500 --steps 1", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("nucl ms"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("Coul pairs"), std::string::npos) << result.output;
+  const auto row_at = result.output.find("\n    500 ");
+  ASSERT_NE(row_at, std::string::npos) << result.output;
+  // N, ms/step, forces, builds, nucl ms, Coul ms, nucl pairs, list pairs, Coul rc, Coul pairs,
+  // evals/s
+  std::stringstream row(result.output.substr(row_at));
+  std::vector<std::string> cells;
+  for (std::string cell; cells.size() < 11 && row >> cell;) cells.push_back(cell);
+  ASSERT_EQ(cells.size(), 11u) << result.output;
+  // 500 nucleons, 200 of them protons, uniform at 0.05 fm^-3 (V = 10^4 fm^3), none closer than
+  // 2 fm: pairs within 10 fm about (N(N-1)/2) (4/3 pi (10^3 - 2^3)) / V = 51,840, proton pairs
+  // within the Coulomb cutoff (10 fm, the largest whole fm in half the 21.5 fm box) about 8,270.
+  // Random placement scatters these by well under 3%.
+  EXPECT_EQ(std::stod(cells[8]), 10.0);
+  EXPECT_NEAR(std::stod(cells[6]), 51840, 0.03 * 51840) << result.output;
+  EXPECT_NEAR(std::stod(cells[9]), 8270, 0.03 * 8270) << result.output;
+  EXPECT_EQ(run_novamd("bench --case pasta --sizes 50", dir.path()).exit_code, 2);  // too few
 }
 
 }  // namespace

@@ -80,8 +80,10 @@ int bench_command(const BenchOptions& options) {
         fmt::format("--precision '{}': expected double, mixed or single", options.precision));
   }
   if (options.case_name == "lj") return bench_lennard_jones(options);
+  if (options.case_name == "pasta") return bench_pasta(options);
   if (options.case_name != "yukawa") {
-    throw core::InputError(fmt::format("--case '{}': expected yukawa or lj", options.case_name));
+    throw core::InputError(
+        fmt::format("--case '{}': expected yukawa, lj or pasta", options.case_name));
   }
   std::vector<TableTwoRow> rows;
   for (const auto& row : kTableTwo) {

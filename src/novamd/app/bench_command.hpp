@@ -3,7 +3,9 @@
 /// `novamd bench`: with `--case yukawa` (default) the sizes of seed 000's Table II (C/O
 /// mixture, all pairs), printing ms per step, pair interactions per second and the K20
 /// comparison; with `--case lj` the Lennard-Jones melt (Verlet lists), printing steps per
-/// second, atom-steps per second, list builds and device memory per atom.
+/// second, atom-steps per second, list builds and device memory per atom; with `--case pasta`
+/// nuclear pasta (51,200 nucleons on a GPU), printing ms per step, each force term's time and
+/// the pairs within each cutoff.
 
 #include <cstdint>
 #include <string>
@@ -12,7 +14,7 @@
 namespace novamd::app {
 
 struct BenchOptions {
-  std::string case_name = "yukawa";  ///< yukawa | lj
+  std::string case_name = "yukawa";  ///< yukawa | lj | pasta
   std::string backend = "auto";
   std::string neighbors = "auto";  ///< lj: auto | neighbor_list | cell_list
   std::string precision = "double";
@@ -23,5 +25,6 @@ struct BenchOptions {
 
 int bench_command(const BenchOptions& options);
 int bench_lennard_jones(const BenchOptions& options);
+int bench_pasta(const BenchOptions& options);
 
 }  // namespace novamd::app

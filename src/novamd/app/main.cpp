@@ -36,14 +36,16 @@ void add_run_command(CLI::App& app, novamd::app::RunOptions& run, RunFlags& flag
 
 void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   auto* cmd = app.add_subcommand(
-      "bench", "Time the seed-000 Table II sizes (C/O, all pairs) or the Lennard-Jones melt");
-  cmd->add_option("--case", bench.case_name, "yukawa | lj")->capture_default_str();
+      "bench",
+      "Time the seed-000 Table II sizes (C/O, all pairs), the Lennard-Jones melt or nuclear pasta");
+  cmd->add_option("--case", bench.case_name, "yukawa | lj | pasta")->capture_default_str();
   cmd->add_option("--neighbors", bench.neighbors, "lj: auto | neighbor_list | cell_list")
       ->capture_default_str();
   cmd->add_option("--backend", bench.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_option("--precision", bench.precision, "double | mixed | single")->capture_default_str();
   cmd->add_option("--sizes", bench.sizes,
-                  "particle counts (default: all of Table II; lj: 32,000 to 4,000,000 on a GPU)");
+                  "particle counts (default: all of Table II; lj: 32,000 to 4,000,000 on a GPU; "
+                  "pasta: 51,200 on a GPU, 4,000 on the CPU)");
   cmd->add_option("--steps", bench.steps,
                   "steps per timed batch (default: 100 on a GPU; on the CPU 3, 1 above 10,000)");
   cmd->add_option("--warmup", bench.warmup, "untimed steps first")->capture_default_str();

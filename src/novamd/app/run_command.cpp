@@ -38,14 +38,25 @@ std::string describe_truncation(forces::Truncation t) {
   return "?";
 }
 
+/// "all pairs under the minimum image" or "cutoff 10 fm, cut".
+std::string describe_range(double rc, forces::Truncation truncation,
+                           const core::UnitSystem& units) {
+  return std::isinf(rc)
+             ? "all pairs under the minimum image"
+             : fmt::format("cutoff {} {}, {}", rc, units.length, describe_truncation(truncation));
+}
+
 std::string describe_force(const forces::ForceSettings& settings, const core::UnitSystem& units) {
   const double rc = forces::cutoff_of(settings);
   if (const auto* y = std::get_if<forces::YukawaSettings>(&settings)) {
-    const std::string range = std::isinf(rc) ? "all pairs under the minimum image"
-                                             : fmt::format("cutoff {} {}, {}", rc, units.length,
-                                                           describe_truncation(y->truncation));
     return fmt::format("yukawa (screening length {:.6g} {}{}, {})", y->screening_length,
-                       units.length, y->thomas_fermi ? " (Thomas-Fermi)" : "", range);
+                       units.length, y->thomas_fermi ? " (Thomas-Fermi)" : "",
+                       describe_range(rc, y->truncation, units));
+  }
+  if (const auto* n = std::get_if<forces::NuclearSettings>(&settings)) {
+    return fmt::format("nuclear (a {} {e}, b {} {e}, c {} {e}, Lambda {} {l}^2, {})", n->a, n->b,
+                       n->c, n->lambda, describe_range(rc, n->truncation, units),
+                       fmt::arg("e", units.energy), fmt::arg("l", units.length));
   }
   const auto& lj = std::get<forces::LennardJonesSettings>(settings);
   return fmt::format("lennard_jones ({} pair entries, cutoff {} {}, {}{})", lj.pairs.size(), rc,
@@ -53,22 +64,30 @@ std::string describe_force(const forces::ForceSettings& settings, const core::Un
                      lj.tail_correction ? ", tail correction" : "");
 }
 
-/// How the pair forces find their pairs, as the CPU backend resolves `neighbors` for the first
-/// term with a cutoff.
-std::string describe_neighbors(const io::Config& config, const core::Box& box) {
-  for (const auto& f : config.forces) {
-    const double rc = forces::cutoff_of(f);
-    if (std::isinf(rc)) continue;
-    switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
-      case neighbors::NeighborMethod::NeighborList:
-        return fmt::format("Verlet lists, skin {:.6g} {}, checked every {} steps",
-                           config.neighbors.skin_for(rc), config.units.length,
-                           config.neighbors.check_every);
-      case neighbors::NeighborMethod::CellList: return "cell lists";
-      default: return "all pairs";
-    }
+/// How one pair force finds its pairs, as the CPU backend resolves `neighbors` for its cutoff.
+std::string describe_method(const io::Config& config, double rc, const core::Box& box) {
+  switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
+    case neighbors::NeighborMethod::NeighborList:
+      return fmt::format("Verlet lists, skin {:.6g} {}, checked every {} steps",
+                         config.neighbors.skin_for(rc), config.units.length,
+                         config.neighbors.check_every);
+    case neighbors::NeighborMethod::CellList: return "cell lists";
+    default: return "all pairs";
   }
-  return "all pairs";
+}
+
+/// How the pair forces find their pairs: one description when every term does the same, else
+/// one per term ("nuclear: Verlet lists, ...; yukawa: all pairs").
+std::string describe_neighbors(const io::Config& config, const core::Box& box) {
+  std::vector<std::string> methods;
+  for (const auto& f : config.forces)
+    methods.push_back(describe_method(config, forces::cutoff_of(f), box));
+  if (std::all_of(methods.begin(), methods.end(), [&](const auto& m) { return m == methods[0]; }))
+    return methods.empty() ? "all pairs" : methods[0];
+  std::string text;
+  for (std::size_t t = 0; t < methods.size(); ++t)
+    text += fmt::format("{}{}: {}", t ? "; " : "", forces::name_of(config.forces[t]), methods[t]);
+  return text;
 }
 
 /// Particles of each type.

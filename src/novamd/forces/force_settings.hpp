@@ -15,6 +15,7 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/physics/lennard_jones.hpp"
+#include "novamd/physics/nuclear.hpp"
 #include "novamd/physics/pair_table.hpp"
 #include "novamd/physics/truncated.hpp"
 #include "novamd/physics/yukawa.hpp"
@@ -92,8 +93,40 @@ struct LennardJonesSettings {
   }
 };
 
+/// `forces: - nuclear: {a, b, c, Lambda, cutoff, shift}`: the nucleon-nucleon potential of the
+/// pasta model (physics/nuclear.hpp). Defaults are Horowitz et al.'s parameters in MeV and fm;
+/// at the default cutoff of 10 fm |V| < 2.2e-16 MeV and |F| < 1.7e-15 MeV/fm (docs/physics.md).
+/// Every species must be a nucleon (isospin +1 or -1); the config reader checks this.
+struct NuclearSettings {
+  double a = 110.0;      ///< repulsion, energy
+  double b = -26.0;      ///< attraction, energy
+  double c = 24.0;       ///< isospin dependence of the attraction, energy
+  double lambda = 1.25;  ///< Lambda, length squared
+  double cutoff = 10.0;  ///< r_c, length unit; infinity = all pairs (minimum image)
+  Truncation truncation = Truncation::Cut;  ///< `shift: none | energy | force`
+
+  static constexpr const char* kName = "nuclear";
+
+  template <class T>
+  using Potential = physics::Nuclear<T>;
+
+  /// a, b + c tau_i tau_j and Lambda for every pair of species.
+  template <class T>
+  physics::PairTable<typename Potential<T>::Params> potential_table(
+      const core::SpeciesTable& species, const core::UnitSystem&) const {
+    physics::PairTable<typename Potential<T>::Params> table(species.size());
+    for (int i = 0; i < species.size(); ++i) {
+      for (int j = 0; j < species.size(); ++j) {
+        table.at(i, j) =
+            Potential<T>::make_params(a, b, c, lambda, species[i].isospin, species[j].isospin);
+      }
+    }
+    return table;
+  }
+};
+
 /// Every force term NovaMD knows. Adding a potential adds its settings type here.
-using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings>;
+using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings>;
 
 /// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term uses in
 /// arithmetic type T and its pair table: the bare potential when there is no cutoff (no cutoff
@@ -121,6 +154,12 @@ auto with_evaluator(const ForceSettings& settings, const core::SpeciesTable& spe
 /// The cutoff of a force term (infinity for all pairs).
 inline double cutoff_of(const ForceSettings& settings) {
   return std::visit([](const auto& s) { return s.cutoff; }, settings);
+}
+
+/// Whether a force term may be given `cutoff: none` (all pairs under the minimum image): every
+/// term but Lennard-Jones, whose cutoff is required.
+inline bool cutoff_may_be_none(const ForceSettings& settings) {
+  return !std::holds_alternative<LennardJonesSettings>(settings);
 }
 
 /// The config name of a force term ("yukawa").

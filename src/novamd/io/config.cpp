@@ -363,11 +363,13 @@ void check_cutoffs(const Config& config, const YamlReader& forces_node) {
     const double cutoff = forces::cutoff_of(config.forces[i]);
     if (std::isinf(cutoff) || cutoff <= half_edge) continue;
     const YamlReader term = elements[i].required(forces::name_of(config.forces[i]));
-    term.required("cutoff").fail(
-        fmt::format("{} is more than half the shortest box edge ({})", cutoff, half_edge),
+    const std::string problem =
+        fmt::format("{} is more than half the shortest box edge ({})", cutoff, half_edge);
+    const std::string allowed =
         fmt::format("{}a number <= {}",
-                    std::holds_alternative<forces::YukawaSettings>(config.forces[i]) ? "none or " : "",
-                    half_edge));
+                    forces::cutoff_may_be_none(config.forces[i]) ? "none or " : "", half_edge);
+    if (const auto key = term.optional("cutoff")) key->fail(problem, allowed);
+    term.fail("the default cutoff " + problem, "cutoff: " + allowed);  // the key was left out
   }
 }
 

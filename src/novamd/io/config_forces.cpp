@@ -8,15 +8,29 @@
 namespace novamd::io {
 namespace {
 
-const NameList kForceTerms{"yukawa", "lennard_jones"};
+const NameList kForceTerms{"yukawa", "lennard_jones", "nuclear"};
 /// Force terms of the design that this version does not have yet.
-const NameList kPlannedForceTerms{"nuclear", "ewald", "pme"};
+const NameList kPlannedForceTerms{"ewald", "pme"};
 const NameList kYukawaKeys{"screening_length", "cutoff", "shift"};
+const NameList kNuclearKeys{"a", "b", "c", "Lambda", "cutoff", "shift"};
 const NameList kLennardJonesKeys{"pairs", "cutoff", "truncation", "tail_correction"};
 const NameList kPairKeys{"types", "epsilon", "sigma", "xi", "eta"};
 
 bool contains(const NameList& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// `cutoff: none | r_c` (absent: the settings' default) and `shift: none | energy | force`, for
+/// the terms whose cutoff may be none.
+template <class Settings>
+void parse_cutoff_and_shift(const YamlReader& node, Settings& settings) {
+  if (const auto cutoff = node.optional("cutoff"))
+    settings.cutoff =
+        cutoff->number_or_word("none", ValueRange::positive()).value_or(forces::kNoCutoff);
+  const std::string shift = node.choice_or("shift", "none", {"none", "energy", "force"});
+  settings.truncation = shift == "energy"  ? forces::Truncation::ShiftEnergy
+                        : shift == "force" ? forces::Truncation::ShiftForce
+                                           : forces::Truncation::Cut;
 }
 
 forces::YukawaSettings parse_yukawa(const YamlReader& node) {
@@ -26,13 +40,31 @@ forces::YukawaSettings parse_yukawa(const YamlReader& node) {
       node.required("screening_length").number_or_word("thomas_fermi", ValueRange::positive());
   settings.thomas_fermi = !length;
   settings.screening_length = length.value_or(0.0);  // thomas_fermi: settled before the run
-  if (const auto cutoff = node.optional("cutoff"))
-    settings.cutoff =
-        cutoff->number_or_word("none", ValueRange::positive()).value_or(forces::kNoCutoff);
-  const std::string shift = node.choice_or("shift", "none", {"none", "energy", "force"});
-  settings.truncation = shift == "energy"  ? forces::Truncation::ShiftEnergy
-                        : shift == "force" ? forces::Truncation::ShiftForce
-                                           : forces::Truncation::Cut;
+  parse_cutoff_and_shift(node, settings);
+  return settings;
+}
+
+/// Every species must be a nucleon: the potential depends on tau_i tau_j.
+void check_nucleons(const YamlReader& node, const core::SpeciesTable& species) {
+  for (const auto& s : species.all()) {
+    if (s.isospin == 1 || s.isospin == -1) continue;
+    node.fail(fmt::format("species '{}' has no isospin (isospin: {}), but the nuclear potential "
+                          "acts between nucleons only",
+                          s.name, s.isospin),
+              "every species in system.species to be a nucleon, with isospin: 1 (proton) or "
+              "isospin: -1 (neutron)");
+  }
+}
+
+forces::NuclearSettings parse_nuclear(const YamlReader& node, const core::SpeciesTable& species) {
+  node.check_keys(kNuclearKeys);
+  forces::NuclearSettings settings;  // defaults: Horowitz et al. (2004)
+  settings.a = node.number_or("a", settings.a, ValueRange::any());
+  settings.b = node.number_or("b", settings.b, ValueRange::any());
+  settings.c = node.number_or("c", settings.c, ValueRange::any());
+  settings.lambda = node.number_or("Lambda", settings.lambda, ValueRange::positive());
+  parse_cutoff_and_shift(node, settings);
+  check_nucleons(node, species);
   return settings;
 }
 
@@ -124,6 +156,7 @@ forces::ForceSettings parse_force_term(const YamlReader& element,
   element.check_keys(kForceTerms);
   body.expect_map();
   if (name == "lennard_jones") return parse_lennard_jones(body, species);
+  if (name == "nuclear") return parse_nuclear(body, species);
   return parse_yukawa(body);
 }
 

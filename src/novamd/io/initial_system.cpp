@@ -158,8 +158,8 @@ void check_cutoffs(const std::vector<forces::ForceSettings>& terms, const core::
           "forces[{}].{}.cutoff: {} exceeds half the shortest box edge of {} ({}); expected at "
           "most {} (the minimum image convention){}",
           i, forces::name_of(terms[i]), cutoff, format_box(box), box.shortest_edge(), limit,
-          std::holds_alternative<forces::YukawaSettings>(terms[i]) ? ", a larger box, or cutoff: none"
-                                                                   : ", or a larger box"));
+          forces::cutoff_may_be_none(terms[i]) ? ", a larger box, or cutoff: none"
+                                               : ", or a larger box"));
   }
 }
 
