@@ -1,6 +1,7 @@
 #include "novamd/parallel/mpi_session.hpp"
 
 #include <cstdlib>
+#include <initializer_list>
 
 #ifdef NOVAMD_HAVE_MPI
 #include <mpi.h>
