@@ -294,8 +294,9 @@ void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int 
                          cudaStream_t stream) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
-  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, pairs.device_pairs(n, range),
-                                          pairs.count(), box, table, num_types, partial, stream);
+  const int2* device_pairs = pairs.device_pairs(n, range);  // builds them: before count()
+  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, device_pairs, pairs.count(), box,
+                                          table, num_types, partial, stream);
   launch_chunk_sums(partial, groups, n, out, mode, stream);
 }
 
@@ -382,8 +383,9 @@ void all_pairs_half_block_cuda(const PairPosition<typename Evaluator::Real>* pos
                                cudaStream_t stream) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
-  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, pairs.device_pairs(block),
-                                          pairs.count(), box, table, num_types, partial, stream);
+  const int2* device_pairs = pairs.device_pairs(block);  // builds them: before count()
+  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, device_pairs, pairs.count(), box,
+                                          table, num_types, partial, stream);
   constexpr int kReduceBlock = 256;
   const int blocks = (n + kReduceBlock - 1) / kReduceBlock;
   with_output_mode(mode, [&](auto with_energy, auto accumulate) {
