@@ -45,7 +45,7 @@ if [[ $what == all || $what == tests ]]; then
     echo "python3 lacks MDAnalysis or h5py: read-back tests left out (they run in CI)" | tee -a "$summary"
   fi
   ctest --test-dir $build --output-on-failure -j 4 "${exclude[@]}" > "$OUT/tests.log" 2>&1 || status=1
-  grep -E "^(LJ )?N = |worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
+  grep -E "^(LJ |pasta )?N = |CPU mixed against|worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
   grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20
 fi
 if [[ $what == all || $what == bench ]]; then
