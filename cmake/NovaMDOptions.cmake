@@ -1,5 +1,5 @@
 # Resolves NOVAMD_ENABLE_CUDA and NOVAMD_ENABLE_MPI (AUTO | ON | OFF) into
-# NOVAMD_HAVE_CUDA and NOVAMD_HAVE_MPI.
+# NOVAMD_HAVE_CUDA and NOVAMD_HAVE_MPI; NOVAMD_HAVE_NCCL where both are on and NCCL is found.
 
 foreach(opt NOVAMD_ENABLE_CUDA NOVAMD_ENABLE_MPI)
   string(TOUPPER "${${opt}}" value)
@@ -75,7 +75,21 @@ if(NOT NOVAMD_ENABLE_MPI STREQUAL "OFF" AND NOT novamd_skip_mpi)
   endif()
 endif()
 
-message(STATUS "NovaMD: CUDA backend ${NOVAMD_HAVE_CUDA}, MPI ${NOVAMD_HAVE_MPI}")
+# NCCL, for the CUDA backend under MPI (one rank per GPU): part of the CUDA+MPI build where the
+# toolkit (or a Debian libnccl-dev) has it. Without it, a decomposed run needs --backend cpu.
+set(NOVAMD_HAVE_NCCL OFF)
+if(NOVAMD_HAVE_CUDA AND NOVAMD_HAVE_MPI)
+  find_path(NOVAMD_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV NCCL_ROOT
+            PATH_SUFFIXES include DOC "NCCL header (CUDA toolkit or libnccl-dev)")
+  find_library(NOVAMD_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} ENV NCCL_ROOT
+               PATH_SUFFIXES lib lib64 DOC "NCCL library (CUDA toolkit or libnccl2)")
+  if(NOVAMD_NCCL_INCLUDE_DIR AND NOVAMD_NCCL_LIBRARY)
+    set(NOVAMD_HAVE_NCCL ON)
+  endif()
+endif()
+
+message(STATUS "NovaMD: CUDA backend ${NOVAMD_HAVE_CUDA}, MPI ${NOVAMD_HAVE_MPI}, "
+               "NCCL ${NOVAMD_HAVE_NCCL}")
 
 # HDF5, for the H5MD trajectory writer: NOVAMD_ENABLE_HDF5 (AUTO | ON | OFF) into NOVAMD_HAVE_HDF5.
 string(TOUPPER "${NOVAMD_ENABLE_HDF5}" NOVAMD_ENABLE_HDF5)

@@ -3,12 +3,23 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|profile|lj-profile]
+#   scripts/device/test.sh [all|tests|bench|profile|lj-profile|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed) and lj-profile. profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
+#
+# multigpu and scaling build with MPI and NCCL (build-device-mpi) and need 2 or 4 GPUs; they
+# fail loudly (any failed step ends the script non-zero), logs in $OUT:
+# multigpu: the CUDA force-matrix kernels' tests (CudaForceMatrix.*), then runs under
+#   `mpirun --allow-run-as-root -np 2` (grids 1x2, 2x1) and `-np 4` (2x2, 4x1, 1x4, where 4
+#   GPUs exist) on the CUDA backend in double, compared with one GPU (tests/mpi/decomposition.py:
+#   forces and energies at step 0 within round-off, a 100-step trajectory; N = 1001 and 729,
+#   and 27,648 ions, where each pair is computed once over the GPUs), the restart and
+#   SIGTERM checks; multigpu.log.
+# scaling: strong scaling, 27,648 and 221,184 ions (C/O, Yukawa all pairs), 1, 2 and 4 GPUs,
+#   double and mixed: ms/step, speed-up, parallel efficiency; scaling.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/novamd-device}
@@ -19,6 +30,10 @@ build=build-device
 # Files back (at most 8): summary.txt (GPU, version, bench tables), build.log, tests.log,
 # cuda_errors.txt, resources.txt, sass.txt, and ncu_double.txt + ncu_mixed.txt (profile) or
 # ncu_lj.txt (lj-profile).
+if [[ $what == multigpu || $what == scaling ]]; then
+  exec scripts/device/multi_gpu.sh "$what"
+fi
+
 summary="$OUT/summary.txt"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv > "$summary" 2>&1
 cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -37,13 +52,20 @@ cuobjdump -sass $build/novamd | cu++filt |
 
 status=0
 if [[ $what == all || $what == tests ]]; then
-  # The trajectory read-back tests need MDAnalysis and h5py (CI installs them); the GPU machine
-  # may lack them and cannot fetch them: then they are left out here, and the log says so.
-  exclude=()
+  # The trajectory read-back tests need MDAnalysis and h5py, the plot tests matplotlib (CI
+  # installs them); the GPU machine may lack them and cannot fetch them: then they are left out
+  # here, and the log says so.
+  left_out=()
   if ! /usr/bin/python3 -c "import MDAnalysis, h5py" 2>/dev/null; then
-    exclude=(-E "MDAnalysis|H5mdWriter|TrajectoryReadBack|TrajectoryFormats|DcdWriter.ResumeDrops")
+    left_out+=("MDAnalysis|H5mdWriter|TrajectoryReadBack|TrajectoryFormats|DcdWriter.ResumeDrops")
     echo "python3 lacks MDAnalysis or h5py: read-back tests left out (they run in CI)" | tee -a "$summary"
   fi
+  if ! /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+    left_out+=("AnalysisRun.PlotScript")
+    echo "python3 lacks matplotlib: plot tests left out (they run in CI)" | tee -a "$summary"
+  fi
+  exclude=()
+  if ((${#left_out[@]})); then exclude=(-E "$(IFS='|'; echo "${left_out[*]}")"); fi
   ctest --test-dir $build --output-on-failure -j 4 "${exclude[@]}" > "$OUT/tests.log" 2>&1 || status=1
   grep -E "^(LJ |pasta )?N = |CPU mixed against|worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
   grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "novamd/analysis/plasma.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/units.hpp"
 
@@ -33,6 +34,7 @@ struct ThermoState {
   double conserved_energy_drift = 0.0;
   std::int64_t neighbor_list_builds = 0;
   double wall_time = 0.0;
+  const PlasmaParameters* plasma = nullptr;  ///< for the plasma columns (ion plasmas only)
 };
 
 /// Degrees of freedom of N point particles whose total momentum is conserved at zero.
@@ -74,6 +76,8 @@ inline double thermo_value(const ThermoState& s, std::string_view column) {
   if (column == "total_energy_per_particle") return s.total_energy / n;
   if (column == "neighbor_list_builds") return static_cast<double>(s.neighbor_list_builds);
   if (column == "wall_time") return s.wall_time;
+  if (s.plasma)
+    if (const auto value = s.plasma->thermo_value(column, s.temperature)) return *value;
   throw std::invalid_argument("unknown thermo column");
 }
 

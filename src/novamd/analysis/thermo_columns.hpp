@@ -21,6 +21,8 @@ inline const std::vector<std::string> kStandardThermoColumns{
 ///   kinetic_energy_per_particle, potential_energy_per_particle, total_energy_per_particle
 ///   neighbor_list_builds    list builds so far, over all force terms
 ///   wall_time               seconds since the run started (this process)
+///   plasma                  gamma_<species> for each charged species and kappa
+///                           (analysis/plasma.hpp); the default for ion plasmas
 inline const std::vector<std::string> kExtraThermoColumns{
     "thermostat_energy",
     "conserved_energy_drift",
@@ -31,6 +33,7 @@ inline const std::vector<std::string> kExtraThermoColumns{
     "potential_energy_per_particle",
     "total_energy_per_particle",
     "neighbor_list_builds",
-    "wall_time"};
+    "wall_time",
+    "plasma"};
 
 }  // namespace novamd::analysis

@@ -103,7 +103,7 @@ double term_seconds(const io::Config& config, const io::InitialSystem& initial,
                     const forces::ForceSettings& term, int calls) {
   auto backend = backend::make_backend(
       config.backend, {config.units, config.system.species, initial.box, initial.particles,
-                       {term}, config.precision, config.neighbors});
+                       {term}, config.precision, config.neighbors, nullptr});
   backend->compute_forces(backend::EnergyRequest::Compute);  // lists built here
   return median_time_per_call(*backend, 5, calls,
                               [&] { backend->compute_forces(backend::EnergyRequest::Skip); });
@@ -142,7 +142,7 @@ int bench_pasta(const BenchOptions& options) {
     const io::InitialSystem initial = io::build_initial_system(config);
     auto backend = backend::make_backend(
         config.backend, {config.units, config.system.species, initial.box, initial.particles,
-                         config.forces, config.precision, config.neighbors});
+                         config.forces, config.precision, config.neighbors, nullptr});
     if (first) {
       fmt::print("backend {}, precision {}; nuclear pasta, Y_p 0.4, 0.05 fm^-3, T 1 MeV, dt 2 "
                  "fm/c; nuclear rc 10 fm, Coulomb lambda 10 fm\n",

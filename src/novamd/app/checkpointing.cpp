@@ -9,7 +9,8 @@ namespace novamd::app {
 
 void save_checkpoint(const std::filesystem::path& file, const io::Config& config,
                      backend::Backend& backend, const integrate::Integrator& integrator,
-                     const core::Box& box, std::int64_t step, const std::string& backend_name) {
+                     const core::Box& box, std::int64_t step, const std::string& backend_name,
+                     bool writes_file) {
   io::CheckpointData data;
   data.novamd_version = version_line();
   data.config_yaml = config.effective_yaml;
@@ -20,7 +21,7 @@ void save_checkpoint(const std::filesystem::path& file, const io::Config& config
   data.box = {box.length().x, box.length().y, box.length().z};
   data.state = backend.save_state();
   data.integrator = integrator.save();
-  io::write_checkpoint(file, data);
+  if (writes_file) io::write_checkpoint(file, data);
 }
 
 namespace {

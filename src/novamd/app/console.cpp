@@ -28,19 +28,20 @@ void print_thermo_row(const analysis::ThermoState& s) {
   std::fflush(stdout);
 }
 
-ProgressLine::ProgressLine(std::int64_t first_step, std::int64_t last_step)
+ProgressLine::ProgressLine(std::int64_t first_step, std::int64_t last_step, bool enabled)
     : first_step_(first_step),
       last_step_(last_step),
       start_(Clock::now()),
       last_print_(start_),
-      terminal_(isatty(fileno(stderr)) != 0) {}
+      terminal_(isatty(fileno(stderr)) != 0),
+      enabled_(enabled) {}
 
 void ProgressLine::update(std::int64_t step) {
   const auto now = Clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double since_print = std::chrono::duration<double>(now - last_print_).count();
   const double interval = terminal_ ? 1.0 : 30.0;  // redraw on a terminal, sparse lines in a log
-  if (elapsed < 3.0 || since_print < interval || step >= last_step_) return;
+  if (!enabled_ || elapsed < 3.0 || since_print < interval || step >= last_step_) return;
   last_print_ = now;
   const double done = static_cast<double>(step - first_step_);
   const double total = static_cast<double>(last_step_ - first_step_);

@@ -25,7 +25,8 @@ void print_thermo_row(const analysis::ThermoState& state);
 /// seconds once the run has lasted a while; on a terminal the line is redrawn in place.
 class ProgressLine {
  public:
-  ProgressLine(std::int64_t first_step, std::int64_t last_step);
+  /// `enabled` false: prints nothing (ranks other than 0).
+  ProgressLine(std::int64_t first_step, std::int64_t last_step, bool enabled = true);
   void update(std::int64_t step);
   /// Clears a redrawn line before other output.
   void clear();
@@ -36,6 +37,7 @@ class ProgressLine {
   Clock::time_point start_, last_print_;
   bool terminal_;
   bool line_open_ = false;
+  bool enabled_ = true;
 };
 
 }  // namespace novamd::app

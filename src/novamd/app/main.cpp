@@ -7,9 +7,11 @@
 #include <cstdio>
 
 #include "novamd/app/bench_command.hpp"
+#include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/run_command.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/parallel/mpi_session.hpp"
 
 namespace {
 
@@ -50,21 +52,44 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
 }
 
 int dispatch(CLI::App& app, novamd::app::RunOptions& run, const RunFlags& flags,
-             const novamd::app::BenchOptions& bench) {
+             const novamd::app::BenchOptions& bench, const novamd::parallel::MpiSession& session) {
   if (app.got_subcommand("run")) {
     for (const auto& s : flags.sets) run.overrides.push_back(novamd::app::parse_override(s));
     if (!flags.backend.empty()) run.overrides.push_back({"backend", flags.backend});
     if (!flags.precision.empty()) run.overrides.push_back({"precision", flags.precision});
     if (!flags.steps.empty()) run.overrides.push_back({"run.steps", flags.steps});
     if (!flags.restart.empty()) run.restart = flags.restart;
-    return novamd::app::run_command(run);
+    return novamd::app::run_command(run, session);
+  }
+  if (session.size() > 1) {
+    if (session.rank() != 0) return kExitBadInput;  // said once, by rank 0
+    throw novamd::core::InputError(
+        "bench times one process; under mpirun, time `novamd run` instead "
+        "(scripts/device/test.sh scaling)");
   }
   return novamd::app::bench_command(bench);
+}
+
+/// Prints a failure on standard error, naming the rank where there are several. A failure one
+/// rank met alone during the run (`alone`) ends every rank: the others would wait for it in
+/// their next collective.
+int report_failure(const novamd::parallel::MpiSession& session, const char* what,
+                   const std::string& message, int code, bool alone) {
+  std::fflush(stdout);
+  const std::string rank = session.rank() != 0 ? fmt::format(" (rank {})", session.rank()) : "";
+  fmt::print(stderr, "novamd{}: {}{}\n", rank, what, message);
+  std::fflush(stderr);
+  if (alone) session.abort(code);
+  return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  const novamd::parallel::MpiSession session(argc, argv);
+  // Rank 0 prints the console output; the others' standard output is discarded (errors still
+  // reach standard error).
+  if (session.rank() != 0 && !std::freopen("/dev/null", "w", stdout)) return kExitBadInput;
   CLI::App app{"NovaMD: molecular dynamics on CPUs and GPUs", "novamd"};
   app.require_subcommand(0, 1);
   bool show_version = false;
@@ -91,19 +116,21 @@ int main(int argc, char** argv) {
     fmt::print("{}", app.help());
     return kExitBadInput;
   }
+  using novamd::core::kExitRunFailure;
   try {
-    return dispatch(app, run, flags, bench);
+    return dispatch(app, run, flags, bench, session);
+  } catch (const novamd::app::PeerFailure& e) {
+    return e.code();  // the failing rank has said why
   } catch (const novamd::core::InputError& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "novamd: error: {}\n", e.what());
-    return kExitBadInput;
+    // A setup failure reaches one rank only (app/rank_agreement.hpp): the lowest that met it.
+    return report_failure(session, "error: ", e.what(), kExitBadInput, false);
+  } catch (const novamd::app::CollectiveRunError& e) {
+    // Met by every rank at the same step: said once.
+    if (session.rank() != 0) return kExitRunFailure;
+    return report_failure(session, "run stopped: ", e.what(), kExitRunFailure, false);
   } catch (const novamd::core::RunError& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "novamd: run stopped: {}\n", e.what());
-    return novamd::core::kExitRunFailure;
+    return report_failure(session, "run stopped: ", e.what(), kExitRunFailure, true);
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "novamd: internal error: {}\n", e.what());
-    return novamd::core::kExitRunFailure;
+    return report_failure(session, "internal error: ", e.what(), kExitRunFailure, true);
   }
 }

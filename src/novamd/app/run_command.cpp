@@ -7,14 +7,21 @@
 #include <cmath>
 
 #include "novamd/app/checkpointing.hpp"
+#include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/console.hpp"
+#include "novamd/app/plasma_report.hpp"
 #include "novamd/app/simulation.hpp"
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/integrate/integrator.hpp"
+#include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/io/initial_system.hpp"
+#include "novamd/io/screening.hpp"
+#include "novamd/parallel/communicator.hpp"
+#include "novamd/parallel/mpi_session.hpp"
+#include "novamd/parallel/process_grid.hpp"
 
 namespace novamd::app {
 namespace {
@@ -42,7 +49,8 @@ std::string describe_range(double rc, forces::Truncation truncation,
 std::string describe_force(const forces::ForceSettings& settings, const core::UnitSystem& units) {
   const double rc = forces::cutoff_of(settings);
   if (const auto* y = std::get_if<forces::YukawaSettings>(&settings)) {
-    return fmt::format("yukawa (screening length {} {}, {})", y->screening_length, units.length,
+    return fmt::format("yukawa (screening length {:.6g} {}{}, {})", y->screening_length,
+                       units.length, y->thomas_fermi ? " (Thomas-Fermi)" : "",
                        describe_range(rc, y->truncation, units));
   }
   if (const auto* n = std::get_if<forces::NuclearSettings>(&settings)) {
@@ -102,9 +110,23 @@ std::string describe_particles(const std::vector<std::int64_t>& count,
 
 std::string describe_integrator(const io::Config& config);
 
+/// "4 (grid 2 x 2: 2 blocks of targets, 2 of sources)", and how the pair forces run then.
+std::string describe_ranks(const parallel::GridShape& grid, const io::Config& config) {
+  std::string text = fmt::format("{} (grid {} x {}{})", grid.ranks(), grid.rows, grid.columns,
+                                 config.parallel.grid ? "" : ", auto");
+  if (grid.ranks() == 1) return text;
+  bool cutoff = false;
+  for (const auto& f : config.forces) cutoff = cutoff || !std::isinf(forces::cutoff_of(f));
+  if (cutoff)
+    text += "; force-matrix blocks: pair forces with a cutoff test every pair of the block "
+            "(no neighbour lists)";
+  return text;
+}
+
 std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& box,
                                      const std::vector<std::int64_t>& count,
-                                     const backend::Backend& backend) {
+                                     const backend::Backend& backend,
+                                     const analysis::Analyzer& analyzer) {
   const auto& u = config.units;
   const auto& L = box.length();
   std::vector<HeaderLine> lines{
@@ -128,6 +150,7 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
     output += chk.every > 0 ? fmt::format("; {} every {} steps", chk.file.string(), chk.every)
                             : fmt::format("; {} at the end", chk.file.string());
   lines.push_back({"output", output});
+  for (const auto& line : analyzer.describe()) lines.push_back({"analysis", line});
   if (config.run.walltime)
     lines.push_back({"walltime", fmt::format("{:.0f} s: stops with a checkpoint before then",
                                              *config.run.walltime)});
@@ -167,6 +190,7 @@ void print_summary(const RunResult& r, const backend::Backend& backend, const io
   const auto& units = config.units;
   print_stop(r, config);
   fmt::print("\n");
+  for (const auto& line : r.analysis) fmt::print("{}\n", line);
   if (r.steps() > 0) {
     const double per_step = r.wall_seconds / static_cast<double>(r.steps());
     fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} atom-steps/s\n",
@@ -228,52 +252,134 @@ StartingState starting_state(const RunOptions& options, const io::Config& config
   return {box, std::move(particles), std::move(restart)};
 }
 
-}  // namespace
+/// Everything a run holds once its input is read and its state is built, on every rank.
+struct PreparedRun {
+  io::Config config;
+  std::string backend_name;
+  StartingState start;
+  std::int64_t first_step = 0;
+  parallel::GridShape grid;
+  std::vector<std::int64_t> count;  ///< particles per species
+  std::shared_ptr<const parallel::Communicator> communicator;
+  std::unique_ptr<backend::Backend> backend;
+  std::unique_ptr<integrate::Integrator> integrator;
+  std::unique_ptr<RunOutputs> outputs;
+  std::unique_ptr<analysis::Analyzer> analyzer;
+};
 
-int run_command(const RunOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  const io::Config config = io::load_config(options.config, options.overrides);
-  const std::string backend_name(backend::resolve_backend_name(config.backend));
-  StartingState start = starting_state(options, config, backend_name);
-  const core::Box box = start.box;
-  const std::int64_t first_step = start.restart ? start.restart->data.step : 0;
-  if (start.restart && first_step >= config.run.steps) {
+/// The input, read by every rank alike (no communication: every rank fails alike, too).
+/// Nothing when a restart has nothing left to do.
+std::unique_ptr<PreparedRun> read_input(const RunOptions& options,
+                                        const parallel::MpiSession& session) {
+  auto run = std::make_unique<PreparedRun>();
+  run->config = io::load_config(options.config, options.overrides);
+  const auto& config = run->config;
+  run->backend_name = std::string(backend::resolve_backend_name(config.backend));
+  run->start = starting_state(options, config, run->backend_name);
+  run->first_step = run->start.restart ? run->start.restart->data.step : 0;
+  if (run->start.restart && run->first_step >= config.run.steps) {
     fmt::print("{}: the checkpoint is at step {}, and run.steps is {}: nothing to do (raise "
                "run.steps, e.g. --steps {}, to go on)\n",
-               options.restart->string(), first_step, config.run.steps, 2 * first_step);
-    return core::kExitSuccess;
+               options.restart->string(), run->first_step, config.run.steps,
+               2 * run->first_step);
+    return nullptr;
   }
-  const auto count = species_counts(start.particles, config.system.species.size());
-  auto backend = backend::make_backend(
-      config.backend, {config.units, config.system.species, box, std::move(start.particles),
-                       config.forces, config.precision, config.neighbors});
-  auto integrator = integrate::make_integrator(config.integrator, config.units, config.seed,
-                                               backend->size());
-  if (start.restart) {
-    backend->restore_state(start.restart->data.state);
-    integrator->restore(start.restart->data.integrator);
-  }
+  run->grid = parallel::choose_grid(session.size(), run->start.particles.size(), config.parallel);
+  run->count = species_counts(run->start.particles, config.system.species.size());
+  io::settle_thomas_fermi(run->config.forces, config.system.species, run->count,
+                          run->start.box.volume());
+  return run;
+}
 
-  fmt::print("{}\n", version_line());
-  print_header(header_lines(config, box, count, *backend));
+/// The backend and integrator on every rank, with the state in place.
+void build_state(PreparedRun& run, const parallel::MpiSession& session) {
+  const auto& config = run.config;
+  auto& start = run.start;
+  if (session.active() && run.backend_name == "cuda")
+    backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
+  run.backend = backend::make_backend(
+      config.backend, {config.units, config.system.species, start.box, std::move(start.particles),
+                       config.forces, config.precision, config.neighbors, run.communicator});
+  run.integrator = integrate::make_integrator(config.integrator, config.units, config.seed,
+                                              run.backend->size());
   if (start.restart) {
-    fmt::print("Restarting from {} at step {}\n", options.restart->string(), first_step);
+    run.backend->restore_state(start.restart->data.state);
+    run.integrator->restore(start.restart->data.integrator);
+  }
+}
+
+/// The console header and the output files (rank 0 writes them; the others only take part in
+/// gathering what they hold).
+void open_outputs(const RunOptions& options, PreparedRun& run, bool root) {
+  const auto& config = run.config;
+  const auto& start = run.start;
+  const bool lj = config.units.name == "lj";  // reduced units have no unit names
+  run.analyzer = std::make_unique<analysis::Analyzer>(
+      config.analysis,
+      analysis::AnalysisSystem{start.box, config.system.species, run.count,
+                               config.integrator.timestep, lj ? "" : config.units.length,
+                               lj ? "" : config.units.time, config.file.string(), root});
+  auto plasma = analysis::plasma_of(config.forces, config.system.species, run.count,
+                                    start.box.volume(), config.units);
+  fmt::print("{}\n", version_line());
+  auto lines = header_lines(config, start.box, run.count, *run.backend, *run.analyzer);
+  if (plasma) {  // after the force terms
+    const auto neighbors = std::find_if(lines.begin(), lines.end(),
+                                        [](const HeaderLine& l) { return l.key == "neighbors"; });
+    lines.insert(neighbors, {"plasma", describe_plasma(config, *plasma)});
+  }
+  if (run.grid.ranks() > 1 || parallel::launched_by_mpi()) {
+    std::string ranks = describe_ranks(run.grid, config);
+    if (run.backend_name == "cuda")
+      ranks += fmt::format("; {} GPUs, one per rank (device = the rank's number on its node "
+                           "mod the node's GPUs; rank 0's is shown under backend)",
+                           run.grid.ranks());
+    lines.insert(lines.begin() + 2, {"ranks", ranks});
+  }
+  print_header(lines);
+  if (start.restart) {
+    fmt::print("Restarting from {} at step {}\n", options.restart->string(), run.first_step);
     for (const auto& note : start.restart->notes) fmt::print("Note: {}\n", note);
+    if (run.analyzer->active())
+      fmt::print("Note: the analyses start anew from step {}: their files will hold only the "
+                 "samples from here on\n",
+                 run.first_step);
     fmt::print("\n");
   }
   const auto tail =
-      forces::tail_correction(config.forces, config.system.species, count, box.volume());
+      forces::tail_correction(config.forces, config.system.species, run.count, start.box.volume());
   // All input is valid: files open now.
-  RunOutputs outputs(config, backend->size(), tail,
-                     start.restart ? std::optional(first_step) : std::nullopt);
-  RunContext run{config, *backend, *integrator, box, outputs, [&](std::int64_t step) {
-                   save_checkpoint(config.output.checkpoint.file, config, *backend, *integrator,
-                                   box, step, backend_name);
-                 },
-                 started};
-  const RunResult result = run_simulation(run, first_step, start.restart.has_value());
-  print_summary(result, *backend, config);
+  run.outputs = std::make_unique<RunOutputs>(
+      config, run.backend->size(), tail,
+      start.restart ? std::optional(run.first_step) : std::nullopt, root, std::move(plasma));
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options, const parallel::MpiSession& session) {
+  const auto started = std::chrono::steady_clock::now();
+  const bool root = session.rank() == 0;
+  // Each stage ends with every rank knowing whether all succeeded (app/rank_agreement.hpp).
+  auto prepared = agreed_by_all_ranks(session, [&] { return read_input(options, session); });
+  if (!prepared) return core::kExitSuccess;
+  PreparedRun& run = *prepared;
+  run.communicator = std::make_shared<parallel::Communicator>(session, run.grid);
+  agreed_by_all_ranks(session, [&] { return (build_state(run, session), 0); });
+  agreed_by_all_ranks(session, [&] { return (open_outputs(options, run, root), 0); });
+
+  const auto& config = run.config;
+  RunContext context{config, *run.backend, *run.integrator, run.start.box, *run.outputs,
+                     *run.analyzer, [&](std::int64_t step) {
+                       save_checkpoint(config.output.checkpoint.file, config, *run.backend,
+                                       *run.integrator, run.start.box, step, run.backend_name,
+                                       root);
+                     },
+                     started, run.communicator.get()};
+  const RunResult result = run_simulation(context, run.first_step, run.start.restart.has_value());
+  print_summary(result, *run.backend, config);
   return core::kExitSuccess;
 }
+
+int run_command(const RunOptions& options) { return run_command(options, parallel::MpiSession()); }
 
 }  // namespace novamd::app

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "novamd/io/config.hpp"
+#include "novamd/parallel/mpi_session.hpp"
 
 namespace novamd::app {
 
@@ -19,7 +20,11 @@ struct RunOptions {
 };
 
 /// Loads and validates the config, runs it, prints the summary. Returns the exit code;
-/// throws core::InputError (exit 2) or core::RunError (exit 1).
+/// throws core::InputError (exit 2) or core::RunError (exit 1). Under MPI every rank of
+/// `session` calls it: they run the force-matrix decomposition (parallel/), rank 0 writes the
+/// files; a failure while setting up is agreed by all ranks (app/rank_agreement.hpp).
+int run_command(const RunOptions& options, const parallel::MpiSession& session);
+/// One rank, without MPI.
 int run_command(const RunOptions& options);
 
 /// "key.path=value" -> Override; throws core::InputError on a missing '='.

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "novamd/app/console.hpp"
+#include "novamd/app/plasma_report.hpp"
 #include "novamd/io/trajectory_files.hpp"
 
 namespace novamd::app {
@@ -18,10 +19,12 @@ std::int64_t first_frame(std::int64_t every, std::optional<std::int64_t> resume_
 }  // namespace
 
 RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
-                       forces::TailCorrection tail, std::optional<std::int64_t> resume_after_step)
-    : config_(config),
-      tail_(tail),
-      thermo_(config.output.thermo.file, config.output.thermo.columns, resume_after_step) {
+                       forces::TailCorrection tail, std::optional<std::int64_t> resume_after_step,
+                       bool writes_files, std::optional<analysis::PlasmaParameters> plasma)
+    : config_(config), tail_(tail), plasma_(std::move(plasma)) {
+  const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
+  if (writes_files)
+    thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
   const bool lj = config.units.name == "lj";  // reduced units have no unit names
   for (const auto& settings : config.output.trajectories) {
     const io::TrajectoryOpen open{settings.file,
@@ -35,7 +38,8 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
                                   lj ? "" : config.units.length,
                                   lj ? "" : config.units.time,
                                   resume_after_step};
-    trajectories_.push_back({settings, io::open_trajectory(settings.format, open)});
+    trajectories_.push_back(
+        {settings, writes_files ? io::open_trajectory(settings.format, open) : nullptr});
   }
 }
 
@@ -63,6 +67,7 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
           ? (state.conserved_energy - *first_conserved_) / std::abs(*first_conserved_)
           : 0.0;
   state.neighbor_list_builds = backend.neighbor_list_builds();
+  state.plasma = plasma_ ? &*plasma_ : nullptr;
   state.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return state;
@@ -82,9 +87,9 @@ void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::
     const io::FieldSet fields{field_due(s.position_every), field_due(s.velocity_every),
                               field_due(s.force_every)};
     if (!fields.any()) continue;
-    if (!particles) particles = &backend.particles_on_host();
+    if (!particles) particles = &backend.particles_on_host();  // on every rank: a gather
     const double time = static_cast<double>(step) * config_.integrator.timestep;
-    t.writer->write({step, time, box, *particles, fields});
+    if (t.writer) t.writer->write({step, time, box, *particles, fields});
     ++frames_;
   }
 }
@@ -99,7 +104,7 @@ std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bo
   if (!thermo_row && !console_row) return std::nullopt;
   const auto state = thermo_state(step, backend, integrator, box);
   if (thermo_row) {
-    thermo_.write(state);
+    if (thermo_) thermo_->write(state);
     ++thermo_rows_;
   }
   return console_row ? std::optional(state) : std::nullopt;

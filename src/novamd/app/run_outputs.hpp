@@ -23,9 +23,12 @@ class RunOutputs {
  public:
   /// `tail`: energy and virial of the pairs beyond the cutoffs, added to every thermo row.
   /// `resume_after_step`: a restart from a checkpoint at this step; existing files are kept up
-  /// to it and appended to.
+  /// to it and appended to. `writes_files` false (MPI ranks other than 0): nothing is opened or
+  /// written, but every step's collective reads (observables, particles) happen as on rank 0.
+  /// `plasma`: the plasma parameters of an ion plasma, for the `plasma` thermo columns.
   RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
-             std::optional<std::int64_t> resume_after_step);
+             std::optional<std::int64_t> resume_after_step, bool writes_files = true,
+             std::optional<analysis::PlasmaParameters> plasma = std::nullopt);
   ~RunOutputs();
 
   /// Whether the step's output reads energies (a thermo or console row is due).
@@ -44,7 +47,7 @@ class RunOutputs {
  private:
   struct Trajectory {
     io::TrajectoryOutputSettings settings;
-    std::unique_ptr<io::TrajectoryWriter> writer;
+    std::unique_ptr<io::TrajectoryWriter> writer;  ///< none where this rank writes no files
   };
 
   analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
@@ -54,7 +57,8 @@ class RunOutputs {
 
   const io::Config& config_;
   forces::TailCorrection tail_;
-  io::ThermoWriter thermo_;
+  std::optional<analysis::PlasmaParameters> plasma_;
+  std::optional<io::ThermoWriter> thermo_;  ///< none where this rank writes no files
   std::vector<Trajectory> trajectories_;
   std::optional<double> first_conserved_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "novamd/app/console.hpp"
+#include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/core/error.hpp"
 
@@ -13,12 +14,14 @@ namespace novamd::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr int kWalltimeStop = 1;  ///< a stop request that is no signal (signal numbers are > 1)
 
 void stop_if_non_finite(backend::Backend& backend, std::int64_t step, double timestep,
                         const core::UnitSystem& units) {
   const auto bad = backend.find_non_finite();
   if (!bad) return;
-  throw core::RunError(fmt::format(
+  // Every rank finds the same particle (backends agree over the ranks): every rank stops here.
+  throw CollectiveRunError(fmt::format(
       "step {}: particle {} has a non-finite {}; the time step ({} {}) may be too large, or "
       "particles came too close",
       step, bad->particle_id, bad->quantity, timestep, units.time));
@@ -47,6 +50,15 @@ class WalltimeGuard {
   Clock::time_point loop_start_ = Clock::now();
   double checkpoint_ = 0.0;
 };
+
+/// Why to stop after this step, agreed by every rank (the largest reason over the ranks): a
+/// signal's number, 1 for the wall-clock limit, 0 to go on.
+int stop_request(const RunContext& run, const StopSignals& signals, const WalltimeGuard& walltime,
+                 std::int64_t steps_done) {
+  int reason = signals.received();
+  if (reason == 0 && walltime.should_stop(steps_done)) reason = kWalltimeStop;
+  return run.communicator ? run.communicator->max(reason, parallel::Group::World) : reason;
+}
 
 /// Writes the checkpoint after `step` and times it.
 void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, RunResult& result) {
@@ -79,8 +91,11 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
 
   print_thermo_table_header(config.units);
   if (!restarted) start_fresh(run, last, result);
+  // run.steps = 0 evaluates the initial state: its checkpoint holds the step-0 forces.
+  if (!restarted && last == 0 && checkpoints.configured) checkpoint(run, 0, walltime, result);
+  run.analysis.after_step(first_step, run.backend);  // a restart starts the analyses anew
 
-  ProgressLine progress(first_step, last);
+  ProgressLine progress(first_step, last, !run.communicator || run.communicator->rank() == 0);
   const auto start = Clock::now();
   for (std::int64_t step = first_step + 1; step <= last; ++step) {
     const bool last_step = step == last;
@@ -96,13 +111,15 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
       if (!result.initial) result.initial = state;
       result.final = state;
     }
+    run.analysis.after_step(step, run.backend);
     if ((checkpoints.every > 0 && step % checkpoints.every == 0) ||
         (last_step && checkpoints.configured)) {
       checkpoint(run, step, walltime, result);
     }
-    if (!last_step && (signals.received() != 0 || walltime.should_stop(step - first_step))) {
+    const int stop = last_step ? 0 : stop_request(run, signals, walltime, step - first_step);
+    if (stop != 0) {
       progress.clear();
-      result.signal = signals.received();
+      result.signal = stop != kWalltimeStop ? stop : 0;
       result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
       if (checkpoints.every == 0 || step % checkpoints.every != 0)
         checkpoint(run, step, walltime, result);
@@ -111,6 +128,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     progress.update(step);
   }
   progress.clear();
+  result.analysis = run.analysis.finish();
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.thermo_rows = run.outputs.thermo_rows();
   result.trajectory_frames = run.outputs.trajectory_frames();

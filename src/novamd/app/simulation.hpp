@@ -8,12 +8,15 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "novamd/analysis/analyzer.hpp"
 #include "novamd/analysis/thermo.hpp"
 #include "novamd/app/run_outputs.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
+#include "novamd/parallel/communicator.hpp"
 
 namespace novamd::app {
 
@@ -28,6 +31,7 @@ struct RunResult {
   std::int64_t thermo_rows = 0;
   std::int64_t trajectory_frames = 0;
   std::int64_t checkpoints = 0;
+  std::vector<std::string> analysis;  ///< the analyses' summary lines
   StopReason reason = StopReason::Completed;
   int signal = 0;  ///< the signal that stopped the run
   std::int64_t steps() const { return last_step - first_step; }
@@ -40,13 +44,17 @@ struct RunContext {
   integrate::Integrator& integrator;
   const core::Box& box;
   RunOutputs& outputs;
+  analysis::Analyzer& analysis;  ///< samples after every step (it does nothing when none is set)
   /// Writes a checkpoint of the state after the given step.
   std::function<void(std::int64_t)> write_checkpoint;
   /// When the process started work: run.walltime counts from here.
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  /// The ranks of a decomposed run (none: one rank). They stop at the same step; only rank 0
+  /// prints progress.
+  const parallel::Communicator* communicator = nullptr;
 };
 
-/// Runs from step `first_step` to config.run.steps. A fresh run (`restarted` false) evaluates
+/// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run (`restarted` false) evaluates
 /// the forces and writes the output of step 0 first; a restart continues from the restored
 /// state, whose forces are current.
 RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted);

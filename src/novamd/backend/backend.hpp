@@ -12,6 +12,7 @@
 
 #include "novamd/backend/backend_state.hpp"
 #include "novamd/core/box.hpp"
+#include "novamd/core/particle_view.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
@@ -19,8 +20,20 @@
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/velocity_noise.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/parallel/communicator.hpp"
+
+/// A CUDA stream (cudaStream_t is a pointer to it), named without the CUDA headers.
+struct CUstream_st;
 
 namespace novamd::backend {
+
+/// The particle arrays where they live, for analysis that runs where the data is (DESIGN
+/// principle 4): host pointers, or device pointers with the stream that orders work on them.
+struct ParticleArrays {
+  core::ParticleView particles;
+  CUstream_st* stream = nullptr;  ///< null: the pointers are host memory
+  bool on_device() const { return stream != nullptr; }
+};
 
 /// Whole-system sums, in the unit system's energy.
 struct Observables {
@@ -57,6 +70,10 @@ struct BackendSetup {
   std::vector<forces::ForceSettings> forces;
   core::Precision precision = core::Precision::Double;
   neighbors::NeighborSettings neighbors;
+  /// The ranks of a force-matrix decomposition (parallel/force_matrix.hpp); none for one rank.
+  /// With more than one rank, the particles come in id order, every pair force runs over all
+  /// pairs of the rank's block, and the sums the backend reports (energies, heat) are global.
+  std::shared_ptr<const parallel::Communicator> communicator;
 };
 
 class Backend {
@@ -109,6 +126,11 @@ class Backend {
   /// Positions, velocities and forces in id order (whatever the storage order), copied to the
   /// host if they live elsewhere.
   virtual const core::ParticleData& particles_on_host() = 0;
+
+  /// Positions, types and ids where they live (host or device), in storage order, without a
+  /// copy where the backend can: for analysis. Valid until the next call that changes the
+  /// state (a force evaluation may reorder the arrays). By default the host copy in id order.
+  virtual ParticleArrays particle_arrays() { return {core::view_of(particles_on_host()), nullptr}; }
 
   /// Everything needed to continue bitwise, in storage order (for a checkpoint).
   virtual BackendState save_state() = 0;

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstddef>
 #include <utility>
 
 #include "novamd/integrate/velocity_verlet.hpp"
 #include "novamd/neighbors/space_filling_curve.hpp"
+#include "novamd/parallel/host_exchange.hpp"
 
 namespace novamd::backend {
 namespace {
@@ -17,6 +20,11 @@ namespace {
 /// region (results are the same either way: each particle is updated on its own).
 constexpr std::ptrdiff_t kMinParallelParticles = 8192;
 
+/// [begin, end) as signed loop bounds.
+std::pair<std::ptrdiff_t, std::ptrdiff_t> owned_bounds(parallel::IndexRange r) {
+  return {static_cast<std::ptrdiff_t>(r.begin), static_cast<std::ptrdiff_t>(r.end)};
+}
+
 }  // namespace
 
 CpuBackend::CpuBackend(BackendSetup setup)
@@ -24,10 +32,20 @@ CpuBackend::CpuBackend(BackendSetup setup)
       species_(std::move(setup.species)),
       box_(setup.box),
       particles_(std::move(setup.particles)),
-      reorder_every_(setup.neighbors.reorder_every) {
+      reorder_every_(setup.neighbors.reorder_every),
+      matrix_(parallel::ForceMatrix::of(setup.communicator, particles_.size())) {
+  std::optional<neighbors::PairBlock> block;
+  if (matrix_.decomposed()) {
+    reorder_every_ = 0;  // id order: the blocks are ranges of ids
+    block = neighbors::PairBlock{
+        static_cast<std::ptrdiff_t>(matrix_.targets.begin),
+        static_cast<std::ptrdiff_t>(matrix_.targets.end),
+        static_cast<std::ptrdiff_t>(matrix_.sources.begin),
+        static_cast<std::ptrdiff_t>(matrix_.sources.end)};
+  }
   for (const auto& settings : setup.forces) {
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
-                                                 setup.neighbors, box_.shortest_edge()));
+                                                 setup.neighbors, box_.shortest_edge(), block));
   }
   for (const auto& s : species_.all())
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
@@ -40,9 +58,18 @@ std::string CpuBackend::description() const {
 
 void CpuBackend::compute_forces(EnergyRequest) {  // the oracle always computes everything
   if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
+  parallel::exchange_source_positions(matrix_, particles_.position, exchange_);
   buffers_.reset(particles_.size());
   for (const auto& term : terms_) term->add_to(particles_, box_, buffers_);
+  parallel::sum_target_forces(matrix_, buffers_.force, exchange_);
   std::swap(particles_.force, buffers_.force);  // buffers_ keeps the old array for reuse
+}
+
+double CpuBackend::owned_sum(const std::vector<double>& values, parallel::Group group) const {
+  double sum = 0.0;
+  for (std::size_t i = owned().begin; i < owned().end && i < values.size(); ++i) sum += values[i];
+  matrix_.comm->sum(&sum, 1, group);
+  return sum;
 }
 
 /// Every per-particle array sorted along the Morton curve; lists built on the old order are
@@ -55,7 +82,16 @@ void CpuBackend::reorder_along_curve() {
   ++reorders_;
 }
 
+ParticleArrays CpuBackend::particle_arrays() {
+  if (matrix_.decomposed()) return {core::view_of(particles_on_host()), nullptr};
+  return {core::view_of(particles_), nullptr};
+}
+
 const core::ParticleData& CpuBackend::particles_on_host() {
+  if (matrix_.decomposed()) {
+    for (auto* a : {&particles_.position, &particles_.velocity, &particles_.force})
+      parallel::gather_targets(matrix_, *a);
+  }
   if (reorders_ == 0) return particles_;
   by_id_ = particles_;
   core::permute(by_id_, core::id_order(particles_));
@@ -65,9 +101,9 @@ const core::ParticleData& CpuBackend::particles_on_host() {
 void CpuBackend::kick(double dt) {
   auto& v = particles_.velocity;
   const auto& f = particles_.force;
-  const auto n = static_cast<std::ptrdiff_t>(size());
-#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+  const auto [begin, end] = owned_bounds(owned());
+#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
+  for (std::ptrdiff_t i = begin; i < end; ++i) {
     const double dt_over_mass = dt * inverse_mass_[particles_.type[i]];
     v.set(i, integrate::kicked(v.get(i), f.get(i), dt_over_mass));
   }
@@ -77,9 +113,9 @@ void CpuBackend::drift(double dt) {
   auto& x = particles_.position;
   const auto& v = particles_.velocity;
   const auto box = box_.view<double>();
-  const auto n = static_cast<std::ptrdiff_t>(size());
-#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
-  for (std::ptrdiff_t i = 0; i < n; ++i) x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box));
+  const auto [begin, end] = owned_bounds(owned());
+#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
+  for (std::ptrdiff_t i = begin; i < end; ++i) x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box));
 }
 
 std::int64_t CpuBackend::neighbor_list_builds() const {
@@ -90,17 +126,17 @@ std::int64_t CpuBackend::neighbor_list_builds() const {
 
 void CpuBackend::scale_velocities(double factor) {
   auto& v = particles_.velocity;
-  const auto n = static_cast<std::ptrdiff_t>(size());
-#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
-  for (std::ptrdiff_t i = 0; i < n; ++i) v.set(i, factor * v.get(i));
+  const auto [begin, end] = owned_bounds(owned());
+#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
+  for (std::ptrdiff_t i = begin; i < end; ++i) v.set(i, factor * v.get(i));
 }
 
 void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
   heat_.resize(size(), 0.0);
   auto& v = particles_.velocity;
-  const auto n = static_cast<std::ptrdiff_t>(size());
-#pragma omp parallel for schedule(static) if (n >= kMinParallelParticles)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+  const auto [begin, end] = owned_bounds(owned());
+#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
+  for (std::ptrdiff_t i = begin; i < end; ++i) {
     const double inverse_mass = inverse_mass_[particles_.type[i]];
     const auto before = v.get(i);
     const auto after = integrate::thermalized(before, particles_.id[i], inverse_mass, noise);
@@ -109,29 +145,31 @@ void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
   }
 }
 
-double CpuBackend::langevin_heat() {
-  double sum = 0.0;
-  for (double q : heat_) sum += q;
-  return sum;
-}
+// Sums over the owned particles; a column holds every particle once (one rank per block row).
+double CpuBackend::langevin_heat() { return owned_sum(heat_, parallel::Group::Column); }
 
 double CpuBackend::kinetic_energy() {
   double twice_kinetic = 0.0;
   const auto& v = particles_.velocity;
-  for (std::size_t i = 0; i < size(); ++i) {
+  for (std::size_t i = owned().begin; i < owned().end; ++i) {
     const double m = species_[particles_.type[i]].mass;
     twice_kinetic += m * core::dot(v.get(i), v.get(i));
   }
+  matrix_.comm->sum(&twice_kinetic, 1, parallel::Group::Column);
   return 0.5 * twice_kinetic * units_.mvv_to_energy;
 }
 
 Observables CpuBackend::observables() {
-  return {kinetic_energy(), buffers_.total_energy(), buffers_.total_virial()};
+  // Each rank's energy and virial shares are its block's pairs: the world sum holds each once.
+  return {kinetic_energy(), owned_sum(buffers_.energy, parallel::Group::World),
+          owned_sum(buffers_.virial, parallel::Group::World)};
 }
 
 BackendState CpuBackend::save_state() {
   BackendState state;
-  state.particles = particles_;
+  if (matrix_.decomposed()) particles_on_host();  // gathers every rank's targets
+  state.particles = particles_;                   // storage order (id order when decomposed)
+  if (!heat_.empty()) parallel::gather_targets(matrix_, heat_);
   state.thermostat_heat = heat_;
   state.force_evaluations = evaluations_;
   state.reorders = reorders_;
@@ -142,29 +180,42 @@ BackendState CpuBackend::save_state() {
 void CpuBackend::restore_state(const BackendState& state) {
   particles_ = state.particles;
   heat_ = state.thermostat_heat;
+  if (matrix_.decomposed() && state.reorders > 0) {  // from a single-rank run: back to id order
+    const auto order = core::id_order(particles_);
+    core::permute(particles_, order);
+    if (!heat_.empty()) heat_ = core::gathered(heat_, order);
+  }
   evaluations_ = state.force_evaluations;
-  reorders_ = state.reorders;
+  reorders_ = matrix_.decomposed() ? 0 : state.reorders;
   for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t)
     terms_[t]->restore_neighbors(state.terms[t], particles_, box_);
   buffers_.reset(particles_.size());
 }
 
+namespace {
+
+/// A non-finite quantity of a particle, as one number ordered by id, then quantity.
+constexpr const char* kQuantities[] = {"position", "velocity", "force", "energy"};
+constexpr std::int64_t kNoneFound = INT64_MAX;
+
+}  // namespace
+
 std::optional<NonFinite> CpuBackend::find_non_finite() {
   const auto finite = [](const core::Vec3<double>& a) {
     return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
   };
-  std::optional<NonFinite> first;
-  for (std::size_t i = 0; i < size(); ++i) {
-    const char* what = !finite(particles_.position.get(i))   ? "position"
-                       : !finite(particles_.velocity.get(i)) ? "velocity"
-                       : !finite(particles_.force.get(i))    ? "force"
-                       : !std::isfinite(buffers_.energy[i])  ? "energy"
-                                                             : nullptr;
-    if (what && (!first || particles_.id[i] < first->particle_id)) {
-      first = NonFinite{particles_.id[i], what};
-    }
+  std::int64_t first = kNoneFound;  // id x 4 + quantity
+  for (std::size_t i = owned().begin; i < owned().end; ++i) {
+    const int what = !finite(particles_.position.get(i))   ? 0
+                     : !finite(particles_.velocity.get(i)) ? 1
+                     : !finite(particles_.force.get(i))    ? 2
+                     : !std::isfinite(buffers_.energy[i])  ? 3
+                                                           : -1;
+    if (what >= 0) first = std::min(first, std::int64_t{particles_.id[i]} * 4 + what);
   }
-  return first;
+  first = matrix_.comm->min(first, parallel::Group::World);  // every rank agrees
+  if (first == kNoneFound) return std::nullopt;
+  return NonFinite{static_cast<std::int32_t>(first / 4), kQuantities[first % 4]};
 }
 
 }  // namespace novamd::backend

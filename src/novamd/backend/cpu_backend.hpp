@@ -1,7 +1,9 @@
 #pragma once
 /// @file cpu_backend.hpp
 /// The CPU backend: OpenMP, double-precision state, deterministic. The oracle every other
-/// backend is tested against.
+/// backend is tested against. In a decomposed run (several MPI ranks) it holds every particle in
+/// id order, integrates its block of targets and evaluates its block of the force matrix;
+/// host allreduces (parallel/host_exchange.hpp) complete forces, positions and sums.
 
 #include <memory>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "novamd/backend/backend.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/forces/force_buffers.hpp"
+#include "novamd/parallel/force_matrix.hpp"
 
 namespace novamd::backend {
 
@@ -30,6 +33,8 @@ class CpuBackend final : public Backend {
   void restore_state(const BackendState& state) override;
   std::optional<NonFinite> find_non_finite() override;
   const core::ParticleData& particles_on_host() override;
+  /// The backend's own arrays; every rank's particles gathered when decomposed.
+  ParticleArrays particle_arrays() override;
   std::int64_t neighbor_list_builds() const override;
   std::int64_t reorders() const override { return reorders_; }
 
@@ -38,6 +43,10 @@ class CpuBackend final : public Backend {
 
  private:
   void reorder_along_curve();
+  /// The particles this rank integrates (all of them on one rank).
+  parallel::IndexRange owned() const { return matrix_.targets; }
+  /// The sum of `values` over the owned particles, then over the ranks of `group`.
+  double owned_sum(const std::vector<double>& values, parallel::Group group) const;
 
   core::UnitSystem units_;
   core::SpeciesTable species_;
@@ -51,6 +60,8 @@ class CpuBackend final : public Backend {
   forces::ForceBuffers buffers_;
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
   std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
+  parallel::ForceMatrix matrix_;      ///< this rank's block (the whole matrix on one rank)
+  std::vector<double> exchange_;      ///< scratch of the allreduces
 };
 
 }  // namespace novamd::backend

@@ -11,19 +11,46 @@
 #include "novamd/integrate/thermostat_cuda.cuh"
 #include "novamd/integrate/velocity_verlet_cuda.cuh"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
+#include "novamd/core/error.hpp"
+#include "novamd/parallel/force_matrix.hpp"
+#include "novamd/parallel/host_exchange.hpp"
+#include "novamd/parallel/source_exchange_cuda.cuh"
+#ifdef NOVAMD_HAVE_NCCL
+#include "novamd/parallel/nccl_collectives.hpp"
+#endif
 
 namespace novamd::backend {
 namespace {
 
 constexpr int kBlock = 256;
 
+/// A non-finite quantity of a particle, as one number ordered by id, then quantity.
+constexpr const char* kQuantities[] = {"position", "velocity", "force", "energy"};
+constexpr std::int64_t kNoneFound = INT64_MAX;
+
 int blocks_for(std::size_t n) {
   return static_cast<int>((n + kBlock - 1) / kBlock);
 }
 
-integrate::Vec3Pointers pointers(DeviceVec3Array& a) {
-  return {a.x.data(), a.y.data(), a.z.data()};
+/// The arrays of `a` from particle `first` on.
+integrate::Vec3Pointers pointers(DeviceVec3Array& a, std::size_t first = 0) {
+  return {a.x.data() + first, a.y.data() + first, a.z.data() + first};
 }
+
+/// The device collectives of a decomposed run: NCCL where this build has it.
+#ifdef NOVAMD_HAVE_NCCL
+using DeviceCollectives = parallel::NcclCollectives;
+#else
+struct DeviceCollectives {
+  explicit DeviceCollectives(const parallel::Communicator&) {
+    throw core::InputError(
+        "backend: cuda on several MPI ranks needs NCCL, and this build of novamd has none; "
+        "rebuild with NCCL (the CUDA toolkit's, or libnccl-dev), or use --backend cpu");
+  }
+  void sum3(double*, double*, double*, std::size_t, parallel::Group, cudaStream_t) const {}
+  void sum(double*, std::size_t, parallel::Group, cudaStream_t) const {}
+};
+#endif
 
 /// Device sums of per-particle arrays (CUB), into a small device array of results.
 class DeviceSums {
@@ -68,19 +95,22 @@ class CudaBackend final : public Backend {
     multiprocessors_ = device->multiprocessors;
     resident_threads_ = device->multiprocessors * device->max_threads_per_multiprocessor;
     const std::size_t n = host_.size();
+    set_up_decomposition(setup.communicator);
     device_.upload(host_, stream_.get());
     upload_per_type_constants();
     packed_.resize(n);
     scratch_.resize(n);
     flag_ids_.resize(n);
-    results_.resize(3);
+    results_.resize(7);  // kinetic energy; energy and virial over up to 3 ranges
     first_non_finite_.resize(1);
     sums_.reserve(n);
+    auto neighbor_settings = setup.neighbors;
+    if (matrix_.decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
     for (const auto& f : setup.forces) {
-      terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_, setup.neighbors, box_));
+      terms_.push_back(
+          forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_));
     }
-    // Positions packed for the pair kernels: a drift by zero writes them.
-    drift(0.0);
+    pack_all_positions();  // for the pair kernels
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // uploads on other streams are complete
   }
 
@@ -109,44 +139,48 @@ class CudaBackend final : public Backend {
     const bool with_energy = energy == EnergyRequest::Compute;
     if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
     if (terms_.empty()) device_.clear_forces(stream);
+    if (matrix_.decomposed()) exchange_sources();
     const auto input = force_input();
     for (std::size_t t = 0; t < terms_.size(); ++t) {
       terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
     }
+    if (matrix_.decomposed()) complete_forces(stream);
     energy_current_ = with_energy;
   }
 
   void kick(double dt) override {
     if (size() == 0) return;
-    integrate::kick_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(size()), dt, inverse_mass_.data(), device_.type.data(),
-        pointers(device_.velocity), pointers(device_.force));
+    integrate::kick_kernel<<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(owned_count()), dt, inverse_mass_.data(), device_.type.data() + first(),
+        pointers(device_.velocity, first()), pointers(device_.force, first()));
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
   void kick_drift(double kick_dt, double drift_dt) override {
     energy_current_ = false;
     if (size() == 0) return;
-    integrate::kick_drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(size()), kick_dt, drift_dt, inverse_mass_.data(), device_.type.data(),
-        pointers(device_.force), pointers(device_.velocity), box_.view<double>(),
-        pointers(device_.position), packed_.data());
+    integrate::kick_drift_kernel<PairT><<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(owned_count()), kick_dt, drift_dt, inverse_mass_.data(),
+        device_.type.data() + first(), pointers(device_.force, first()),
+        pointers(device_.velocity, first()), box_.view<double>(),
+        pointers(device_.position, first()), packed_.data() + first());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
   void drift(double dt) override {
     energy_current_ = false;
     if (size() == 0) return;
-    integrate::drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(size()), dt, box_.view<double>(), pointers(device_.position),
-        pointers(device_.velocity), device_.type.data(), packed_.data());
+    integrate::drift_kernel<PairT><<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(owned_count()), dt, box_.view<double>(),
+        pointers(device_.position, first()), pointers(device_.velocity, first()),
+        device_.type.data() + first(), packed_.data() + first());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
   void scale_velocities(double factor) override {
     if (size() == 0) return;
-    integrate::scale_velocities_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(size()), factor, pointers(device_.velocity));
+    integrate::scale_velocities_kernel<<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(owned_count()), factor, pointers(device_.velocity, first()));
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
@@ -156,21 +190,28 @@ class CudaBackend final : public Backend {
       device_.heat.resize(size());
       device_.heat.fill_zero(stream_.get());
     }
-    integrate::thermalize_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(size()), noise, inverse_mass_.data(), device_.type.data(),
-        device_.id.data(), pointers(device_.velocity), device_.heat.data());
+    integrate::thermalize_kernel<<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(owned_count()), noise, inverse_mass_.data(),
+        device_.type.data() + first(), device_.id.data() + first(),
+        pointers(device_.velocity, first()), device_.heat.data() + first());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
+  // Sums over the owned particles, then over the column (which holds every particle once).
   double langevin_heat() override {
-    if (device_.heat.size() == 0) return 0.0;
-    return sum_to_host(device_.heat.data());
+    double heat = device_.heat.size() == 0 ? 0.0 : sum_to_host(device_.heat.data() + first());
+    matrix_.comm->sum(&heat, 1, parallel::Group::Column);
+    return heat;
   }
 
   double kinetic_energy() override {
-    if (size() == 0) return 0.0;
-    queue_twice_kinetic_energy();
-    return 0.5 * sum_to_host(scratch_.data());
+    double twice_kinetic = 0.0;
+    if (owned_count() > 0) {
+      queue_twice_kinetic_energy();
+      twice_kinetic = sum_to_host(scratch_.data());
+    }
+    matrix_.comm->sum(&twice_kinetic, 1, parallel::Group::Column);
+    return 0.5 * twice_kinetic;
   }
 
   Observables observables() override {
@@ -178,24 +219,42 @@ class CudaBackend final : public Backend {
     const std::size_t n = size();
     if (n == 0) return {};
     if (!energy_current_) compute_forces(EnergyRequest::Compute);
+    const std::size_t owned = owned_count();
     queue_twice_kinetic_energy();
-    sums_.sum(scratch_.data(), results_.data() + 0, n, stream);
-    sums_.sum(device_.energy.data(), results_.data() + 1, n, stream);
-    sums_.sum(device_.virial.data(), results_.data() + 2, n, stream);
+    sums_.sum(scratch_.data(), results_.data() + 0, owned, stream);
+    const auto ranges = energy_ranges();
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      const auto& r = ranges[k];
+      sums_.sum(device_.energy.data() + r.begin, results_.data() + 1 + 2 * k, r.size(), stream);
+      sums_.sum(device_.virial.data() + r.begin, results_.data() + 2 + 2 * k, r.size(), stream);
+    }
     std::vector<double> host;
     results_.copy_to_host(host, stream);
     stream_.synchronize();
+    for (std::size_t k = 1; k < ranges.size(); ++k) {
+      host[1] += host[1 + 2 * k];
+      host[2] += host[2 + 2 * k];
+    }
+    // Kinetic energy over the column; each rank's energy and virial shares are its block's
+    // pairs: over every rank.
+    matrix_.comm->sum(&host[0], 1, parallel::Group::Column);
+    matrix_.comm->sum(&host[1], 2, parallel::Group::World);
     return {0.5 * host[0], host[1], host[2]};
   }
 
   BackendState save_state() override {
     const auto stream = stream_.get();
     BackendState state;
-    device_.download_state(state.particles, stream);
-    device_.type.copy_to_host(state.particles.type, stream);
-    device_.id.copy_to_host(state.particles.id, stream);
+    if (matrix_.decomposed()) {
+      state.particles = particles_on_host();  // every rank's targets, id order
+    } else {
+      device_.download_state(state.particles, stream);
+      device_.type.copy_to_host(state.particles.type, stream);
+      device_.id.copy_to_host(state.particles.id, stream);
+    }
     device_.heat.copy_to_host(state.thermostat_heat, stream);
     stream_.synchronize();
+    if (!state.thermostat_heat.empty()) parallel::gather_targets(matrix_, state.thermostat_heat);
     state.force_evaluations = evaluations_;
     state.reorders = reorders_;
     for (const auto& term : terms_) state.terms.push_back(term->neighbor_state(stream));
@@ -205,12 +264,19 @@ class CudaBackend final : public Backend {
   void restore_state(const BackendState& state) override {
     const auto stream = stream_.get();
     host_ = state.particles;
+    std::vector<double> heat = state.thermostat_heat;
+    if (matrix_.decomposed() && state.reorders > 0) {  // from a single-GPU run: id order
+      const auto order = core::id_order(host_);
+      core::permute(host_, order);
+      if (!heat.empty()) heat = core::gathered(heat, order);
+    }
     device_.upload(host_, stream);
-    device_.heat.copy_from_host(state.thermostat_heat, stream);
+    device_.heat.copy_from_host(heat, stream);
     evaluations_ = state.force_evaluations;
-    reorders_ = state.reorders;
+    reorders_ = matrix_.decomposed() ? 0 : state.reorders;
     energy_current_ = false;
-    drift(0.0);  // packs the positions
+    pack_all_positions();
+    if (matrix_.decomposed()) return;  // all pairs of the block: no lists to restore
     const auto input = force_input();
     for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t) {
       const auto& built_at = state.terms[t].built_at;
@@ -228,22 +294,33 @@ class CudaBackend final : public Backend {
 
   std::optional<NonFinite> find_non_finite() override {
     const auto stream = stream_.get();
-    const std::size_t n = size();
-    if (n == 0) return std::nullopt;
-    integrate::non_finite_id_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
-        static_cast<int>(n), pointers(device_.position), pointers(device_.velocity),
-        pointers(device_.force), device_.energy.data(), device_.id.data(), flag_ids_.data());
-    NOVAMD_CUDA_CHECK_LAUNCH();
-    sums_.min(flag_ids_.data(), first_non_finite_.data(), n, stream);
-    std::vector<std::int32_t> first;
-    first_non_finite_.copy_to_host(first, stream);
-    stream_.synchronize();
-    if (first[0] == INT32_MAX) return std::nullopt;
-    return host_check();
+    const std::size_t owned = owned_count();
+    std::int64_t code = kNoneFound;
+    if (owned > 0) {
+      integrate::non_finite_id_kernel<<<blocks_for(owned), kBlock, 0, stream>>>(
+          static_cast<int>(owned), pointers(device_.position, first()),
+          pointers(device_.velocity, first()), pointers(device_.force, first()),
+          device_.energy.data() + first(), device_.id.data() + first(), flag_ids_.data());
+      NOVAMD_CUDA_CHECK_LAUNCH();
+      sums_.min(flag_ids_.data(), first_non_finite_.data(), owned, stream);
+      std::vector<std::int32_t> flagged;
+      first_non_finite_.copy_to_host(flagged, stream);
+      stream_.synchronize();
+      if (flagged[0] != INT32_MAX) code = host_check();
+    }
+    code = matrix_.comm->min(code, parallel::Group::World);  // every rank agrees
+    if (code == kNoneFound) return std::nullopt;
+    return NonFinite{static_cast<std::int32_t>(code / 4), kQuantities[code % 4]};
   }
 
   const core::ParticleData& particles_on_host() override {
     device_.download_state(host_, stream_.get());
+    if (matrix_.decomposed()) {  // id order; every rank's targets gathered to every rank
+      stream_.synchronize();
+      for (auto* a : {&host_.position, &host_.velocity, &host_.force})
+        parallel::gather_targets(matrix_, *a);
+      return host_;
+    }
     if (reorders_ > 0) device_.id.copy_to_host(host_.id, stream_.get());
     stream_.synchronize();
     if (reorders_ == 0) return host_;
@@ -256,24 +333,118 @@ class CudaBackend final : public Backend {
     return by_id_;
   }
 
- private:
-  forces::CudaForceInput<PairT> force_input() {
-    return {packed_.data(), static_cast<int>(size()), box_.view<PairT>(), box_, multiprocessors_,
-            resident_threads_};
+  ParticleArrays particle_arrays() override {
+    // Decomposed, this rank's arrays hold only its targets and sources up to date: gather.
+    if (matrix_.decomposed()) return {core::view_of(particles_on_host()), nullptr};
+    const core::ParticleView view{device_.position.x.data(), device_.position.y.data(),
+                                  device_.position.z.data(), device_.type.data(),
+                                  device_.id.data(),         size()};
+    return {view, stream_.get()};
   }
 
-  /// m v^2 of every particle into scratch_.
-  void queue_twice_kinetic_energy() {
-    integrate::twice_kinetic_energy_kernel<<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(size()), mass_energy_.data(), device_.type.data(),
-        pointers(device_.velocity), scratch_.data());
+ private:
+  forces::CudaForceInput<PairT> force_input() {
+    const auto& t = matrix_.targets;
+    const auto& s = matrix_.sources;
+    std::optional<neighbors::PairBlock> block;
+    if (matrix_.decomposed()) {
+      block = neighbors::PairBlock{
+          static_cast<std::ptrdiff_t>(t.begin), static_cast<std::ptrdiff_t>(t.end),
+          static_cast<std::ptrdiff_t>(s.begin), static_cast<std::ptrdiff_t>(s.end)};
+    }
+    return {packed_.data(), static_cast<int>(size()), box_.view<PairT>(), box_, multiprocessors_,
+            resident_threads_, block, block_range_};
+  }
+
+  /// This rank's block. Where the system is large enough for the each-pair-once kernel on
+  /// every GPU (neighbors/all_pairs_plan.hpp, with the GPUs' multiprocessors together), the
+  /// blocks are whole ranges of R particles and every pair is computed once over the ranks
+  /// (neighbors/all_pairs_half_cuda.cuh); else each rank computes its block's full matrix.
+  void set_up_decomposition(std::shared_ptr<const parallel::Communicator> comm) {
+    const std::size_t n = host_.size();
+    if (!comm || comm->size() == 1) {
+      matrix_ = parallel::ForceMatrix::of(comm, n);
+      return;
+    }
+    // Every rank must cut the same blocks: the smallest GPU decides.
+    const auto sms = static_cast<int>(comm->min(multiprocessors_, parallel::Group::World));
+    block_range_ = neighbors::half_kernel_range(static_cast<int>(n), sms * comm->size());
+    matrix_ = parallel::ForceMatrix::of(comm, n, block_range_ > 0 ? block_range_ : 1);
+    reorder_every_ = 0;  // id order: the blocks are ranges of ids
+    collectives_ = std::make_unique<DeviceCollectives>(*matrix_.comm);
+    exchange_.resize(3 * matrix_.sources.size());
+  }
+
+  /// The forces of every rank's block into the total force on each target: with each pair
+  /// computed once, the sources' reactions first go down the column (in place: entries of
+  /// T_p ∩ S_q then hold the column's sum, which the row sum adds once).
+  void complete_forces(cudaStream_t stream) {
+    auto& f = device_.force;
+    if (block_range_ > 0) {
+      const std::size_t s = matrix_.sources.begin;
+      collectives_->sum3(f.x.data() + s, f.y.data() + s, f.z.data() + s,
+                         matrix_.sources.size(), parallel::Group::Column, stream);
+    }
+    collectives_->sum3(f.x.data() + first(), f.y.data() + first(), f.z.data() + first(),
+                       owned_count(), parallel::Group::Row, stream);
+  }
+
+  /// The index ranges whose energy shares this rank's force evaluation wrote, without overlap:
+  /// its targets, and with each pair once also the sources that are not targets.
+  std::vector<parallel::IndexRange> energy_ranges() const {
+    const auto& t = matrix_.targets;
+    std::vector<parallel::IndexRange> ranges{t};
+    if (block_range_ == 0) return ranges;
+    const auto& s = matrix_.sources;
+    if (s.begin < t.begin) ranges.push_back({s.begin, std::min(s.end, t.begin)});
+    if (s.end > t.end) ranges.push_back({std::max(s.begin, t.end), s.end});
+    return ranges;
+  }
+
+  /// The first particle this rank integrates, and how many (all of them on one GPU).
+  std::size_t first() const { return matrix_.targets.begin; }
+  std::size_t owned_count() const { return matrix_.targets.size(); }
+
+  /// Positions of every particle packed for the pair kernels (after an upload).
+  void pack_all_positions() {
+    if (size() == 0) return;
+    integrate::drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
+        static_cast<int>(size()), 0.0, box_.view<double>(), pointers(device_.position),
+        pointers(device_.velocity), device_.type.data(), packed_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
-  /// The sum of a per-particle device array, on the host (waits for the stream).
+  /// The column allreduce (parallel/source_exchange_cuda.cuh): the column's sources, current.
+  void exchange_sources() {
+    const auto stream = stream_.get();
+    const auto& s = matrix_.sources;
+    const auto& t = matrix_.targets;
+    const int count = static_cast<int>(s.size());
+    parallel::pack_owned_sources_kernel<<<blocks_for(count), kBlock, 0, stream>>>(
+        static_cast<int>(s.begin), count, static_cast<int>(t.begin), static_cast<int>(t.end),
+        pointers(device_.position), exchange_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    collectives_->sum(exchange_.data(), exchange_.size(), parallel::Group::Column, stream);
+    parallel::unpack_sources_kernel<PairT><<<blocks_for(count), kBlock, 0, stream>>>(
+        static_cast<int>(s.begin), count, static_cast<int>(t.begin), static_cast<int>(t.end),
+        exchange_.data(), device_.type.data(), pointers(device_.position), packed_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  /// m v^2 of every owned particle into scratch_ (from index 0).
+  void queue_twice_kinetic_energy() {
+    integrate::twice_kinetic_energy_kernel<<<blocks_for(owned_count()), kBlock, 0,
+                                             stream_.get()>>>(
+        static_cast<int>(owned_count()), mass_energy_.data(), device_.type.data() + first(),
+        pointers(device_.velocity, first()), scratch_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  /// The sum over the owned particles of a per-particle device array (from the first owned
+  /// particle's entry), on the host (waits for the stream).
   double sum_to_host(const double* values) {
     const auto stream = stream_.get();
-    sums_.sum(values, results_.data(), size(), stream);
+    sums_.sum(values, results_.data(), owned_count(), stream);
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&sum_host_.value(), results_.data(), sizeof(double),
                                       cudaMemcpyDeviceToHost, stream));
     stream_.synchronize();
@@ -288,7 +459,7 @@ class CudaBackend final : public Backend {
     const auto* order = order_.compute(n, device_.position.x.data(), device_.position.y.data(),
                                        device_.position.z.data(), box_, stream);
     device_.permute(order, stream);
-    drift(0.0);  // repacks the positions
+    pack_all_positions();
     for (auto& term : terms_) term->invalidate_lists();
     ++reorders_;
   }
@@ -303,26 +474,27 @@ class CudaBackend final : public Backend {
     mass_energy_.copy_from_host(mass_energy, stream_.get());
   }
 
-  /// Names the first non-finite particle and quantity from a host copy (failure path only).
-  std::optional<NonFinite> host_check() {
-    particles_on_host();
+  /// The first non-finite owned particle and quantity, as id x 4 + quantity (kQuantities),
+  /// from a host copy of this rank's arrays (failure path only; no communication).
+  std::int64_t host_check() {
+    device_.download_state(host_, stream_.get());
+    device_.id.copy_to_host(host_.id, stream_.get());
     std::vector<double> energy;
     device_.energy.copy_to_host(energy, stream_.get());
     stream_.synchronize();
-    std::optional<NonFinite> first;
-    for (std::size_t i = 0; i < size(); ++i) {
+    std::int64_t first_code = kNoneFound;
+    for (std::size_t i = first(); i < first() + owned_count(); ++i) {
       const auto finite = [&](const core::Vec3Array& a) {
         return std::isfinite(a.x[i]) && std::isfinite(a.y[i]) && std::isfinite(a.z[i]);
       };
-      const char* what = !finite(host_.position)     ? "position"
-                         : !finite(host_.velocity)   ? "velocity"
-                         : !finite(host_.force)      ? "force"
-                         : !std::isfinite(energy[i]) ? "energy"
-                                                     : nullptr;
-      if (what && (!first || host_.id[i] < first->particle_id))
-        first = NonFinite{host_.id[i], what};
+      const int what = !finite(host_.position)     ? 0
+                       : !finite(host_.velocity)   ? 1
+                       : !finite(host_.force)      ? 2
+                       : !std::isfinite(energy[i]) ? 3
+                                                   : -1;
+      if (what >= 0) first_code = std::min(first_code, std::int64_t{host_.id[i]} * 4 + what);
     }
-    return first;
+    return first_code;
   }
 
   core::UnitSystem units_;
@@ -346,6 +518,10 @@ class CudaBackend final : public Backend {
   core::MappedHostValue<double> sum_host_;
   neighbors::DeviceSpatialOrder order_;
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
+  parallel::ForceMatrix matrix_;  ///< this rank's block (the whole matrix on one GPU)
+  std::unique_ptr<DeviceCollectives> collectives_;  ///< NCCL, when decomposed
+  core::DeviceBuffer<double> exchange_;             ///< 3 |S_q|: the column allreduce
+  int block_range_ = 0;  ///< R: each pair once over the ranks, blocks of whole ranges; 0: not
 };
 
 }  // namespace

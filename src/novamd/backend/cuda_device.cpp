@@ -8,6 +8,8 @@ namespace novamd::backend {
 std::optional<CudaDeviceInfo> query_cuda_device() {
   return std::nullopt;
 }
+
+int select_cuda_device(int) { return -1; }
 #endif
 
 std::string describe(const CudaDeviceInfo& device) {

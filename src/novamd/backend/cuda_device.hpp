@@ -27,9 +27,13 @@ constexpr bool cuda_compiled_in() {
 #endif
 }
 
-/// The device the CUDA backend would use (device 0), or nothing if there is none or CUDA is not
-/// compiled in.
+/// The device the CUDA backend would use (the current device: 0 unless select_cuda_device
+/// chose another), or nothing if there is none or CUDA is not compiled in.
 std::optional<CudaDeviceInfo> query_cuda_device();
+
+/// Makes device `local_rank` mod (devices on this node) current for this process: one MPI rank
+/// per GPU. Returns the device number, or -1 where there is no device.
+int select_cuda_device(int local_rank);
 
 /// "NVIDIA H100 80GB HBM3, 79.1 GiB, compute capability 9.0, 132 SMs"
 std::string describe(const CudaDeviceInfo& device);

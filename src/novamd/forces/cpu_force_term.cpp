@@ -14,17 +14,23 @@ template <class Evaluator, class AccT>
 class CpuPairForce final : public CpuForceTerm {
  public:
   CpuPairForce(physics::PairTable<typename Evaluator::Params> table, NeighborMethod method,
-               double cutoff, double skin, std::int64_t check_every)
+               double cutoff, double skin, std::int64_t check_every,
+               std::optional<neighbors::PairBlock> block)
       : table_(std::move(table)),
         method_(method),
         cutoff_(cutoff),
         skin_(skin),
         check_every_(check_every),
-        list_(cutoff, skin) {}
+        list_(cutoff, skin),
+        block_(block) {}
 
   void add_to(const core::ParticleData& particles, const core::Box& box,
               ForceBuffers& out) override {
     const auto view = box.view<double>();
+    if (block_) {
+      neighbors::all_pairs_cpu<Evaluator, AccT>(particles, view, table_.view(), out, *block_);
+      return;
+    }
     switch (method_) {
       case NeighborMethod::CellList:
         grid_.build(particles, box, cutoff_);
@@ -68,6 +74,7 @@ class CpuPairForce final : public CpuForceTerm {
   std::int64_t earlier_builds_ = 0;  ///< builds of lists discarded by invalidate_lists
   neighbors::CellGrid grid_;
   neighbors::VerletList list_;
+  std::optional<neighbors::PairBlock> block_;  ///< a decomposed run's block: all pairs of it
 };
 
 template <core::Precision P>
@@ -75,7 +82,8 @@ std::unique_ptr<CpuForceTerm> make_term(const ForceSettings& settings,
                                         const core::SpeciesTable& species,
                                         const core::UnitSystem& units,
                                         const neighbors::NeighborSettings& neighbors,
-                                        double shortest_edge) {
+                                        double shortest_edge,
+                                        std::optional<neighbors::PairBlock> block) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = cutoff_of(settings);
@@ -83,7 +91,8 @@ std::unique_ptr<CpuForceTerm> make_term(const ForceSettings& settings,
   return with_evaluator<PairT>(
       settings, species, units, [&]<class Evaluator>(auto table) -> std::unique_ptr<CpuForceTerm> {
         return std::make_unique<CpuPairForce<Evaluator, AccT>>(
-            std::move(table), method, cutoff, neighbors.skin_for(cutoff), neighbors.check_every);
+            std::move(table), block ? NeighborMethod::AllPairs : method, cutoff,
+            neighbors.skin_for(cutoff), neighbors.check_every, block);
       });
 }
 
@@ -94,14 +103,18 @@ std::unique_ptr<CpuForceTerm> make_cpu_force_term(const ForceSettings& settings,
                                                   const core::UnitSystem& units,
                                                   core::Precision precision,
                                                   const neighbors::NeighborSettings& neighbors,
-                                                  double shortest_edge) {
+                                                  double shortest_edge,
+                                                  std::optional<neighbors::PairBlock> block) {
   switch (precision) {
     case core::Precision::Double:
-      return make_term<core::Precision::Double>(settings, species, units, neighbors, shortest_edge);
+      return make_term<core::Precision::Double>(settings, species, units, neighbors, shortest_edge,
+                                                  block);
     case core::Precision::Mixed:
-      return make_term<core::Precision::Mixed>(settings, species, units, neighbors, shortest_edge);
+      return make_term<core::Precision::Mixed>(settings, species, units, neighbors, shortest_edge,
+                                                  block);
     case core::Precision::Single:
-      return make_term<core::Precision::Single>(settings, species, units, neighbors, shortest_edge);
+      return make_term<core::Precision::Single>(settings, species, units, neighbors, shortest_edge,
+                                                  block);
   }
   return nullptr;
 }

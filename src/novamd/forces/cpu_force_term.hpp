@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "novamd/core/box.hpp"
@@ -14,6 +15,7 @@
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 #include "novamd/neighbors/neighbor_state.hpp"
+#include "novamd/neighbors/pair_block.hpp"
 
 namespace novamd::forces {
 
@@ -36,12 +38,13 @@ class CpuForceTerm {
 };
 
 /// The CPU force term for `settings` at `precision` (pair table built for the species), with the
-/// traversal `neighbors` resolves to in a box whose shortest edge is `shortest_edge`.
-std::unique_ptr<CpuForceTerm> make_cpu_force_term(const ForceSettings& settings,
-                                                  const core::SpeciesTable& species,
-                                                  const core::UnitSystem& units,
-                                                  core::Precision precision,
-                                                  const neighbors::NeighborSettings& neighbors,
-                                                  double shortest_edge);
+/// traversal `neighbors` resolves to in a box whose shortest edge is `shortest_edge`; or, given
+/// a `block` of the force matrix (a decomposed run), all pairs of the block under the
+/// evaluator's cutoff, without lists.
+std::unique_ptr<CpuForceTerm> make_cpu_force_term(
+    const ForceSettings& settings, const core::SpeciesTable& species,
+    const core::UnitSystem& units, core::Precision precision,
+    const neighbors::NeighborSettings& neighbors, double shortest_edge,
+    std::optional<neighbors::PairBlock> block = std::nullopt);
 
 }  // namespace novamd::forces

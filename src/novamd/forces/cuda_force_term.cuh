@@ -30,6 +30,13 @@ struct CudaForceInput {
   core::Box host_box;  ///< the same box, for neighbour-list grids
   int multiprocessors;
   int resident_threads;  ///< threads the GPU keeps resident at once (all multiprocessors)
+  /// The block of the force matrix this GPU computes in a decomposed run (all pairs of it,
+  /// cutoff tested); none: the whole matrix, over the term's traversal.
+  std::optional<neighbors::PairBlock> block;
+  /// R > 0: the block's edges are multiples of R, and its pairs are computed once each over the
+  /// grid's ranks (all_pairs_half_block_cuda: targets and sources both receive forces); 0: the
+  /// block's full matrix (forces on its targets only).
+  int block_range = 0;
 };
 
 template <class PairT>
@@ -99,6 +106,27 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (in.n == 0) return;
+    if (in.block && in.block_range > 0) {  // decomposed: each pair once over the ranks
+      const auto& b = *in.block;
+      const auto r = static_cast<std::ptrdiff_t>(in.block_range);
+      const neighbors::RangeBlock ranges{
+          static_cast<int>(b.target_begin / r), static_cast<int>((b.target_end + r - 1) / r),
+          static_cast<int>(b.source_begin / r), static_cast<int>((b.source_end + r - 1) / r)};
+      neighbors::all_pairs_half_block_cuda<Evaluator, AccT>(
+          in.positions, in.n, in.block_range, ranges, block_pairs_, in.box, table_.data(),
+          num_types_, partial_, out, mode, stream);
+      return;
+    }
+    if (in.block) {  // a decomposed run: all pairs of the block, cutoff tested
+      const auto& b = *in.block;
+      const int chunk_length = neighbors::choose_block_chunk_length(
+          static_cast<int>(b.target_end - b.target_begin),
+          static_cast<int>(b.source_end - b.source_begin), in.multiprocessors);
+      neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, b, in.box, table_.data(),
+                                                 num_types_, chunk_length, partial_, out, mode,
+                                                 stream);
+      return;
+    }
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
     switch (method_) {
       case neighbors::NeighborMethod::NeighborList: {
@@ -147,6 +175,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   core::DeviceBuffer<typename Evaluator::Params> table_;
   neighbors::PartialSums<AccT> partial_;
   neighbors::RangePairs range_pairs_;
+  neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs
   neighbors::DeviceCellBins cells_;
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
 };

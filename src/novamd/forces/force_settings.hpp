@@ -30,6 +30,9 @@ struct YukawaSettings {
   double screening_length = 0.0;  ///< lambda, length unit
   double cutoff = kNoCutoff;      ///< r_c, length unit; infinity = all pairs (minimum image)
   Truncation truncation = Truncation::Cut;  ///< `shift: none | energy | force`
+  /// `screening_length: thomas_fermi`: lambda follows from the electron density once the box
+  /// and particles are known (io/screening.hpp settles it before the run).
+  bool thomas_fermi = false;
 
   static constexpr const char* kName = "yukawa";
 

@@ -6,22 +6,11 @@
 #include <cstdint>
 
 #include "novamd/core/box.hpp"
+#include "novamd/integrate/vec3_pointers.cuh"
 #include "novamd/integrate/velocity_verlet.hpp"
 #include "novamd/neighbors/pair_position.hpp"
 
 namespace novamd::integrate {
-
-/// Structure-of-arrays pointers of one vector quantity.
-struct Vec3Pointers {
-  double *x, *y, *z;
-
-  __device__ core::Vec3<double> get(int i) const { return {x[i], y[i], z[i]}; }
-  __device__ void set(int i, const core::Vec3<double>& v) const {
-    x[i] = v.x;
-    y[i] = v.y;
-    z[i] = v.z;
-  }
-};
 
 /// v += dt F / m; `inverse_mass` per type, force-to-acceleration factor included.
 __global__ void kick_kernel(int n, double dt, const double* __restrict__ inverse_mass,

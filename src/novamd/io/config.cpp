@@ -14,10 +14,16 @@
 #include <set>
 #include <sstream>
 
+#include "novamd/core/elements.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/core/physical_scales.hpp"
+#include "novamd/io/config_analysis.hpp"
+#include "novamd/io/config_quantities.hpp"
+#include "novamd/io/config_species.hpp"
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
+#include "novamd/io/config_parallel.hpp"
 #include "novamd/io/yaml_reader.hpp"
 
 namespace novamd::io {
@@ -28,10 +34,10 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",  "backend",   "precision",  "seed", "system",
-                         "forces", "neighbors", "integrator", "run",  "output"};
+const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",  "forces",
+                         "neighbors", "integrator", "run",       "output", "analysis", "parallel"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
-const NameList kSpeciesKeys{"name", "charge", "mass", "isospin"};
+const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
 const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
 const NameList kLattices{"random", "sc", "bcc", "fcc"};
@@ -46,20 +52,62 @@ int basis_size(const std::string& lattice) {
 
 // --- system.species ----------------------------------------------------------------------------
 
-core::Species parse_one_species(const YamlReader& node, const std::vector<core::Species>& before) {
-  node.check_keys(kSpeciesKeys);
-  const YamlReader name = node.required("name");
+/// The nucleus of `element` (with `mass_number`, else the most abundant isotope) as a species:
+/// name "C" (or "Ne22" for another isotope), charge Z, the bare nucleus's mass.
+core::Species element_species(const YamlReader& node, const core::UnitSystem& units) {
+  const YamlReader element = node.required("element");
+  const std::string symbol = element.string();
+  const auto symbols = core::element_symbols();
+  const NameList known(symbols.begin(), symbols.end());
+  if (core::mass_numbers_of(symbol).empty()) {
+    const auto near = nearest_name(symbol, known);
+    element.fail(fmt::format("unknown element '{}'{}", symbol,
+                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
+                 "an element symbol from H to Zr, e.g. C, O, Ne, Fe");
+  }
+  std::optional<int> mass_number;
+  if (const auto a = node.optional("mass_number"))
+    mass_number = static_cast<int>(a->integer(ValueRange::between(1, 300)));
+  const auto isotope = core::find_isotope(symbol, mass_number);
+  if (!isotope) {
+    std::string numbers;
+    for (int a : core::mass_numbers_of(symbol)) numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", a);
+    node.key_reader("mass_number")
+        .fail(fmt::format("the element table has no {}{}", symbol, *mass_number),
+              fmt::format("one of {} (or no mass_number: the most abundant isotope)", numbers));
+  }
+  const auto scales = core::physical_scales(units);
+  if (!scales)
+    element.fail(fmt::format("units: {} have no atomic masses", units.name),
+                 "units: nuclear or real for species given by element, or name, charge and mass");
   core::Species species;
-  species.name = name.string();
+  species.name = isotope->most_abundant ? symbol : fmt::format("{}{}", symbol, isotope->mass_number);
+  species.charge = isotope->charge;
+  species.mass = isotope->atomic_mass * scales->atomic_mass_unit -
+                 isotope->charge * scales->electron_mass;
+  return species;
+}
+core::Species parse_one_species(const YamlReader& node, const std::vector<core::Species>& before,
+                                const core::UnitSystem& units) {
+  node.check_keys(kSpeciesKeys);
+  const bool by_element = node.has("element");
+  if (!by_element && node.has("mass_number"))
+    node.key_reader("mass_number").fail("mass_number needs an element", "element: SYMBOL");
+  core::Species species = by_element ? element_species(node, units) : core::Species{};
+  const auto name = by_element ? node.optional("name") : std::optional(node.required("name"));
+  if (name) species.name = name->string();
+  const YamlReader& name_node = name ? *name : node.required("element");
   if (std::any_of(species.name.begin(), species.name.end(),
                   [](unsigned char c) { return std::isspace(c) != 0; }))
-    name.fail(fmt::format("'{}' contains a space", species.name), "a name without spaces");
+    name_node.fail(fmt::format("'{}' contains a space", species.name), "a name without spaces");
   for (const core::Species& other : before) {
     if (other.name == species.name)
-      name.fail(fmt::format("species '{}' is declared twice", species.name), "unique names");
+      name_node.fail(fmt::format("species '{}' is declared twice", species.name),
+                     by_element ? "unique names (give one with name:)" : "unique names");
   }
-  species.charge = node.number_or("charge", 0.0, ValueRange::any());
-  species.mass = node.required("mass").number(ValueRange::positive());
+  species.charge = node.number_or("charge", species.charge, ValueRange::any());
+  species.mass = by_element ? node.number_or("mass", species.mass, ValueRange::positive())
+                            : node.required("mass").number(ValueRange::positive());
   if (const auto isospin = node.optional("isospin")) {
     const std::int64_t tau = isospin->integer();
     if (tau < -1 || tau > 1)
@@ -70,11 +118,11 @@ core::Species parse_one_species(const YamlReader& node, const std::vector<core::
   return species;
 }
 
-core::SpeciesTable parse_species(const YamlReader& node) {
+core::SpeciesTable parse_species(const YamlReader& node, const core::UnitSystem& units) {
   const std::vector<YamlReader> elements = node.elements();
   if (elements.empty()) node.fail("the list is empty", "at least one species");
   std::vector<core::Species> species;
-  for (const YamlReader& element : elements) species.push_back(parse_one_species(element, species));
+  for (const YamlReader& element : elements) species.push_back(parse_one_species(element, species, units));
   return core::SpeciesTable(std::move(species));
 }
 
@@ -84,29 +132,6 @@ NameList species_names(const core::SpeciesTable& species) {
   NameList names;
   for (const core::Species& s : species.all()) names.push_back(s.name);
   return names;
-}
-
-/// The entries of a map keyed by species name (counts, fractions), each checked to be declared
-/// and named once, as (type id, value reader).
-std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
-                                                        const core::SpeciesTable& species) {
-  const auto entries = node.entries();
-  if (entries.empty()) node.fail("the map is empty", "at least one species");
-  const NameList names = species_names(species);
-  std::vector<std::pair<int, YamlReader>> result;
-  std::set<std::string> seen;
-  for (const auto& [name, value] : entries) {
-    const auto type = species.find(name);
-    if (!type) {
-      const auto near = nearest_name(name, names);
-      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
-                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
-                 "one of " + join_names(names, ", "));
-    }
-    if (!seen.insert(name).second) value.fail("species appears twice", "each species once");
-    result.emplace_back(*type, value);
-  }
-  return result;
 }
 
 /// Counts in declaration order of the species.
@@ -297,7 +322,8 @@ std::array<double, 3> parse_box(const YamlReader& node) {
   return box;
 }
 
-void parse_box_or_density(const YamlReader& node, SystemSettings& settings) {
+void parse_box_or_density(const YamlReader& node, const core::UnitSystem& units,
+                          SystemSettings& settings) {
   const auto box = node.optional("box");
   const auto density = node.optional("density");
   if (box && density)
@@ -306,19 +332,23 @@ void parse_box_or_density(const YamlReader& node, SystemSettings& settings) {
   if (!box && !density && settings.structure.generate)
     node.fail("neither box nor density is given", "one of them when the structure is generated");
   if (box) settings.box = parse_box(*box);
-  if (density) settings.density = density->number(ValueRange::positive());
+  if (density) {
+    const DensitySetting setting = parse_density(*density, units);
+    (setting.is_mass ? settings.mass_density : settings.density) = setting.value;
+  }
 }
 
-SystemSettings parse_system(const YamlReader& node) {
+SystemSettings parse_system(const YamlReader& node, const core::UnitSystem& units) {
   node.check_keys(kSystemKeys);
   SystemSettings settings;
-  settings.species = parse_species(node.required("species"));
+  settings.species = parse_species(node.required("species"), units);
   settings.structure = parse_structure(node.required("structure"), settings.species);
-  parse_box_or_density(node, settings);
+  parse_box_or_density(node, units, settings);
   if (const auto velocities = node.optional("velocities")) {
     velocities->check_keys({"temperature"});
     if (const auto temperature = velocities->optional("temperature"))
-      settings.velocities.temperature = temperature->number(ValueRange::non_negative());
+      settings.velocities.temperature =
+          parse_temperature(*temperature, units, ValueRange::non_negative());
   }
   return settings;
 }
@@ -343,6 +373,32 @@ void check_cutoffs(const Config& config, const YamlReader& forces_node) {
   }
 }
 
+/// Thomas-Fermi screening is computed in nuclear units (fm, MeV).
+void check_thomas_fermi_units(const Config& config, const YamlReader& forces_node) {
+  if (config.units.name == "nuclear") return;
+  const std::vector<YamlReader> elements = forces_node.elements();
+  for (std::size_t i = 0; i < config.forces.size(); ++i) {
+    const auto* yukawa = std::get_if<forces::YukawaSettings>(&config.forces[i]);
+    if (!yukawa || !yukawa->thomas_fermi) continue;
+    elements[i].required("yukawa").required("screening_length").fail(
+        fmt::format("thomas_fermi needs units: nuclear (this config has units: {})",
+                    config.units.name),
+        "a screening length in " + config.units.length);
+  }
+}
+
+/// An ion plasma (a Yukawa term, no nucleons) reports its plasma parameters unless the thermo
+/// columns were chosen.
+void add_default_plasma_columns(Config& config) {
+  auto& thermo = config.output.thermo;
+  if (thermo.columns_given) return;
+  const auto& species = config.system.species.all();
+  if (std::any_of(species.begin(), species.end(), [](const auto& s) { return s.isospin != 0; }))
+    return;
+  const auto yukawa = [](const auto& f) { return std::holds_alternative<forces::YukawaSettings>(f); };
+  if (std::any_of(config.forces.begin(), config.forces.end(), yukawa)) thermo.columns = {"plasma"};
+}
+
 // --- the document ------------------------------------------------------------------------------
 
 Config parse_root(const YamlReader& root) {
@@ -354,15 +410,20 @@ Config parse_root(const YamlReader& root) {
       *core::parse_precision(root.choice_or("precision", "double", {"double", "mixed", "single"}));
   config.seed = static_cast<std::uint64_t>(
       root.integer_or("seed", static_cast<std::int64_t>(config.seed), ValueRange::non_negative()));
-  config.system = parse_system(root.required("system"));
+  config.system = parse_system(root.required("system"), config.units);
   const YamlReader forces_node = root.required("forces");
   config.forces = parse_forces(forces_node, config.system.species);
   if (const auto neighbors = root.optional("neighbors")) config.neighbors = parse_neighbors(*neighbors);
-  config.integrator = parse_integrator(root.required("integrator"));
+  config.integrator = parse_integrator(root.required("integrator"), config.units);
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output")) config.output = parse_output(*output);
   else config.output.console.every = config.output.thermo.every;
+  if (const auto analysis = root.optional("analysis"))
+    config.analysis = parse_analysis(*analysis, config.system.species, config.system.box);
+  if (const auto parallel = root.optional("parallel")) config.parallel = parse_parallel(*parallel);
   check_cutoffs(config, forces_node);
+  check_thomas_fermi_units(config, forces_node);
+  add_default_plasma_columns(config);
   return config;
 }
 
@@ -398,6 +459,27 @@ Config parse_document(const std::string& text, const std::string& source_name,
 }
 
 }  // namespace
+
+std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
+                                                        const core::SpeciesTable& species) {
+  const auto entries = node.entries();
+  if (entries.empty()) node.fail("the map is empty", "at least one species");
+  const NameList names = species_names(species);
+  std::vector<std::pair<int, YamlReader>> result;
+  std::set<std::string> seen;
+  for (const auto& [name, value] : entries) {
+    const auto type = species.find(name);
+    if (!type) {
+      const auto near = nearest_name(name, names);
+      value.fail(fmt::format("species '{}' is not declared in system.species{}", name,
+                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""),
+                 "one of " + join_names(names, ", "));
+    }
+    if (!seen.insert(name).second) value.fail("species appears twice", "each species once");
+    result.emplace_back(*type, value);
+  }
+  return result;
+}
 
 Config load_config(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   std::error_code error;

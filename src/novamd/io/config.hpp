@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "novamd/analysis/analysis_settings.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
@@ -19,6 +20,7 @@
 #include "novamd/integrate/integrator_settings.hpp"
 #include "novamd/io/trajectory_files.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/parallel/parallel_settings.hpp"
 
 namespace novamd::io {
 
@@ -49,6 +51,7 @@ struct SystemSettings {
   /// particle count (cubic), or from the XYZ file's Lattice. Unset until known.
   std::optional<std::array<double, 3>> box;
   std::optional<double> density;  ///< number density, length^-3 (alternative to box)
+  std::optional<double> mass_density;  ///< g/cm^3 (alternative to box and density)
   core::SpeciesTable species;
   StructureSettings structure;
   VelocitySettings velocities;
@@ -67,6 +70,7 @@ struct ThermoOutputSettings {
   std::int64_t every = 100;
   std::filesystem::path file = "thermo.csv";
   std::vector<std::string> columns;  ///< extra columns after the standard ones
+  bool columns_given = false;        ///< `columns` was in the config (else defaults apply)
 };
 
 /// The thermo table printed on the console.
@@ -110,6 +114,8 @@ struct Config {
   IntegratorSettings integrator;
   RunSettings run;
   OutputSettings output;
+  analysis::AnalysisSettings analysis;  ///< g(r), S(q), MSD; none by default
+  parallel::ParallelSettings parallel;  ///< the force-matrix grid over MPI ranks
   /// The document after --set overrides, as YAML: what a checkpoint records of the config.
   std::string effective_yaml;
 };

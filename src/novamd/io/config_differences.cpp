@@ -27,12 +27,15 @@ namespace {
 
 using KeyPath = std::vector<std::string>;
 
-/// What a restart may change: the run length, the output, where and how precisely it runs,
-/// and the initial structure and velocities (the checkpoint's state replaces them).
+/// What a restart may change: the run length, the output and analysis, where and how precisely
+/// it runs (backend, precision, the ranks' grid), and the initial structure and velocities (the
+/// checkpoint's state replaces them).
 const std::vector<std::vector<std::string_view>> kNotCompared{{"run"},
                                                               {"output"},
+                                                              {"analysis"},
                                                               {"backend"},
                                                               {"precision"},
+                                                              {"parallel"},
                                                               {"system", "structure"},
                                                               {"system", "velocities"}};
 

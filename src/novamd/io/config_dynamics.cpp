@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "novamd/analysis/thermo_columns.hpp"
+#include "novamd/io/config_quantities.hpp"
 
 namespace novamd::io {
 namespace {
@@ -89,6 +90,7 @@ ThermoOutputSettings parse_thermo(const YamlReader& node) {
   settings.every = node.integer_or("every", settings.every, ValueRange::at_least(1));
   settings.file = node.string_or("file", settings.file.string());
   if (const auto columns = node.optional("columns")) {
+    settings.columns_given = true;
     const NameList allowed(analysis::kExtraThermoColumns.begin(),
                            analysis::kExtraThermoColumns.end());
     for (const YamlReader& column : columns->elements()) {
@@ -121,7 +123,7 @@ std::optional<double> parse_duration(const std::string& text) {
   return seconds;
 }
 
-IntegratorSettings parse_integrator(const YamlReader& node) {
+IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSystem& units) {
   node.expect_map();
   IntegratorSettings settings;
   if (const auto type = node.optional("type")) settings.type = type->choice(kIntegrators);
@@ -131,7 +133,8 @@ IntegratorSettings parse_integrator(const YamlReader& node) {
   node.check_keys(allowed);
   settings.timestep = node.required("timestep").number(ValueRange::positive());
   if (keys.empty()) return settings;
-  settings.temperature = node.required("temperature").number(ValueRange::positive());
+  settings.temperature =
+      parse_temperature(node.required("temperature"), units, ValueRange::positive());
   if (settings.type == "langevin")
     settings.friction = node.required("friction").number(ValueRange::positive());
   else

@@ -8,7 +8,7 @@
 namespace novamd::io {
 
 /// `integrator: {type, timestep, temperature, friction, tau, chain}`.
-IntegratorSettings parse_integrator(const YamlReader& node);
+IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSystem& units);
 
 /// `run: {steps, walltime}`.
 RunSettings parse_run(const YamlReader& node);

@@ -36,7 +36,10 @@ void parse_cutoff_and_shift(const YamlReader& node, Settings& settings) {
 forces::YukawaSettings parse_yukawa(const YamlReader& node) {
   node.check_keys(kYukawaKeys);
   forces::YukawaSettings settings;
-  settings.screening_length = node.required("screening_length").number(ValueRange::positive());
+  const auto length =
+      node.required("screening_length").number_or_word("thomas_fermi", ValueRange::positive());
+  settings.thomas_fermi = !length;
+  settings.screening_length = length.value_or(0.0);  // thomas_fermi: settled before the run
   parse_cutoff_and_shift(node, settings);
   return settings;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "novamd/core/error.hpp"
+#include "novamd/core/physical_scales.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/io/structure_generator.hpp"
 #include "novamd/io/velocity_init.hpp"
@@ -36,14 +37,40 @@ const std::filesystem::path& structure_path(const Config& config) {
   return *config.system.structure.read;
 }
 
-std::int64_t generated_count(const GenerateSettings& settings) {
-  std::int64_t total = 0;
-  for (const auto& entry : settings.counts) total += entry.second;
-  return total;
+/// Particles of each type, in declaration order.
+std::vector<std::int64_t> generated_counts(const GenerateSettings& settings,
+                                           const core::SpeciesTable& species) {
+  std::vector<std::int64_t> count(species.size(), 0);
+  for (const auto& [name, n] : settings.counts) count[*species.find(name)] += n;
+  return count;
 }
 
-/// The box from system.box, or from system.density and N; nothing when the config has neither.
-std::optional<core::Box> config_box(const SystemSettings& system, std::int64_t n) {
+std::vector<std::int64_t> counts_by_type(const core::ParticleData& particles, int types) {
+  std::vector<std::int64_t> count(types, 0);
+  for (auto t : particles.type) ++count[t];
+  return count;
+}
+
+/// Particles per volume for a mass density in g/cm^3: rho = sum_i n_i (m_i + Z_i m_e), the
+/// ions and the electrons that neutralise them.
+double number_density_of(double grams_per_cm3, const core::SpeciesTable& species,
+                         const std::vector<std::int64_t>& count, const core::UnitSystem& units) {
+  const core::PhysicalScales scales = *core::physical_scales(units);  // parse_density checked
+  double mass = 0.0;
+  std::int64_t n = 0;
+  for (int t = 0; t < species.size(); ++t) {
+    mass += static_cast<double>(count[t]) *
+            (species[t].mass + std::max(species[t].charge, 0.0) * scales.electron_mass);
+    n += count[t];
+  }
+  const double grams_per_particle = mass / static_cast<double>(n) * scales.grams_per_mass;
+  return grams_per_cm3 / grams_per_particle * std::pow(scales.centimetres_per_length, 3);
+}
+
+/// The box from system.box, or from the density (number or mass) and the particle counts;
+/// nothing when the config has neither.
+std::optional<core::Box> config_box(const Config& config, const std::vector<std::int64_t>& count) {
+  const SystemSettings& system = config.system;
   if (system.box) {
     const auto& b = *system.box;
     for (double edge : b)
@@ -52,15 +79,17 @@ std::optional<core::Box> config_box(const SystemSettings& system, std::int64_t n
             "system.box: [{}, {}, {}]; expected three positive edge lengths", b[0], b[1], b[2]));
     return core::Box(b[0], b[1], b[2]);
   }
-  if (system.density) {
-    const double density = *system.density;
-    if (!(density > 0.0) || !std::isfinite(density))
-      throw core::InputError(
-          fmt::format("system.density: {}; expected a positive number density", density));
-    const double edge = std::cbrt(static_cast<double>(n) / density);
-    return core::Box(edge, edge, edge);
-  }
-  return std::nullopt;
+  if (!system.density && !system.mass_density) return std::nullopt;
+  const double density =
+      system.density ? *system.density
+                     : number_density_of(*system.mass_density, system.species, count, config.units);
+  if (!(density > 0.0) || !std::isfinite(density))
+    throw core::InputError(
+        fmt::format("system.density: {}; expected a positive number density", density));
+  std::int64_t n = 0;
+  for (auto c : count) n += c;
+  const double edge = std::cbrt(static_cast<double>(n) / density);
+  return core::Box(edge, edge, edge);
 }
 
 bool same_box(const core::Box& a, const core::Box& b) {
@@ -75,8 +104,8 @@ bool same_box(const core::Box& a, const core::Box& b) {
 InitialSystem read_structure(const Config& config) {
   const std::filesystem::path& file = structure_path(config);
   XyzFrame frame = read_xyz(file, config.system.species);
-  const auto n = static_cast<std::int64_t>(frame.particles.size());
-  const std::optional<core::Box> from_config = config_box(config.system, n);
+  const std::optional<core::Box> from_config =
+      config_box(config, counts_by_type(frame.particles, config.system.species.size()));
   if (!from_config && !frame.lattice)
     throw core::InputError(fmt::format(
         "{}:2: the comment line has no Lattice=\"Lx 0 0 0 Ly 0 0 0 Lz\", and the config gives "
@@ -96,7 +125,8 @@ InitialSystem read_structure(const Config& config) {
 
 InitialSystem generate(const Config& config) {
   const GenerateSettings& settings = *config.system.structure.generate;
-  const std::optional<core::Box> box = config_box(config.system, generated_count(settings));
+  const std::optional<core::Box> box =
+      config_box(config, generated_counts(settings, config.system.species));
   if (!box)
     throw core::InputError(
         "system: the box is unknown; expected system.box ([Lx, Ly, Lz]) or system.density "

@@ -5,11 +5,13 @@
 /// target's sums run over j in index order (in the lanes of target_sums.hpp), so the result is
 /// bitwise independent of the number of threads. Generic over the pair evaluator (physics/) and the precision.
 
+#include <algorithm>
 #include <cstddef>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/pair_block.hpp"
 #include "novamd/neighbors/target_sums.hpp"
 #include "novamd/physics/pair_table.hpp"
 
@@ -18,21 +20,33 @@ namespace novamd::neighbors {
 /// Below this many targets the N^2 loop is too short to repay a parallel region.
 inline constexpr std::ptrdiff_t kMinParallelTargets = 64;
 
-/// Adds every pair force acting on each particle to `out.force`, and half of each pair's energy
-/// and virial to the particle's entries in `out.energy` and `out.virial`.
+/// Adds the force of every source of `block` on each of its targets to `out.force`, and half of
+/// each pair's energy and virial to the target's entries in `out.energy` and `out.virial`
+/// (a target is never its own source). The whole block is IUMD's particle-particle loop; a
+/// smaller one is one rank's share of the force matrix.
 /// PairT: pair arithmetic (separation, evaluator); AccT: per-target accumulation.
 /// The separation is taken in double (minimum image) before conversion to PairT.
 template <class Evaluator, class AccT>
 void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table,
+                   forces::ForceBuffers& out, const PairBlock& block) {
+  const std::ptrdiff_t s0 = block.source_begin, s1 = block.source_end;
+  for_each_target<Evaluator, AccT>(
+      particles, box, table, out, kMinParallelTargets, block.target_begin, block.target_end,
+      [s0, s1](std::ptrdiff_t i, const auto&, auto& run) {
+        const std::ptrdiff_t below = std::min(i, s1), above = std::max(i + 1, s0);
+        if (below > s0) run(below - s0, [s0](std::ptrdiff_t k) { return s0 + k; });  // j < i
+        if (s1 > above) run(s1 - above, [above](std::ptrdiff_t k) { return above + k; });  // j > i
+      });
+}
+
+/// Every particle against every other.
+template <class Evaluator, class AccT>
+void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
+                   physics::PairTableView<typename Evaluator::Params> table,
                    forces::ForceBuffers& out) {
-  const auto n = static_cast<std::ptrdiff_t>(particles.size());
-  for_each_target<Evaluator, AccT>(particles, box, table, out, kMinParallelTargets,
-                                   [n](std::ptrdiff_t i, const auto&, auto& run) {
-                                     run(i, [](std::ptrdiff_t k) { return k; });  // j < i
-                                     run(n - i - 1,
-                                         [i](std::ptrdiff_t k) { return i + 1 + k; });  // j > i
-                                   });
+  all_pairs_cpu<Evaluator, AccT>(particles, box, table, out,
+                                 PairBlock::whole(static_cast<std::ptrdiff_t>(particles.size())));
 }
 
 }  // namespace novamd::neighbors

@@ -8,6 +8,10 @@
 /// its sums to slot c of a partial buffer. A second kernel adds the slots of each target in
 /// chunk order. No floating-point atomics anywhere: results are bitwise reproducible.
 ///
+/// A block of the force matrix (neighbors/pair_block.hpp: a decomposed run's targets and
+/// sources) runs the same kernels with the targets and sources offset; the whole matrix is the
+/// block of one GPU.
+///
 /// Precision: pair arithmetic in Evaluator::Real; sums over one tile in that type, tiles summed
 /// in AccT (double for `mixed`), chunks summed in double.
 
@@ -19,6 +23,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/pair_block.hpp"
 #include "novamd/neighbors/pair_position.hpp"
 
 namespace novamd::neighbors {
@@ -48,9 +53,12 @@ struct ForceOutputView {
   double *fx, *fy, *fz, *energy, *virial;
 };
 
+/// Targets [target_begin, target_begin + targets), sources [source_begin, source_end) of `pos`;
+/// slot (chunk, target - target_begin) of `partial`.
 template <class Evaluator, class AccT, bool WithEnergy>
 __global__ void __launch_bounds__(kAllPairsBlock)
-    all_pairs_chunk_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos, int n,
+    all_pairs_chunk_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
+                           int target_begin, int targets, int source_begin, int source_end,
                            int sources_per_chunk, core::BoxView<typename Evaluator::Real> box,
                            const typename Evaluator::Params* __restrict__ table, int num_types,
                            PartialSumsView<AccT> partial) {
@@ -61,11 +69,13 @@ __global__ void __launch_bounds__(kAllPairsBlock)
   auto* params = reinterpret_cast<Params*>(dynamic_shared);
   for (int k = threadIdx.x; k < num_types * num_types; k += blockDim.x) params[k] = table[k];
 
-  const int i = blockIdx.x * kAllPairsBlock + threadIdx.x;
-  const PairPosition<T> target = i < n ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
+  const int local = blockIdx.x * kAllPairsBlock + threadIdx.x;
+  const int i = target_begin + local;
+  const PairPosition<T> target =
+      local < targets ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
   const Params* row = params + target.type * num_types;
-  const int begin = blockIdx.y * sources_per_chunk;
-  const int end = min(n, begin + sources_per_chunk);
+  const int begin = source_begin + blockIdx.y * sources_per_chunk;
+  const int end = min(source_end, begin + sources_per_chunk);
 
   AccT fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
   for (int tile_start = begin; tile_start < end; tile_start += kAllPairsBlock) {
@@ -97,8 +107,8 @@ __global__ void __launch_bounds__(kAllPairsBlock)
     energy += te;
     virial += tw;
   }
-  if (i < n) {
-    const std::size_t slot = static_cast<std::size_t>(blockIdx.y) * n + i;
+  if (local < targets) {
+    const std::size_t slot = static_cast<std::size_t>(blockIdx.y) * targets + local;
     partial.fx[slot] = fx;
     partial.fy[slot] = fy;
     partial.fz[slot] = fz;
@@ -109,17 +119,13 @@ __global__ void __launch_bounds__(kAllPairsBlock)
   }
 }
 
-/// Sums each target's chunk slots, in chunk order, into the output (energy and virial halved:
-/// each pair was counted from both of its particles). Accumulate: add to the output (a later
-/// force term) instead of overwriting it (the first).
-template <class AccT, bool Accumulate, bool WithEnergy>
-__global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks, int n,
-                                      ForceOutputView out) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+/// One particle's sum over partial-sum slots, in the order they are added, and its store into
+/// the output (energy and virial halved: each pair was counted from both of its particles).
+template <class AccT, bool WithEnergy>
+struct SlotSums {
   double fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
-  for (int c = 0; c < chunks; ++c) {
-    const std::size_t slot = static_cast<std::size_t>(c) * n + i;
+
+  __device__ void add(const PartialSumsView<AccT>& partial, std::size_t slot) {
     fx += partial.fx[slot];
     fy += partial.fy[slot];
     fz += partial.fz[slot];
@@ -128,26 +134,48 @@ __global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks,
       virial += partial.virial[slot];
     }
   }
-  const auto store = [](double& to, double value) { to = Accumulate ? to + value : value; };
-  store(out.fx[i], fx);
-  store(out.fy[i], fy);
-  store(out.fz[i], fz);
-  if constexpr (WithEnergy) {
-    store(out.energy[i], 0.5 * energy);
-    store(out.virial[i], 0.5 * virial);
+  /// Accumulate: add to the output (a later force term) instead of overwriting it (the first).
+  template <bool Accumulate>
+  __device__ void store(const ForceOutputView& out, int i) const {
+    const auto put = [](double& to, double value) { to = Accumulate ? to + value : value; };
+    put(out.fx[i], fx);
+    put(out.fy[i], fy);
+    put(out.fz[i], fz);
+    if constexpr (WithEnergy) {
+      put(out.energy[i], 0.5 * energy);
+      put(out.virial[i], 0.5 * virial);
+    }
   }
+};
+
+/// Sums each target's chunk slots, in chunk order, into the output.
+template <class AccT, bool Accumulate, bool WithEnergy>
+__global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks, int n,
+                                      ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  SlotSums<AccT, WithEnergy> sums;
+  for (int c = 0; c < chunks; ++c) sums.add(partial, static_cast<std::size_t>(c) * n + i);
+  sums.template store<Accumulate>(out, i);
 }
 
 inline constexpr int kMinChunkSources = 32;
 
-/// Sources per chunk: enough chunks to give every multiprocessor `blocks_per_sm` blocks, but
-/// at least kMinChunkSources sources per chunk; a multiple of kMinChunkSources.
-inline int choose_chunk_length(int n, int multiprocessors, int blocks_per_sm = 8) {
-  const int target_blocks = (n + kAllPairsBlock - 1) / kAllPairsBlock;
+/// Sources per chunk for a block of `targets` x `sources`: enough chunks to give every
+/// multiprocessor `blocks_per_sm` blocks, but at least kMinChunkSources sources per chunk; a
+/// multiple of kMinChunkSources.
+inline int choose_block_chunk_length(int targets, int sources, int multiprocessors,
+                                     int blocks_per_sm = 8) {
+  const int target_blocks = (targets + kAllPairsBlock - 1) / kAllPairsBlock;
   const int wanted = (multiprocessors * blocks_per_sm + target_blocks - 1) / target_blocks;
-  const int length = (n + wanted - 1) / wanted;
+  const int length = (sources + wanted - 1) / wanted;
   const int rounded = (length + kMinChunkSources - 1) / kMinChunkSources * kMinChunkSources;
   return std::max(rounded, kMinChunkSources);
+}
+
+/// The same for the whole matrix of n particles.
+inline int choose_chunk_length(int n, int multiprocessors, int blocks_per_sm = 8) {
+  return choose_block_chunk_length(n, n, multiprocessors, blocks_per_sm);
 }
 
 /// How a traversal writes its results.
@@ -179,29 +207,47 @@ void launch_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceOutpu
   }
 }
 
-/// Launches the traversal for `n` particles and writes or adds the results to `out`.
+/// Launches the traversal for the targets and sources of `block` (positions: all particles,
+/// indexed globally) and writes or adds the results to the targets' entries of `out`; the
+/// other entries are not touched.
+template <class Evaluator, class AccT>
+void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, const PairBlock& block,
+                    const core::BoxView<typename Evaluator::Real>& box,
+                    const typename Evaluator::Params* table, int num_types, int chunk_length,
+                    PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
+                    cudaStream_t stream) {
+  const int t0 = static_cast<int>(block.target_begin);
+  const int targets = static_cast<int>(block.target_end - block.target_begin);
+  const int sources = static_cast<int>(block.source_end - block.source_begin);
+  if (targets == 0 || sources == 0) return;
+  const int chunks = (sources + chunk_length - 1) / chunk_length;
+  partial.resize(static_cast<std::size_t>(chunks) * targets);
+  const int tiles = (targets + kAllPairsBlock - 1) / kAllPairsBlock;
+  const dim3 grid(tiles, chunks);
+  const std::size_t table_bytes = sizeof(typename Evaluator::Params) * num_types * num_types;
+  const int s0 = static_cast<int>(block.source_begin), s1 = static_cast<int>(block.source_end);
+  if (mode.with_energy) {
+    all_pairs_chunk_kernel<Evaluator, AccT, true><<<grid, kAllPairsBlock, table_bytes, stream>>>(
+        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, partial.view());
+  } else {
+    all_pairs_chunk_kernel<Evaluator, AccT, false><<<grid, kAllPairsBlock, table_bytes, stream>>>(
+        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, partial.view());
+  }
+  NOVAMD_CUDA_CHECK_LAUNCH();
+  const ForceOutputView target_out{out.fx + t0, out.fy + t0, out.fz + t0, out.energy + t0,
+                                   out.virial + t0};
+  launch_chunk_sums(partial, chunks, targets, target_out, mode, stream);
+}
+
+/// Every particle against every other (`n` particles).
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                     const core::BoxView<typename Evaluator::Real>& box,
                     const typename Evaluator::Params* table, int num_types, int chunk_length,
                     PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
                     cudaStream_t stream) {
-  if (n == 0) return;
-  const int chunks = (n + chunk_length - 1) / chunk_length;
-  partial.resize(static_cast<std::size_t>(chunks) * n);
-  const int tiles = (n + kAllPairsBlock - 1) / kAllPairsBlock;
-  const dim3 grid(tiles, chunks);
-  const std::size_t table_bytes = sizeof(typename Evaluator::Params) * num_types * num_types;
-  const int sources_per_chunk = chunk_length;
-  if (mode.with_energy) {
-    all_pairs_chunk_kernel<Evaluator, AccT, true><<<grid, kAllPairsBlock, table_bytes, stream>>>(
-        pos, n, sources_per_chunk, box, table, num_types, partial.view());
-  } else {
-    all_pairs_chunk_kernel<Evaluator, AccT, false><<<grid, kAllPairsBlock, table_bytes, stream>>>(
-        pos, n, sources_per_chunk, box, table, num_types, partial.view());
-  }
-  NOVAMD_CUDA_CHECK_LAUNCH();
-  launch_chunk_sums(partial, chunks, n, out, mode, stream);
+  all_pairs_cuda<Evaluator, AccT>(pos, PairBlock::whole(n), box, table, num_types, chunk_length,
+                                  partial, out, mode, stream);
 }
 
 }  // namespace novamd::neighbors

@@ -16,10 +16,12 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/all_pairs_plan.hpp"
+#include "novamd/neighbors/target_lanes_cuda.cuh"
 
 namespace novamd::neighbors {
 
@@ -240,14 +242,15 @@ class RangePairs {
   core::DeviceBuffer<int2> pairs_;
 };
 
+/// One warp per range pair of `device_pairs` (`count` of them).
 template <class Evaluator, class AccT, bool WithEnergy>
 void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
-                        RangePairs& pairs, const core::BoxView<typename Evaluator::Real>& box,
+                        const int2* device_pairs, int count,
+                        const core::BoxView<typename Evaluator::Real>& box,
                         const typename Evaluator::Params* table, int num_types,
                         PartialSums<AccT>& partial, cudaStream_t stream) {
   using T = typename Evaluator::Real;
   constexpr int C = WithEnergy ? 5 : 3;
-  const int2* device_pairs = pairs.device_pairs(n, range);
   const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range +
                             sizeof(typename Evaluator::Params) * num_types * num_types;
   auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy>;
@@ -259,9 +262,27 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
                                            static_cast<int>(bytes)));
     configured_bytes = bytes;
   }
-  kernel<<<pairs.count(), 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types,
-                                               partial.view());
+  if (count == 0) return;
+  kernel<<<count, 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types,
+                                       partial.view());
   NOVAMD_CUDA_CHECK_LAUNCH();
+}
+
+/// launch_half_kernel with or without energies, as `mode` says.
+template <class Evaluator, class AccT>
+void launch_half_kernel_for(const OutputMode& mode,
+                            const PairPosition<typename Evaluator::Real>* pos, int n, int range,
+                            const int2* device_pairs, int count,
+                            const core::BoxView<typename Evaluator::Real>& box,
+                            const typename Evaluator::Params* table, int num_types,
+                            PartialSums<AccT>& partial, cudaStream_t stream) {
+  if (mode.with_energy) {
+    launch_half_kernel<Evaluator, AccT, true>(pos, n, range, device_pairs, count, box, table,
+                                              num_types, partial, stream);
+  } else {
+    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, device_pairs, count, box, table,
+                                               num_types, partial, stream);
+  }
 }
 
 /// Each pair once; results written to or added to `out` as `mode` says.
@@ -273,14 +294,103 @@ void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int 
                          cudaStream_t stream) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
-  if (mode.with_energy) {
-    launch_half_kernel<Evaluator, AccT, true>(pos, n, range, pairs, box, table, num_types, partial,
-                                              stream);
-  } else {
-    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, pairs, box, table, num_types, partial,
-                                               stream);
-  }
+  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, pairs.device_pairs(n, range),
+                                          pairs.count(), box, table, num_types, partial, stream);
   launch_chunk_sums(partial, groups, n, out, mode, stream);
+}
+
+// --- A block of the force matrix, each pair once (decomposed runs) ---------------------------
+//
+// The ranges of R particles are dealt out in blocks: rank (p, q) holds target ranges TR_p and
+// source ranges SR_q. It takes the range pairs (a, b), a in TR_p, b in SR_q, for which
+// block_takes_pair(a, b) holds, and the diagonal pairs (a, a) in TR_p ∩ SR_q. For a != b
+// exactly one of (a, b) and (b, a) is taken, by the rank that holds it: over all ranks every
+// pair is computed once, and the checkerboard of the rule gives each rank about half its
+// block. The half kernel above computes them (targets a, reactions on b). Each particle gets at
+// most one partial per slot on a rank (both (a, b) and (b, a) are never taken), and the slot
+// sums below add exactly the slots written, in slot order: no atomics, reproducible.
+
+/// Whether the rank holding the ordered range pair (a, b), a != b, computes it.
+__host__ __device__ inline bool block_takes_pair(int a, int b) {
+  return (a < b) != (((a + b) & 1) != 0);
+}
+
+/// A rank's target and source ranges, in units of ranges of R particles.
+struct RangeBlock {
+  int target_begin, target_end, source_begin, source_end;
+  __host__ __device__ bool is_target(int c) const { return c >= target_begin && c < target_end; }
+  __host__ __device__ bool is_source(int c) const { return c >= source_begin && c < source_end; }
+  /// Whether a particle of range c received a partial in slot s on this rank.
+  __host__ __device__ bool slot_written(int c, int s) const {
+    const bool as_target = is_target(c) && is_source(s) && (s == c || block_takes_pair(c, s));
+    const bool as_source = is_source(c) && is_target(s) && s != c && block_takes_pair(s, c);
+    return as_target || as_source;
+  }
+};
+
+/// The range pairs a block computes.
+inline std::vector<int2> block_range_pairs(const RangeBlock& b) {
+  std::vector<int2> pairs;
+  for (int a = b.target_begin; a < b.target_end; ++a)
+    for (int s = b.source_begin; s < b.source_end; ++s)
+      if (a == s || block_takes_pair(a, s)) pairs.push_back({a, s});
+  return pairs;
+}
+
+/// Sums the written slots of each particle of the block's targets and sources, in slot order,
+/// into `out` (energy and virial halved, as add_chunk_sums_kernel); other particles untouched.
+template <class AccT, bool Accumulate, bool WithEnergy>
+__global__ void add_block_slot_sums_kernel(PartialSumsView<AccT> partial, int slots, int n,
+                                           int range, RangeBlock block, ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int c = i / range;
+  if (!block.is_target(c) && !block.is_source(c)) return;
+  SlotSums<AccT, WithEnergy> sums;
+  for (int s = 0; s < slots; ++s)
+    if (block.slot_written(c, s)) sums.add(partial, static_cast<std::size_t>(s) * n + i);
+  sums.template store<Accumulate>(out, i);
+}
+
+/// The range pairs of one block, on the device (built once: a run's block does not change).
+class BlockRangePairs {
+ public:
+  const int2* device_pairs(const RangeBlock& block) {
+    if (!built_) {
+      pairs_.copy_from_host(block_range_pairs(block), nullptr);
+      NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());
+      built_ = true;
+    }
+    return pairs_.data();
+  }
+  int count() const { return static_cast<int>(pairs_.size()); }
+
+ private:
+  bool built_ = false;
+  core::DeviceBuffer<int2> pairs_;
+};
+
+/// Each pair of the rank's block once, with reactions: forces, energy and virial written to or
+/// added to the entries of the block's targets and sources in `out` (for a particle that is
+/// both, the sum of the two). `block` in units of `range` particles.
+template <class Evaluator, class AccT>
+void all_pairs_half_block_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
+                               int range, const RangeBlock& block, BlockRangePairs& pairs,
+                               const core::BoxView<typename Evaluator::Real>& box,
+                               const typename Evaluator::Params* table, int num_types,
+                               PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
+                               cudaStream_t stream) {
+  const int groups = (n + range - 1) / range;
+  partial.resize(static_cast<std::size_t>(groups) * n);
+  launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, pairs.device_pairs(block),
+                                          pairs.count(), box, table, num_types, partial, stream);
+  constexpr int kReduceBlock = 256;
+  const int blocks = (n + kReduceBlock - 1) / kReduceBlock;
+  with_output_mode(mode, [&](auto with_energy, auto accumulate) {
+    add_block_slot_sums_kernel<AccT, decltype(accumulate)::value, decltype(with_energy)::value>
+        <<<blocks, kReduceBlock, 0, stream>>>(partial.view(), groups, n, range, block, out);
+  });
+  NOVAMD_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace novamd::neighbors

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
@@ -142,15 +143,17 @@ void add_run(TargetSums<AccT>& sums, const Target<Evaluator>& t,
 /// a traversal leaves the target out of its runs); sums are added to `out` in target order.
 /// Each target's sum depends only on the runs `sources` gives: bitwise independent of the
 /// threads.
+/// Targets [target_begin, target_end) only (a block of the force matrix); the others' entries
+/// of `out` are not touched.
 template <class Evaluator, class AccT, class Sources>
 void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
                      physics::PairTableView<typename Evaluator::Params> table,
-                     forces::ForceBuffers& out, std::ptrdiff_t min_parallel, Sources&& sources) {
+                     forces::ForceBuffers& out, std::ptrdiff_t min_parallel,
+                     std::ptrdiff_t target_begin, std::ptrdiff_t target_end, Sources&& sources) {
   const auto& pos = particles.position;
-  const auto n = static_cast<std::ptrdiff_t>(particles.size());
   const bool one_type = table.num_types == 1;  // no per-pair table look-up
-#pragma omp parallel for schedule(static) if (n >= min_parallel)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+#pragma omp parallel for schedule(static) if (target_end - target_begin >= min_parallel)
+  for (std::ptrdiff_t i = target_begin; i < target_end; ++i) {
     const Target<Evaluator> t{i, pos.get(i), &table(particles.type[i], 0)};
     TargetSums<AccT> sums;
     const auto run = [&](std::ptrdiff_t count, auto source) {
@@ -163,6 +166,16 @@ void for_each_target(const core::ParticleData& particles, const core::BoxView<do
     sources(i, t.ri, run);
     sums.add_to(out, i);
   }
+}
+
+/// Every particle is a target.
+template <class Evaluator, class AccT, class Sources>
+void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
+                     physics::PairTableView<typename Evaluator::Params> table,
+                     forces::ForceBuffers& out, std::ptrdiff_t min_parallel, Sources&& sources) {
+  for_each_target<Evaluator, AccT>(particles, box, table, out, min_parallel, 0,
+                                   static_cast<std::ptrdiff_t>(particles.size()),
+                                   std::forward<Sources>(sources));
 }
 
 }  // namespace novamd::neighbors

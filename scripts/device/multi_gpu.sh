@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The multi-GPU modes of scripts/device/test.sh (see there): builds with CUDA, MPI and NCCL in
+# build-device-mpi, then
+#   multi_gpu.sh multigpu   decomposed CUDA runs against one GPU (tests/mpi/decomposition.py)
+#   multi_gpu.sh scaling    strong scaling table (ms/step, speed-up, efficiency)
+# Every step must succeed: the script stops at the first failure, non-zero. Logs in $OUT.
+# NVLink multicast (NVLS) is left as the machine sets it (NCCL_NVLS_ENABLE=0 there).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/novamd-device}
+mkdir -p "$OUT"
+what=$1
+build=build-device-mpi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+gpus=$(nvidia-smi -L | wc -l)
+log="$OUT/$what.log"
+nvidia-smi --query-gpu=index,name,memory.total --format=csv | tee "$log"
+nvidia-smi topo -m >> "$log" 2>&1 || true
+echo "NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-unset}" | tee -a "$log"
+
+cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DNOVAMD_ENABLE_MPI=ON > "$OUT/build-mpi.log" 2>&1 || { tail -30 "$OUT/build-mpi.log"; exit 1; }
+if ! grep -q "NCCL ON" "$OUT/build-mpi.log"; then
+  echo "multi_gpu.sh: the build found no NCCL (see build-mpi.log)" | tee -a "$log"
+  exit 1
+fi
+if ! cmake --build $build -j "$(nproc)" --target novamd novamd_cuda_tests >> "$OUT/build-mpi.log" 2>&1; then
+  grep -E "error|Error" "$OUT/build-mpi.log" | head -40
+  exit 1
+fi
+$build/novamd --version | tee -a "$log"
+mpirun=(mpirun --allow-run-as-root)
+
+if [[ $what == multigpu ]]; then
+  $build/tests/novamd_cuda_tests --gtest_filter='CudaForceMatrix.*' 2>&1 | tee -a "$log"
+  if ((gpus < 2)); then
+    echo "multi_gpu.sh: $gpus GPU(s): multigpu needs 2 or 4" | tee -a "$log"
+    exit 1
+  fi
+  grids=1x2,2x1
+  ((gpus >= 4)) && grids=1x2,2x1,2x2,4x1,1x4
+  check=(/usr/bin/python3 tests/mpi/decomposition.py --novamd $build/novamd --mpirun mpirun
+         --backend cuda --precision double --work "$OUT/runs")
+  for case in yukawa lj yukawa-large; do
+    "${check[@]:0:2}" compare --case $case --grids $grids "${check[@]:2}" 2>&1 | tee -a "$log"
+  done
+  "${check[@]:0:2}" restart --grid "${grids##*,}" "${check[@]:2}" 2>&1 | tee -a "$log"
+  "${check[@]:0:2}" sigterm --grid 1x2 "${check[@]:2}" 2>&1 | tee -a "$log"
+  echo "multigpu: all checks passed on $gpus GPUs" | tee -a "$log"
+fi
+
+if [[ $what == scaling ]]; then
+  # One config per size: the seed-000 C/O mixture at 5e-8 fm^-3 (examples/white_dwarf_co.yaml),
+  # Yukawa all pairs, random positions; energies only at the end, no trajectory.
+  scaling="$OUT/scaling.txt"
+  work="$OUT/scaling-runs"
+  mkdir -p "$work"
+  counts=(1)
+  ((gpus >= 2)) && counts+=(2)
+  ((gpus >= 4)) && counts+=(4)
+  printf "%9s %-7s %5s %12s %9s %11s\n" ions precision GPUs ms/step speed-up efficiency | tee "$scaling"
+  for ions in 27648 221184; do
+    steps=500  # ms/step is the mean over the loop (the step-0 evaluation is not timed)
+    ((ions > 100000)) && steps=50
+    for precision in double mixed; do
+      t1=
+      for k in "${counts[@]}"; do
+        dir="$work/$ions-$precision-$k"
+        mkdir -p "$dir"
+        half=$((ions / 2))
+        cat > "$dir/config.yaml" <<YAML
+units: nuclear
+backend: cuda
+precision: $precision
+seed: 2026
+system:
+  density: 5.0e-8
+  species:
+    - {name: C, charge: 6, mass: 11177.929}
+    - {name: O, charge: 8, mass: 14899.169}
+  structure:
+    generate: {lattice: random, counts: {C: $half, O: $((ions - half))}, min_separation: 50.0}
+  velocities: {temperature: 0.001}
+forces:
+  - yukawa: {screening_length: 475.0, cutoff: none}
+integrator: {type: velocity_verlet, timestep: 200.0}
+run: {steps: $steps}
+output:
+  thermo: {every: $steps, file: thermo.csv}
+YAML
+        if ((k == 1)); then
+          (cd "$dir" && "$OLDPWD/$build/novamd" run config.yaml > console.log 2>&1)
+        else
+          (cd "$dir" && "${mpirun[@]}" -np $k "$OLDPWD/$build/novamd" run config.yaml > console.log 2>&1)
+        fi
+        ms=$(grep -oE "[0-9.]+ ms/step" "$dir/console.log" | head -1 | cut -d' ' -f1)
+        [[ -n $ms ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
+        [[ -z $t1 ]] && t1=$ms
+        speedup=$(awk -v a="$t1" -v b="$ms" 'BEGIN {printf "%.2f", a / b}')
+        efficiency=$(awk -v a="$t1" -v b="$ms" -v k="$k" 'BEGIN {printf "%.0f%%", 100 * a / (b * k)}')
+        printf "%9s %-7s %5s %12s %9s %11s\n" "$ions" "$precision" "$k" "$ms" "$speedup" "$efficiency" | tee -a "$scaling"
+      done
+    done
+  done
+  cat "$scaling" >> "$log"
+fi

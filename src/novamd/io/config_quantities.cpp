@@ -1,0 +1,84 @@
+#include "novamd/io/config_quantities.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "novamd/core/physical_scales.hpp"
+
+namespace novamd::io {
+namespace {
+
+/// "VALUE UNIT" split at the first blank; nothing for a scalar without one (a bare number).
+std::optional<std::pair<double, std::string>> value_and_unit(const YamlReader& node,
+                                                             const std::string& expected) {
+  if (!node.is_scalar()) node.fail_type(expected);
+  const std::string& text = node.node().Scalar();
+  const auto blank = text.find(' ');
+  if (blank == std::string::npos) return std::nullopt;
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + blank, value);
+  if (error != std::errc() || end != text.data() + blank || !std::isfinite(value))
+    node.fail(fmt::format("'{}' does not start with a number", text), expected);
+  const auto unit_start = text.find_first_not_of(' ', blank);
+  return std::pair(value, text.substr(unit_start));
+}
+
+void check_range(const YamlReader& node, double value, const ValueRange& range,
+                 const std::string& expected) {
+  if (!range.contains(value))
+    node.fail(fmt::format("{} is out of range", value), expected);
+}
+
+/// Kelvin per one of the named temperature units, or nothing.
+std::optional<double> kelvin_per(const std::string& unit) {
+  if (unit == "K") return 1.0;
+  if (unit == "eV") return 1.0 / core::kBoltzmannEvPerKelvin;
+  if (unit == "keV") return 1e3 / core::kBoltzmannEvPerKelvin;
+  if (unit == "MeV") return 1e6 / core::kBoltzmannEvPerKelvin;
+  return std::nullopt;
+}
+
+}  // namespace
+
+double parse_temperature(const YamlReader& node, const core::UnitSystem& units,
+                         const ValueRange& range) {
+  const auto scales = core::physical_scales(units);
+  const std::string expected =
+      scales ? fmt::format("a temperature{} in {}, or a number with a unit: K, eV, keV or MeV "
+                           "(\"1.2e7 K\")",
+                           range.describe(), units.temperature)
+             : fmt::format("a number{} (reduced units have no kelvin)", range.describe());
+  const auto quantity = value_and_unit(node, expected);
+  if (!quantity) return node.number(range);
+  if (!scales) node.fail(fmt::format("'{}' has a unit", node.node().Scalar()), expected);
+  const auto kelvin = kelvin_per(quantity->second);
+  if (!kelvin) node.fail(fmt::format("unknown temperature unit '{}'", quantity->second), expected);
+  const double value = quantity->first * *kelvin / scales->kelvin_per_temperature;
+  check_range(node, value, range, expected);
+  return value;
+}
+
+DensitySetting parse_density(const YamlReader& node, const core::UnitSystem& units) {
+  const auto scales = core::physical_scales(units);
+  const std::string per_volume = fmt::format("{}^-3", units.length);
+  const std::string expected =
+      scales ? fmt::format("a number density > 0 in {} (5e-8 or \"5e-8 {}\"), or a mass density "
+                           "> 0 (\"1.2e9 g/cm^3\" or \"1.2e12 kg/m^3\")",
+                           per_volume, per_volume)
+             : fmt::format("a number density > 0 in {}", per_volume);
+  const auto quantity = value_and_unit(node, expected);
+  if (!quantity) return {node.number(ValueRange::positive()), false};
+  const auto& [value, unit] = *quantity;
+  check_range(node, value, ValueRange::positive(), expected);
+  if (unit == per_volume) return {value, false};
+  if (scales && unit == "g/cm^3") return {value, true};
+  if (scales && unit == "kg/m^3") return {value * 1e-3, true};
+  node.fail(fmt::format("unknown density unit '{}'", unit), expected);
+}
+
+}  // namespace novamd::io
