@@ -78,6 +78,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
         skin_(skin),
         check_every_(check_every) {
     table_.copy_from_host(table.data(), nullptr);
+    // Kernels run on non-blocking streams, which do not wait for the legacy default stream.
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
   std::int64_t list_builds() const override { return list_ ? list_->builds() : 0; }
