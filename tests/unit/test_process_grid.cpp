@@ -140,6 +140,16 @@ TEST(ParallelConfig, GridIsAutoByDefaultOrTwoIntegers) {
   EXPECT_EQ(config.parallel.grid_origin, "par.yaml:10: parallel.grid");
 }
 
+TEST(ParallelConfig, PairsFullMatrixReachesTheGrid) {
+  EXPECT_FALSE(novamd::io::parse_config(kConfig, "par.yaml").parallel.full_matrix);
+  const auto config =
+      novamd::io::parse_config(kConfig + "parallel: {pairs: full_matrix}\n", "par.yaml");
+  EXPECT_TRUE(config.parallel.full_matrix);
+  EXPECT_TRUE(novamd::parallel::choose_grid(4, 100, config.parallel).full_matrix);
+  EXPECT_FALSE(novamd::parallel::choose_grid(4, 100, ParallelSettings{}).full_matrix);
+  EXPECT_HAS(error_of(kConfig + "parallel: {pairs: once}\n"), "parallel.pairs");
+}
+
 TEST(ParallelConfig, BadGridsNameTheKeyAndWhatIsExpected) {
   const std::string three = error_of(kConfig + "parallel: {grid: [1, 2, 3]}\n");
   EXPECT_HAS(three, "par.yaml:10: parallel.grid: found a list of 3 numbers");

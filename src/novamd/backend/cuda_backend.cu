@@ -368,7 +368,9 @@ class CudaBackend final : public Backend {
     }
     // Every rank must cut the same blocks: the smallest GPU decides.
     const auto sms = static_cast<int>(comm->min(multiprocessors_, parallel::Group::World));
-    block_range_ = neighbors::half_kernel_range(static_cast<int>(n), sms * comm->size());
+    block_range_ = comm->grid().full_matrix
+                       ? 0
+                       : neighbors::half_kernel_range(static_cast<int>(n), sms * comm->size());
     matrix_ = parallel::ForceMatrix::of(comm, n, block_range_ > 0 ? block_range_ : 1);
     reorder_every_ = 0;  // id order: the blocks are ranges of ids
     collectives_ = std::make_unique<DeviceCollectives>(*matrix_.comm);

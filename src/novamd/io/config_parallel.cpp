@@ -5,8 +5,9 @@
 namespace novamd::io {
 
 parallel::ParallelSettings parse_parallel(const YamlReader& node) {
-  node.check_keys({"grid"});
+  node.check_keys({"grid", "pairs"});
   parallel::ParallelSettings settings;
+  settings.full_matrix = node.choice_or("pairs", "auto", {"auto", "full_matrix"}) == "full_matrix";
   const auto grid = node.optional("grid");
   if (!grid || grid->is_word("auto")) return settings;
   constexpr const char* kExpected = "auto or [P, Q], two integers >= 1 (P x Q = the rank count)";

@@ -14,8 +14,9 @@ GridShape near_square_grid(int ranks) {
 }
 
 GridShape choose_grid(int ranks, std::size_t particles, const ParallelSettings& settings) {
-  const GridShape grid = settings.grid ? GridShape{(*settings.grid)[0], (*settings.grid)[1]}
-                                       : near_square_grid(ranks);
+  GridShape grid = settings.grid ? GridShape{(*settings.grid)[0], (*settings.grid)[1]}
+                                 : near_square_grid(ranks);
+  grid.full_matrix = settings.full_matrix;
   if (grid.ranks() != ranks) {
     throw core::InputError(fmt::format(
         "{}: [{}, {}] has {} ranks, but the run has {} (mpirun -np); expected P x Q = {}, or "

@@ -34,6 +34,7 @@ struct IndexRange {
 struct GridShape {
   int rows = 1;     ///< P: blocks of targets
   int columns = 1;  ///< Q: blocks of sources
+  bool full_matrix = false;  ///< every block computed whole (`parallel.pairs: full_matrix`)
   int ranks() const { return rows * columns; }
   bool operator==(const GridShape&) const = default;
 };
