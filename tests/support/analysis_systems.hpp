@@ -55,9 +55,7 @@ inline core::ParticleData bcc_crystal(int cells, double a) {
 
 /// Counts per type of `p`.
 inline std::vector<std::int64_t> species_counts(const core::ParticleData& p, int species) {
-  std::vector<std::int64_t> counts(species, 0);
-  for (auto t : p.type) ++counts[t];
-  return counts;
+  return core::count_by_type(p, species);
 }
 
 }  // namespace novamd::test

@@ -65,12 +65,19 @@ std::optional<double> PlasmaParameters::thermo_value(std::string_view column,
   return std::nullopt;
 }
 
+bool is_ion_plasma(const std::vector<forces::ForceSettings>& forces,
+                   const core::SpeciesTable& species) {
+  const auto nucleon = [](const core::Species& s) { return s.isospin != 0; };
+  const auto yukawa = [](const auto& f) { return std::holds_alternative<forces::YukawaSettings>(f); };
+  return std::none_of(species.all().begin(), species.all().end(), nucleon) &&
+         std::any_of(forces.begin(), forces.end(), yukawa);
+}
+
 std::optional<PlasmaParameters> plasma_of(const std::vector<forces::ForceSettings>& forces,
                                           const core::SpeciesTable& species,
                                           const std::vector<std::int64_t>& count, double volume,
                                           const core::UnitSystem& units) {
-  const auto nucleon = [](const core::Species& s) { return s.isospin != 0; };
-  if (std::any_of(species.all().begin(), species.all().end(), nucleon)) return std::nullopt;
+  if (!is_ion_plasma(forces, species)) return std::nullopt;
   for (const auto& term : forces) {
     if (const auto* yukawa = std::get_if<forces::YukawaSettings>(&term))
       return PlasmaParameters(species, count, volume, units, yukawa->screening_length);

@@ -64,8 +64,11 @@ class PlasmaParameters {
   std::vector<Coupling> couplings_;
 };
 
-/// The plasma parameters of a run that is an ion plasma: a Yukawa term, and no nucleons
-/// (species with isospin); nothing otherwise.
+/// Whether a run is an ion plasma: a Yukawa term, and no nucleons (species with isospin).
+bool is_ion_plasma(const std::vector<forces::ForceSettings>& forces,
+                   const core::SpeciesTable& species);
+
+/// The plasma parameters of a run that is an ion plasma (is_ion_plasma); nothing otherwise.
 std::optional<PlasmaParameters> plasma_of(const std::vector<forces::ForceSettings>& forces,
                                           const core::SpeciesTable& species,
                                           const std::vector<std::int64_t>& count, double volume,

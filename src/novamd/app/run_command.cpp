@@ -90,13 +90,6 @@ std::string describe_neighbors(const io::Config& config, const core::Box& box) {
   return text;
 }
 
-/// Particles of each type.
-std::vector<std::int64_t> species_counts(const core::ParticleData& particles, int types) {
-  std::vector<std::int64_t> count(types, 0);
-  for (auto t : particles.type) ++count[t];
-  return count;
-}
-
 std::string describe_particles(const std::vector<std::int64_t>& count,
                                const core::SpeciesTable& species) {
   std::int64_t total = 0;
@@ -285,7 +278,7 @@ std::unique_ptr<PreparedRun> read_input(const RunOptions& options,
     return nullptr;
   }
   run->grid = parallel::choose_grid(session.size(), run->start.particles.size(), config.parallel);
-  run->count = species_counts(run->start.particles, config.system.species.size());
+  run->count = core::count_by_type(run->start.particles, config.system.species.size());
   io::settle_thomas_fermi(run->config.forces, config.system.species, run->count,
                           run->start.box.volume());
   return run;

@@ -83,7 +83,7 @@ void CpuBackend::reorder_along_curve() {
 }
 
 ParticleArrays CpuBackend::particle_arrays() {
-  if (matrix_.decomposed()) return {core::view_of(particles_on_host()), nullptr};
+  if (matrix_.decomposed()) return Backend::particle_arrays();  // gathered, id order
   return {core::view_of(particles_), nullptr};
 }
 

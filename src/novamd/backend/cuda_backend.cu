@@ -335,7 +335,7 @@ class CudaBackend final : public Backend {
 
   ParticleArrays particle_arrays() override {
     // Decomposed, this rank's arrays hold only its targets and sources up to date: gather.
-    if (matrix_.decomposed()) return {core::view_of(particles_on_host()), nullptr};
+    if (matrix_.decomposed()) return Backend::particle_arrays();
     const core::ParticleView view{device_.position.x.data(), device_.position.y.data(),
                                   device_.position.z.data(), device_.type.data(),
                                   device_.id.data(),         size()};

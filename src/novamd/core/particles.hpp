@@ -74,6 +74,13 @@ void permute(ParticleData& p, const std::vector<Index>& order) {
   p.id = gathered(p.id, order);
 }
 
+/// Particles of each of `types` types.
+inline std::vector<std::int64_t> count_by_type(const ParticleData& p, int types) {
+  std::vector<std::int64_t> count(types, 0);
+  for (auto t : p.type) ++count[t];
+  return count;
+}
+
 /// The storage order that lists the particles by increasing id.
 inline std::vector<std::size_t> id_order(const ParticleData& p) {
   std::vector<std::size_t> order(p.size());

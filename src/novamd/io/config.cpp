@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "novamd/analysis/plasma.hpp"
 #include "novamd/core/elements.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/core/physical_scales.hpp"
@@ -391,12 +392,8 @@ void check_thomas_fermi_units(const Config& config, const YamlReader& forces_nod
 /// columns were chosen.
 void add_default_plasma_columns(Config& config) {
   auto& thermo = config.output.thermo;
-  if (thermo.columns_given) return;
-  const auto& species = config.system.species.all();
-  if (std::any_of(species.begin(), species.end(), [](const auto& s) { return s.isospin != 0; }))
-    return;
-  const auto yukawa = [](const auto& f) { return std::holds_alternative<forces::YukawaSettings>(f); };
-  if (std::any_of(config.forces.begin(), config.forces.end(), yukawa)) thermo.columns = {"plasma"};
+  if (!thermo.columns_given && analysis::is_ion_plasma(config.forces, config.system.species))
+    thermo.columns = {"plasma"};
 }
 
 // --- the document ------------------------------------------------------------------------------

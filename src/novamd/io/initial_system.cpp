@@ -45,12 +45,6 @@ std::vector<std::int64_t> generated_counts(const GenerateSettings& settings,
   return count;
 }
 
-std::vector<std::int64_t> counts_by_type(const core::ParticleData& particles, int types) {
-  std::vector<std::int64_t> count(types, 0);
-  for (auto t : particles.type) ++count[t];
-  return count;
-}
-
 /// Particles per volume for a mass density in g/cm^3: rho = sum_i n_i (m_i + Z_i m_e), the
 /// ions and the electrons that neutralise them.
 double number_density_of(double grams_per_cm3, const core::SpeciesTable& species,
@@ -105,7 +99,7 @@ InitialSystem read_structure(const Config& config) {
   const std::filesystem::path& file = structure_path(config);
   XyzFrame frame = read_xyz(file, config.system.species);
   const std::optional<core::Box> from_config =
-      config_box(config, counts_by_type(frame.particles, config.system.species.size()));
+      config_box(config, core::count_by_type(frame.particles, config.system.species.size()));
   if (!from_config && !frame.lattice)
     throw core::InputError(fmt::format(
         "{}:2: the comment line has no Lattice=\"Lx 0 0 0 Ly 0 0 0 Lz\", and the config gives "
