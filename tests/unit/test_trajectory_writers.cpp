@@ -209,7 +209,11 @@ TEST(DcdWriter, ResumeKeepsEveryCompleteFrameAndCutsAPartialOne) {
     write_frames(writer, nullptr, species, 0, 3, 0, 5, positions_only);
   }
   std::ofstream(file, std::ios::binary | std::ios::app) << std::string(kDcdFrameBytes - 4, 'x');
-  DcdWriter writer(trajectory_open(file, kPositions, species, 0, 5, 1000));
+  // A checkpoint at step 1000 needs the frames up to 1000: this file was cut short.
+  const auto cut_short = trajectory_open(file, kPositions, species, 0, 5, 1000);
+  EXPECT_NE(input_error_of([&] { DcdWriter w(cut_short); }).find("the file was cut short"),
+            std::string::npos);
+  DcdWriter writer(trajectory_open(file, kPositions, species, 0, 5, 10));
   EXPECT_EQ(writer.frames(), 3);
   EXPECT_EQ(std::filesystem::file_size(file), kDcdHeaderBytes + 3 * kDcdFrameBytes);
   write_frames(writer, nullptr, species, 3, 4, 0, 5, positions_only);  // step 15 is next

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <numbers>
 #include <span>
@@ -163,7 +165,8 @@ void Analyzer::after_step(std::int64_t step, backend::Backend& backend) {
 void Analyzer::open_msd_file(Msd& msd) {
   msd.file.reset(std::fopen(msd.settings.file.c_str(), "w"));
   if (!msd.file)
-    throw core::RunError(fmt::format("cannot write MSD file '{}'", msd.settings.file.string()));
+    throw core::RunError(fmt::format("{}: cannot open the MSD file for writing: {}",
+                                     msd.settings.file.string(), std::strerror(errno)));
   fmt::print(msd.file.get(), "{}\n", msd.table.header());
 }
 
@@ -184,7 +187,8 @@ void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& part
   if (!msd.file) return;
   fmt::print(msd.file.get(), "{}\n", row);
   if (std::fflush(msd.file.get()) != 0)
-    throw core::RunError(fmt::format("cannot write MSD file '{}'", msd.settings.file.string()));
+    throw core::RunError(fmt::format("{}: writing the MSD file failed: {}",
+                                     msd.settings.file.string(), std::strerror(errno)));
 }
 
 std::vector<std::string> Analyzer::finish() {

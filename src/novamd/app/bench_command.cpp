@@ -1,8 +1,10 @@
 #include "novamd/app/bench_command.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 
 #include "novamd/app/bench_timing.hpp"
@@ -72,6 +74,27 @@ std::string arithmetic_share(const io::Config& config, double force_seconds) {
   return fmt::format("{:.0f}%", 100.0 * achieved / limit);
 }
 
+/// Sizes a machine can hold: at most 2^31 - 1 particles (32-bit ids), and at most one per KiB of
+/// physical memory (a generous bound on what a particle costs, with its neighbour data).
+void check_bench_sizes(const std::vector<std::int64_t>& sizes) {
+  const auto pages = ::sysconf(_SC_PHYS_PAGES);
+  const auto page_size = ::sysconf(_SC_PAGESIZE);
+  const double memory = pages > 0 && page_size > 0 ? double(pages) * double(page_size) : 0.0;
+  constexpr double kBytesPerParticle = 1024.0;
+  for (const auto n : sizes) {
+    if (n > std::numeric_limits<std::int32_t>::max())
+      throw core::InputError(
+          fmt::format("--sizes: {} particles; expected at most {}", n,
+                      std::numeric_limits<std::int32_t>::max()));
+    if (memory > 0.0 && double(n) * kBytesPerParticle > memory)
+      throw core::InputError(fmt::format(
+          "--sizes: {} particles would need about {:.3g} GB of memory; this machine has "
+          "{:.3g} GB: expected at most {}",
+          n, double(n) * kBytesPerParticle / 1e9, memory / 1e9,
+          static_cast<std::int64_t>(memory / kBytesPerParticle)));
+  }
+}
+
 }  // namespace
 
 int bench_command(const BenchOptions& options) {
@@ -79,6 +102,7 @@ int bench_command(const BenchOptions& options) {
     throw core::InputError(
         fmt::format("--precision '{}': expected double, mixed or single", options.precision));
   }
+  check_bench_sizes(options.sizes);
   if (options.case_name == "lj") return bench_lennard_jones(options);
   if (options.case_name == "pasta") return bench_pasta(options);
   if (options.case_name != "yukawa") {

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <new>
+#include <optional>
 
 #include "novamd/app/bench_command.hpp"
 #include "novamd/app/rank_agreement.hpp"
@@ -20,7 +22,7 @@ using novamd::core::kExitBadInput;
 /// Options given as text on the command line, applied to RunOptions after parsing.
 struct RunFlags {
   std::vector<std::string> sets;
-  std::string backend, precision, steps, restart;
+  std::optional<std::string> backend, precision, steps, restart;  ///< given, even if empty
 };
 
 void add_run_command(CLI::App& app, novamd::app::RunOptions& run, RunFlags& flags) {
@@ -47,18 +49,26 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
                   "particle counts (default: all of Table II; lj: 32,000 to 4,000,000 on a GPU; "
                   "pasta: 51,200 on a GPU, 4,000 on the CPU)");
   cmd->add_option("--steps", bench.steps,
-                  "steps per timed batch (default: 100 on a GPU; on the CPU 3, 1 above 10,000)");
-  cmd->add_option("--warmup", bench.warmup, "untimed steps first")->capture_default_str();
+                  "steps per timed batch (default: 100 on a GPU; on the CPU 3, 1 above 10,000)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--warmup", bench.warmup, "untimed steps first")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 }
 
 int dispatch(CLI::App& app, novamd::app::RunOptions& run, const RunFlags& flags,
              const novamd::app::BenchOptions& bench, const novamd::parallel::MpiSession& session) {
   if (app.got_subcommand("run")) {
     for (const auto& s : flags.sets) run.overrides.push_back(novamd::app::parse_override(s));
-    if (!flags.backend.empty()) run.overrides.push_back({"backend", flags.backend});
-    if (!flags.precision.empty()) run.overrides.push_back({"precision", flags.precision});
-    if (!flags.steps.empty()) run.overrides.push_back({"run.steps", flags.steps});
-    if (!flags.restart.empty()) run.restart = flags.restart;
+    // Options given, even as empty text, reach the config reader, which says what is wrong.
+    if (flags.backend) run.overrides.push_back({"backend", *flags.backend});
+    if (flags.precision) run.overrides.push_back({"precision", *flags.precision});
+    if (flags.steps) run.overrides.push_back({"run.steps", *flags.steps});
+    if (flags.restart) {
+      if (flags.restart->empty())
+        throw novamd::core::InputError("--restart: the file name is empty; expected a checkpoint");
+      run.restart = *flags.restart;
+    }
     return novamd::app::run_command(run, session);
   }
   if (session.size() > 1) {
@@ -130,6 +140,10 @@ int main(int argc, char** argv) {
     return report_failure(session, "run stopped: ", e.what(), kExitRunFailure, false);
   } catch (const novamd::core::RunError& e) {
     return report_failure(session, "run stopped: ", e.what(), kExitRunFailure, true);
+  } catch (const std::bad_alloc&) {
+    return report_failure(session, "run stopped: ",
+                          "out of memory: the system is too large for this machine",
+                          kExitRunFailure, true);
   } catch (const std::exception& e) {
     return report_failure(session, "internal error: ", e.what(), kExitRunFailure, true);
   }

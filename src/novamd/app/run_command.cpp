@@ -9,6 +9,8 @@
 #include "novamd/app/checkpointing.hpp"
 #include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/console.hpp"
+#include "novamd/app/output_lock.hpp"
+#include "novamd/app/output_plan.hpp"
 #include "novamd/app/plasma_report.hpp"
 #include "novamd/app/simulation.hpp"
 #include "novamd/app/stop_signals.hpp"
@@ -256,9 +258,20 @@ struct PreparedRun {
   std::shared_ptr<const parallel::Communicator> communicator;
   std::unique_ptr<backend::Backend> backend;
   std::unique_ptr<integrate::Integrator> integrator;
+  std::vector<PlannedOutput> planned_outputs;
+  OutputLock output_lock;  ///< held by the rank that writes
   std::unique_ptr<RunOutputs> outputs;
   std::unique_ptr<analysis::Analyzer> analyzer;
 };
+
+/// Every output checked before anything is written (by the rank that writes them).
+void check_run_outputs(const RunOptions& options, PreparedRun& run) {
+  const auto& config = run.config;
+  run.planned_outputs = planned_outputs(config);
+  const RunInputs inputs{options.config, config.system.structure.read, options.restart};
+  check_outputs(config, run.planned_outputs, inputs, run.start.particles.size(),
+                run.start.restart ? std::optional(run.first_step) : std::nullopt);
+}
 
 /// The input, read by every rank alike (no communication: every rank fails alike, too).
 /// Nothing when a restart has nothing left to do.
@@ -277,6 +290,7 @@ std::unique_ptr<PreparedRun> read_input(const RunOptions& options,
                2 * run->first_step);
     return nullptr;
   }
+  if (session.rank() == 0) check_run_outputs(options, *run);
   run->grid = parallel::choose_grid(session.size(), run->start.particles.size(), config.parallel);
   run->count = core::count_by_type(run->start.particles, config.system.species.size());
   io::settle_thomas_fermi(run->config.forces, config.system.species, run->count,
@@ -341,7 +355,12 @@ void open_outputs(const RunOptions& options, PreparedRun& run, bool root) {
   }
   const auto tail =
       forces::tail_correction(config.forces, config.system.species, run.count, start.box.volume());
-  // All input is valid: files open now.
+  // All input is valid: files open now, once no other run writes them.
+  if (root) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& o : run.planned_outputs) files.push_back(o.file);
+    run.output_lock = OutputLock(files);
+  }
   run.outputs = std::make_unique<RunOutputs>(
       config, run.backend->size(), tail,
       start.restart ? std::optional(run.first_step) : std::nullopt, root, std::move(plasma));
@@ -352,6 +371,9 @@ void open_outputs(const RunOptions& options, PreparedRun& run, bool root) {
 int run_command(const RunOptions& options, const parallel::MpiSession& session) {
   const auto started = std::chrono::steady_clock::now();
   const bool root = session.rank() == 0;
+  // Before anything is written: a signal during set-up stops the run at its first step
+  // boundary, with a checkpoint, like any other.
+  const StopSignals signals;
   // Each stage ends with every rank knowing whether all succeeded (app/rank_agreement.hpp).
   auto prepared = agreed_by_all_ranks(session, [&] { return read_input(options, session); });
   if (!prepared) return core::kExitSuccess;
@@ -367,7 +389,7 @@ int run_command(const RunOptions& options, const parallel::MpiSession& session) 
                                        *run.integrator, run.start.box, step, run.backend_name,
                                        root);
                      },
-                     started, run.communicator.get()};
+                     started, run.communicator.get(), &signals};
   const RunResult result = run_simulation(context, run.first_step, run.start.restart.has_value());
   print_summary(result, *run.backend, config);
   return core::kExitSuccess;

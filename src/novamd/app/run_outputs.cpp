@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "novamd/app/console.hpp"
+#include "novamd/app/output_plan.hpp"
 #include "novamd/app/plasma_report.hpp"
 #include "novamd/io/trajectory_files.hpp"
 
@@ -11,33 +12,18 @@ namespace {
 
 bool due(std::int64_t every, std::int64_t step) { return every > 0 && step % every == 0; }
 
-/// The step of a file's first frame: 0, or after a restart the first multiple of `every` past it.
-std::int64_t first_frame(std::int64_t every, std::optional<std::int64_t> resume_after_step) {
-  return resume_after_step ? (*resume_after_step / every + 1) * every : 0;
-}
-
 }  // namespace
 
 RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
                        forces::TailCorrection tail, std::optional<std::int64_t> resume_after_step,
                        bool writes_files, std::optional<analysis::PlasmaParameters> plasma)
-    : config_(config), tail_(tail), plasma_(std::move(plasma)) {
+    : config_(config), tail_(tail), plasma_(std::move(plasma)),
+      energy_watch_(config.run.max_energy_drift) {
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
   if (writes_files)
     thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
-  const bool lj = config.units.name == "lj";  // reduced units have no unit names
   for (const auto& settings : config.output.trajectories) {
-    const io::TrajectoryOpen open{settings.file,
-                                  {settings.position_every > 0, settings.velocity_every > 0,
-                                   settings.force_every > 0},
-                                  config.system.species,
-                                  particles,
-                                  first_frame(settings.every, resume_after_step),
-                                  settings.every,
-                                  config.integrator.timestep,
-                                  lj ? "" : config.units.length,
-                                  lj ? "" : config.units.time,
-                                  resume_after_step};
+    const io::TrajectoryOpen open = trajectory_open(config, settings, particles, resume_after_step);
     trajectories_.push_back(
         {settings, writes_files ? io::open_trajectory(settings.format, open) : nullptr});
   }
@@ -94,20 +80,30 @@ void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::
   }
 }
 
+bool RunOutputs::any_due(std::int64_t step, bool last_step) const {
+  if (energy_due(step, last_step)) return true;
+  for (const auto& t : trajectories_)
+    if (due(t.settings.every, step)) return true;
+  return false;
+}
+
 std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bool last_step,
                                                            backend::Backend& backend,
                                                            integrate::Integrator& integrator,
                                                            const core::Box& box) {
-  write_trajectories(step, last_step, backend, box);
   const bool thermo_row = last_step || due(config_.output.thermo.every, step);
   const bool console_row = last_step || due(config_.output.console.every, step);
-  if (!thermo_row && !console_row) return std::nullopt;
-  const auto state = thermo_state(step, backend, integrator, box);
+  std::optional<analysis::ThermoState> state;
+  if (thermo_row || console_row) {
+    state = thermo_state(step, backend, integrator, box);
+    energy_watch_.check(*state, config_);  // before any file gets this step's garbage
+  }
+  write_trajectories(step, last_step, backend, box);
   if (thermo_row) {
-    if (thermo_) thermo_->write(state);
+    if (thermo_) thermo_->write(*state);
     ++thermo_rows_;
   }
-  return console_row ? std::optional(state) : std::nullopt;
+  return console_row ? state : std::nullopt;
 }
 
 }  // namespace novamd::app

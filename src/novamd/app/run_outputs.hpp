@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "novamd/analysis/thermo.hpp"
+#include "novamd/app/run_health.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
@@ -33,6 +34,9 @@ class RunOutputs {
 
   /// Whether the step's output reads energies (a thermo or console row is due).
   bool energy_due(std::int64_t step, bool last_step) const;
+
+  /// Whether anything is written at `step`: the run checks the particles' state before.
+  bool any_due(std::int64_t step, bool last_step) const;
 
   /// Writes the thermo row and trajectory frames due at `step`; returns the thermo state if a
   /// row was due. Step 0 (of a fresh run) and the last step are always written.
@@ -61,6 +65,7 @@ class RunOutputs {
   std::optional<io::ThermoWriter> thermo_;  ///< none where this rank writes no files
   std::vector<Trajectory> trajectories_;
   std::optional<double> first_conserved_;
+  EnergyWatch energy_watch_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::int64_t thermo_rows_ = 0;
   std::int64_t frames_ = 0;

@@ -7,6 +7,7 @@
 
 #include "novamd/app/console.hpp"
 #include "novamd/app/rank_agreement.hpp"
+#include "novamd/app/run_health.hpp"
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/core/error.hpp"
 
@@ -15,17 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kWalltimeStop = 1;  ///< a stop request that is no signal (signal numbers are > 1)
-
-void stop_if_non_finite(backend::Backend& backend, std::int64_t step, double timestep,
-                        const core::UnitSystem& units) {
-  const auto bad = backend.find_non_finite();
-  if (!bad) return;
-  // Every rank finds the same particle (backends agree over the ranks): every rank stops here.
-  throw CollectiveRunError(fmt::format(
-      "step {}: particle {} has a non-finite {}; the time step ({} {}) may be too large, or "
-      "particles came too close",
-      step, bad->particle_id, bad->quantity, timestep, units.time));
-}
 
 /// Stops before the wall-clock limit: when the time left would not hold two more steps at the
 /// mean pace so far and the longest checkpoint write so far, plus a 1% (at most a minute) margin.
@@ -69,9 +59,10 @@ void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, Run
 }
 
 /// Step 0 of a fresh run: forces, output, and the integrator's start.
-void start_fresh(RunContext& run, std::int64_t last_step, RunResult& result) {
+void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit,
+                 RunResult& result) {
   run.backend.compute_forces(backend::EnergyRequest::Compute);
-  stop_if_non_finite(run.backend, 0, run.config.integrator.timestep, run.config.units);
+  stop_if_unstable(run.backend, 0, limit, run.config);
   result.initial = result.final =
       run.outputs.write_due(0, last_step == 0, run.backend, run.integrator, run.box);
   if (result.initial) print_thermo_row(*result.initial);
@@ -86,11 +77,13 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
   const auto& checkpoints = config.output.checkpoint;
   RunResult result;
   result.first_step = result.last_step = first_step;
-  StopSignals signals;
+  std::optional<StopSignals> own_signals;
+  const StopSignals& signals = run.signals ? *run.signals : own_signals.emplace();
   WalltimeGuard walltime(config.run.walltime, run.started);
 
+  const StepLimit limit = step_limit(config, run.box);
   print_thermo_table_header(config.units);
-  if (!restarted) start_fresh(run, last, result);
+  if (!restarted) start_fresh(run, last, limit, result);
   // run.steps = 0 evaluates the initial state: its checkpoint holds the step-0 forces.
   if (!restarted && last == 0 && checkpoints.configured) checkpoint(run, 0, walltime, result);
   run.analysis.after_step(first_step, run.backend);  // a restart starts the analyses anew
@@ -102,8 +95,12 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     run.integrator.step(run.backend, step,
                         run.outputs.energy_due(step, last_step) ? backend::EnergyRequest::Compute
                                                                 : backend::EnergyRequest::Skip);
-    if (step % run.backend.check_interval() == 0 || last_step)
-      stop_if_non_finite(run.backend, step, config.integrator.timestep, config.units);
+    const bool checkpoint_due = (checkpoints.every > 0 && step % checkpoints.every == 0) ||
+                                (last_step && checkpoints.configured);
+    // Checked at the backend's interval, and before anything is written: no file gets garbage.
+    if (step % run.backend.check_interval() == 0 || checkpoint_due ||
+        run.outputs.any_due(step, last_step))
+      stop_if_unstable(run.backend, step, limit, config);
     result.last_step = step;
     if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator, run.box)) {
       progress.clear();
@@ -112,17 +109,16 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
       result.final = state;
     }
     run.analysis.after_step(step, run.backend);
-    if ((checkpoints.every > 0 && step % checkpoints.every == 0) ||
-        (last_step && checkpoints.configured)) {
-      checkpoint(run, step, walltime, result);
-    }
+    if (checkpoint_due) checkpoint(run, step, walltime, result);
     const int stop = last_step ? 0 : stop_request(run, signals, walltime, step - first_step);
     if (stop != 0) {
       progress.clear();
       result.signal = stop != kWalltimeStop ? stop : 0;
       result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
-      if (checkpoints.every == 0 || step % checkpoints.every != 0)
+      if (!checkpoint_due) {
+        stop_if_unstable(run.backend, step, limit, config);  // a checkpoint must be sound
         checkpoint(run, step, walltime, result);
+      }
       break;
     }
     progress.update(step);

@@ -13,6 +13,7 @@
 #include "novamd/analysis/analyzer.hpp"
 #include "novamd/analysis/thermo.hpp"
 #include "novamd/app/run_outputs.hpp"
+#include "novamd/app/stop_signals.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
@@ -52,6 +53,8 @@ struct RunContext {
   /// The ranks of a decomposed run (none: one rank). They stop at the same step; only rank 0
   /// prints progress.
   const parallel::Communicator* communicator = nullptr;
+  /// SIGTERM and SIGINT, installed before the run wrote anything (none: installed here).
+  const StopSignals* signals = nullptr;
 };
 
 /// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run (`restarted` false) evaluates

@@ -23,6 +23,9 @@ StopSignals::StopSignals() {
   g_received = 0;
   struct sigaction action {};
   action.sa_handler = request_stop;
+  // Interrupted reads and writes resume: a signal during set-up or output must not turn into an
+  // I/O error ("Interrupted system call").
+  action.sa_flags = SA_RESTART;
   sigemptyset(&action.sa_mask);
   sigaction(SIGTERM, &action, &g_previous_term);
   sigaction(SIGINT, &action, &g_previous_int);

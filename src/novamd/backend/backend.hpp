@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "novamd/backend/backend_state.hpp"
+#include "novamd/core/state_check.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/particle_view.hpp"
 #include "novamd/core/particles.hpp"
@@ -43,9 +44,10 @@ struct Observables {
 };
 
 /// The first particle (lowest id) whose state is not finite.
-struct NonFinite {
+/// The particle of lowest id whose state a check found wrong, and what was wrong.
+struct Unstable {
   std::int32_t particle_id;
-  std::string quantity;  ///< "position", "velocity", "force" or "energy"
+  core::Instability what;
 };
 
 /// Whether a force evaluation also computes the potential energy and virial (needed only at
@@ -110,8 +112,10 @@ class Backend {
   /// Kinetic energy now; potential energy and virial at the current positions (computed if the
   /// last evaluation skipped them).
   virtual Observables observables() = 0;
-  /// The first non-finite particle state, if any.
-  virtual std::optional<NonFinite> find_non_finite() = 0;
+  /// The particle of lowest id whose position, velocity, force or energy is not finite, or
+  /// whose speed exceeds `max_speed` (or whose kinetic energy would overflow), if any; every
+  /// rank finds the same.
+  virtual std::optional<Unstable> find_unstable(double max_speed) = 0;
   /// Waits until queued work is done (timing); nothing to do on the CPU.
   virtual void synchronize() {}
   /// Neighbour-list builds so far, over all force terms.
@@ -120,7 +124,7 @@ class Backend {
   virtual std::int64_t reorders() const { return 0; }
   /// Device memory held (zero on the CPU, which reports nothing).
   virtual MemoryUse memory_use() const { return {}; }
-  /// Steps between non-finite checks (1 on the CPU, where the check is cheap).
+  /// Steps between find_unstable checks (1 on the CPU, where the check is cheap).
   virtual std::int64_t check_interval() const { return 1; }
 
   /// Positions, velocities and forces in id order (whatever the storage order), copied to the

@@ -194,28 +194,26 @@ void CpuBackend::restore_state(const BackendState& state) {
 
 namespace {
 
-/// A non-finite quantity of a particle, as one number ordered by id, then quantity.
-constexpr const char* kQuantities[] = {"position", "velocity", "force", "energy"};
+/// No particle found: larger than any id x core::kInstabilityKinds + kind.
 constexpr std::int64_t kNoneFound = INT64_MAX;
 
 }  // namespace
 
-std::optional<NonFinite> CpuBackend::find_non_finite() {
-  const auto finite = [](const core::Vec3<double>& a) {
-    return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
-  };
-  std::int64_t first = kNoneFound;  // id x 4 + quantity
+std::optional<Unstable> CpuBackend::find_unstable(double max_speed) {
+  const double max_speed_squared = max_speed * max_speed;
+  std::int64_t first = kNoneFound;  // id x core::kInstabilityKinds + kind
   for (std::size_t i = owned().begin; i < owned().end; ++i) {
-    const int what = !finite(particles_.position.get(i))   ? 0
-                     : !finite(particles_.velocity.get(i)) ? 1
-                     : !finite(particles_.force.get(i))    ? 2
-                     : !std::isfinite(buffers_.energy[i])  ? 3
-                                                           : -1;
-    if (what >= 0) first = std::min(first, std::int64_t{particles_.id[i]} * 4 + what);
+    const core::Instability what =
+        core::instability_of(particles_.position.get(i), particles_.velocity.get(i),
+                       particles_.force.get(i), buffers_.energy[i], max_speed_squared);
+    if (what != core::Instability::None)
+      first = std::min(first, std::int64_t{particles_.id[i]} * core::kInstabilityKinds +
+                                  static_cast<int>(what));
   }
   first = matrix_.comm->min(first, parallel::Group::World);  // every rank agrees
   if (first == kNoneFound) return std::nullopt;
-  return NonFinite{static_cast<std::int32_t>(first / 4), kQuantities[first % 4]};
+  return Unstable{static_cast<std::int32_t>(first / core::kInstabilityKinds),
+                  static_cast<core::Instability>(first % core::kInstabilityKinds)};
 }
 
 }  // namespace novamd::backend

@@ -31,7 +31,7 @@ class CpuBackend final : public Backend {
   Observables observables() override;
   BackendState save_state() override;
   void restore_state(const BackendState& state) override;
-  std::optional<NonFinite> find_non_finite() override;
+  std::optional<Unstable> find_unstable(double max_speed) override;
   const core::ParticleData& particles_on_host() override;
   /// The backend's own arrays; every rank's particles gathered when decomposed.
   ParticleArrays particle_arrays() override;

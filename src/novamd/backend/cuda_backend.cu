@@ -25,7 +25,6 @@ namespace {
 constexpr int kBlock = 256;
 
 /// A non-finite quantity of a particle, as one number ordered by id, then quantity.
-constexpr const char* kQuantities[] = {"position", "velocity", "force", "energy"};
 constexpr std::int64_t kNoneFound = INT64_MAX;
 
 int blocks_for(std::size_t n) {
@@ -292,7 +291,7 @@ class CudaBackend final : public Backend {
     }
   }
 
-  std::optional<NonFinite> find_non_finite() override {
+  std::optional<Unstable> find_unstable(double max_speed) override {
     const auto stream = stream_.get();
     const std::size_t owned = owned_count();
     std::int64_t code = kNoneFound;
@@ -300,17 +299,19 @@ class CudaBackend final : public Backend {
       integrate::non_finite_id_kernel<<<blocks_for(owned), kBlock, 0, stream>>>(
           static_cast<int>(owned), pointers(device_.position, first()),
           pointers(device_.velocity, first()), pointers(device_.force, first()),
-          device_.energy.data() + first(), device_.id.data() + first(), flag_ids_.data());
+          device_.energy.data() + first(), device_.id.data() + first(), max_speed * max_speed,
+          flag_ids_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
       sums_.min(flag_ids_.data(), first_non_finite_.data(), owned, stream);
       std::vector<std::int32_t> flagged;
       first_non_finite_.copy_to_host(flagged, stream);
       stream_.synchronize();
-      if (flagged[0] != INT32_MAX) code = host_check();
+      if (flagged[0] != INT32_MAX) code = host_check(max_speed * max_speed);
     }
     code = matrix_.comm->min(code, parallel::Group::World);  // every rank agrees
     if (code == kNoneFound) return std::nullopt;
-    return NonFinite{static_cast<std::int32_t>(code / 4), kQuantities[code % 4]};
+    return Unstable{static_cast<std::int32_t>(code / core::kInstabilityKinds),
+                    static_cast<core::Instability>(code % core::kInstabilityKinds)};
   }
 
   const core::ParticleData& particles_on_host() override {
@@ -478,7 +479,9 @@ class CudaBackend final : public Backend {
 
   /// The first non-finite owned particle and quantity, as id x 4 + quantity (kQuantities),
   /// from a host copy of this rank's arrays (failure path only; no communication).
-  std::int64_t host_check() {
+  /// The lowest id x core::kInstabilityKinds + kind over the owned particles, on the host (after the
+  /// kernel flagged some particle).
+  std::int64_t host_check(double max_speed_squared) {
     device_.download_state(host_, stream_.get());
     device_.id.copy_to_host(host_.id, stream_.get());
     std::vector<double> energy;
@@ -486,15 +489,12 @@ class CudaBackend final : public Backend {
     stream_.synchronize();
     std::int64_t first_code = kNoneFound;
     for (std::size_t i = first(); i < first() + owned_count(); ++i) {
-      const auto finite = [&](const core::Vec3Array& a) {
-        return std::isfinite(a.x[i]) && std::isfinite(a.y[i]) && std::isfinite(a.z[i]);
-      };
-      const int what = !finite(host_.position)     ? 0
-                       : !finite(host_.velocity)   ? 1
-                       : !finite(host_.force)      ? 2
-                       : !std::isfinite(energy[i]) ? 3
-                                                   : -1;
-      if (what >= 0) first_code = std::min(first_code, std::int64_t{host_.id[i]} * 4 + what);
+      const core::Instability what =
+          core::instability_of(host_.position.get(i), host_.velocity.get(i), host_.force.get(i),
+                         energy[i], max_speed_squared);
+      if (what != core::Instability::None)
+        first_code = std::min(first_code, std::int64_t{host_.id[i]} * core::kInstabilityKinds +
+                                              static_cast<int>(what));
     }
     return first_code;
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "novamd/core/state_check.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/integrate/vec3_pointers.cuh"
 #include "novamd/integrate/velocity_verlet.hpp"
@@ -62,17 +63,17 @@ __global__ void twice_kinetic_energy_kernel(int n, const double* __restrict__ ma
   out[i] = mass_energy[type[i]] * (v.x * v.x + v.y * v.y + v.z * v.z);
 }
 
-/// The particle's id where any of its state is not finite, else INT32_MAX.
+/// The particle's id where any of its state is not finite or it moves faster than
+/// sqrt(max_speed_squared), else INT32_MAX (core/state_check.hpp; the host then names what).
 __global__ void non_finite_id_kernel(int n, Vec3Pointers position, Vec3Pointers velocity,
                                      Vec3Pointers force, const double* __restrict__ energy,
                                      const std::int32_t* __restrict__ id,
-                                     std::int32_t* __restrict__ out) {
+                                     double max_speed_squared, std::int32_t* __restrict__ out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const double sum = position.x[i] + position.y[i] + position.z[i] + velocity.x[i] + velocity.y[i] +
-                     velocity.z[i] + force.x[i] + force.y[i] + force.z[i] + energy[i];
-  out[i] = isfinite(sum) ? INT32_MAX : id[i];  // a sum of finite doubles can overflow: then the
-                                               // host check below names what is not finite
+  const core::Instability what = core::instability_of(
+      position.get(i), velocity.get(i), force.get(i), energy[i], max_speed_squared);
+  out[i] = what == core::Instability::None ? INT32_MAX : id[i];
 }
 
 }  // namespace novamd::integrate

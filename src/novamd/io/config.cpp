@@ -20,6 +20,7 @@
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/io/config_analysis.hpp"
 #include "novamd/io/config_quantities.hpp"
+#include "novamd/io/yaml_document.hpp"
 #include "novamd/io/config_species.hpp"
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
@@ -41,6 +42,13 @@ const NameList kSystemKeys{"box", "density", "species", "structure", "velocities
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
 const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
+
+/// "run.yaml:12: system.structure.generate": the node's key path with its file and line.
+std::string located_key(const YamlReader& node) {
+  std::string where = node.location();
+  if (where.ends_with(": ")) where.resize(where.size() - 2);
+  return where;
+}
 const NameList kLattices{"random", "sc", "bcc", "fcc"};
 
 /// Sites per cubic cell (sc 1, bcc 2, fcc 4); 0 for random positions.
@@ -267,6 +275,7 @@ std::vector<std::pair<std::string, std::int64_t>> parse_composition(
 GenerateSettings parse_generate(const YamlReader& node, const core::SpeciesTable& species) {
   node.check_keys(kGenerateKeys);
   GenerateSettings settings;
+  settings.key = located_key(node);
   settings.lattice = node.choice_or("lattice", "random", kLattices);
   const int basis = basis_size(settings.lattice);
   std::optional<std::int64_t> sites;
@@ -307,10 +316,20 @@ StructureSettings parse_structure(const YamlReader& node, const core::SpeciesTab
 
 // --- system ------------------------------------------------------------------------------------
 
+/// The box's volume must be a finite number (edges of 1e200 overflow it).
+void check_box_volume(const YamlReader& node, const std::array<double, 3>& box) {
+  const double volume = box[0] * box[1] * box[2];
+  if (!std::isfinite(volume) || volume <= 0.0)
+    node.fail(fmt::format("the box [{}, {}, {}] has a volume of {}, which a double cannot hold",
+                          box[0], box[1], box[2], volume),
+              "edges whose product is between 1e-300 and 1e300");
+}
+
 std::array<double, 3> parse_box(const YamlReader& node) {
   const std::string expected = "a positive number or a list of 1 or 3 positive numbers";
   if (node.is_scalar()) {
     const double edge = node.number(ValueRange::positive());
+    check_box_volume(node, {edge, edge, edge});
     return {edge, edge, edge};
   }
   if (!node.is_list()) node.fail_type(expected);
@@ -320,6 +339,7 @@ std::array<double, 3> parse_box(const YamlReader& node) {
   std::array<double, 3> box{};
   for (std::size_t axis = 0; axis < 3; ++axis)
     box[axis] = elements[elements.size() == 1 ? 0 : axis].number(ValueRange::positive());
+  check_box_volume(node, box);
   return box;
 }
 
@@ -352,6 +372,18 @@ SystemSettings parse_system(const YamlReader& node, const core::UnitSystem& unit
           parse_temperature(*temperature, units, ValueRange::non_negative());
   }
   return settings;
+}
+
+/// Each term's cutoff key (or the term, where the cutoff is its default), located.
+std::vector<std::string> cutoff_keys(const Config& config, const YamlReader& forces_node) {
+  std::vector<std::string> keys;
+  const std::vector<YamlReader> elements = forces_node.elements();
+  for (std::size_t i = 0; i < config.forces.size(); ++i) {
+    const YamlReader term = elements[i].required(forces::name_of(config.forces[i]));
+    const auto key = term.optional("cutoff");
+    keys.push_back(key ? located_key(*key) : located_key(term) + " (default cutoff)");
+  }
+  return keys;
 }
 
 /// A cutoff must not exceed half the shortest box edge (the minimum image would miss pairs).
@@ -418,27 +450,16 @@ Config parse_root(const YamlReader& root) {
   if (const auto analysis = root.optional("analysis"))
     config.analysis = parse_analysis(*analysis, config.system.species, config.system.box);
   if (const auto parallel = root.optional("parallel")) config.parallel = parse_parallel(*parallel);
+  config.cutoff_keys = cutoff_keys(config, forces_node);
   check_cutoffs(config, forces_node);
   check_thomas_fermi_units(config, forces_node);
   add_default_plasma_columns(config);
   return config;
 }
 
-/// Parses YAML text; a syntax error becomes an InputError with the file and line.
-YAML::Node load_yaml(const std::string& text, const std::string& source_name) {
-  try {
-    return YAML::Load(text);
-  } catch (const YAML::Exception& error) {
-    if (error.mark.is_null())
-      throw core::InputError(fmt::format("{}: YAML syntax error: {}", source_name, error.msg));
-    throw core::InputError(fmt::format("{}:{}: YAML syntax error: {} (column {})", source_name,
-                                       error.mark.line + 1, error.msg, error.mark.column + 1));
-  }
-}
-
 Config parse_document(const std::string& text, const std::string& source_name,
                       const std::vector<Override>& overrides) {
-  YAML::Node root = load_yaml(text, source_name);
+  YAML::Node root = load_yaml_document(text, source_name);
   auto source = std::make_shared<YamlSource>();
   source->file = source_name;
   if ((!root.IsDefined() || root.IsNull()) && overrides.empty())
@@ -448,6 +469,7 @@ Config parse_document(const std::string& text, const std::string& source_name,
   if (root.IsDefined() && !root.IsNull())
     YamlReader(root, source).expect_map();  // before overrides, which need a map to walk
   source->overrides = apply_overrides(root, overrides, source_name);
+  YamlReader(root, source).check_plain_values();  // every value fits a message from here on
   Config config = parse_root(YamlReader(root, source));
   YAML::Emitter emitter;
   emitter << root;
@@ -479,14 +501,8 @@ std::vector<std::pair<int, YamlReader>> species_entries(const YamlReader& node,
 }
 
 Config load_config(const std::filesystem::path& file, const std::vector<Override>& overrides) {
-  std::error_code error;
-  std::ifstream in(file);
-  if (std::filesystem::is_directory(file, error) || !in)
-    throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
-  Config config = parse_document(text.str(), file.string(), overrides);
+  const std::string text = read_config_text(file);
+  Config config = parse_document(text, file.string(), overrides);
   config.file = file;
   auto& read = config.system.structure.read;
   if (read && read->is_relative()) *read = file.parent_path() / *read;  // next to the config

@@ -32,6 +32,8 @@ struct GenerateSettings {
   std::vector<std::pair<std::string, std::int64_t>> counts;
   std::optional<std::array<int, 3>> cells;  ///< lattice cells per axis (lattices only)
   double min_separation = 0.0;              ///< random only: no two particles closer (length)
+  /// The key as messages name it, with the file and line where the config gives it.
+  std::string key = "system.structure.generate";
 };
 
 /// `system.structure`: exactly one of generate or read.
@@ -64,6 +66,10 @@ struct RunSettings {
   /// Wall-clock seconds the run may take (`walltime: "23:50:00"`): the run stops cleanly, with
   /// a checkpoint, when the next steps would not fit.
   std::optional<double> walltime;
+  /// The largest change of the conserved energy, relative to the energy scale of the first
+  /// thermo state (the largest of |E_conserved|, |U| and K there), before the run stops as
+  /// blown up (`max_energy_drift: none`: never).
+  std::optional<double> max_energy_drift = 1.0;
 };
 
 struct ThermoOutputSettings {
@@ -118,6 +124,10 @@ struct Config {
   parallel::ParallelSettings parallel;  ///< the force-matrix grid over MPI ranks
   /// The document after --set overrides, as YAML: what a checkpoint records of the config.
   std::string effective_yaml;
+  /// Each force term's cutoff key as messages name it, with the file and line where the config
+  /// gives it ("run.yaml:14: forces[0].yukawa.cutoff"; the term's line where it has no cutoff
+  /// key): for checks against a box that is known only once a density or a file gives it.
+  std::vector<std::string> cutoff_keys;
 };
 
 /// A `--set key.path=value` override, applied to the YAML tree before validation.

@@ -54,6 +54,9 @@ void parse_fields(const YamlReader& node, std::int64_t every, TrajectoryOutputSe
     fields->fail("DCD files hold positions only", "[position], or the xyz or h5md format");
 }
 
+/// The largest interval a DCD header holds (NSAVC, a 32-bit integer).
+constexpr double kDcdMaxInterval = 2147483647.0;
+
 TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
   node.check_keys(kTrajectoryKeys);
   TrajectoryOutputSettings settings;
@@ -72,9 +75,12 @@ TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
                                  "xyz or dcd, or a build with libhdf5-dev installed");
   const auto fields = node.optional("fields");
   const bool map_of_fields = fields && fields->is_map();
-  const std::int64_t every = map_of_fields
-                                 ? node.integer_or("every", 0, ValueRange::non_negative())
-                                 : node.required("every").integer(ValueRange::at_least(1));
+  // DCD stores the interval (NSAVC) as a 32-bit integer.
+  const ValueRange range = settings.format == TrajectoryFormat::Dcd
+                               ? ValueRange::between(map_of_fields ? 0 : 1, kDcdMaxInterval)
+                               : ValueRange::at_least(map_of_fields ? 0 : 1);
+  const std::int64_t every = map_of_fields ? node.integer_or("every", 0, range)
+                                           : node.required("every").integer(range);
   parse_fields(node, every, settings);
   std::int64_t smallest = 0;
   for (auto interval : {settings.position_every, settings.velocity_every, settings.force_every})
@@ -145,8 +151,9 @@ IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSyst
 }
 
 RunSettings parse_run(const YamlReader& node) {
-  node.check_keys({"steps", "walltime"});
-  RunSettings settings{node.required("steps").integer(ValueRange::non_negative()), std::nullopt};
+  node.check_keys({"steps", "walltime", "max_energy_drift"});
+  RunSettings settings;
+  settings.steps = node.required("steps").integer(ValueRange::non_negative());
   if (const auto walltime = node.optional("walltime")) {
     const auto seconds = parse_duration(walltime->string());
     if (!seconds || *seconds <= 0)
@@ -154,6 +161,8 @@ RunSettings parse_run(const YamlReader& node) {
                      "\"HH:MM:SS\", \"MM:SS\" or seconds, > 0");
     settings.walltime = seconds;
   }
+  if (const auto drift = node.optional("max_energy_drift"))
+    settings.max_energy_drift = drift->number_or_word("none", ValueRange::positive());
   return settings;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "novamd/core/error.hpp"
+#include "novamd/core/excerpt.hpp"
 
 namespace novamd::io {
 namespace {
@@ -133,7 +134,7 @@ void OverrideApplier::apply(YAML::Node& root, std::vector<OverrideOrigin>& origi
 }  // namespace
 
 std::string override_text(const Override& override_) {
-  return override_.key_path + "=" + override_.value;
+  return core::excerpt(override_.key_path + "=" + override_.value);
 }
 
 std::vector<OverrideOrigin> apply_overrides(YAML::Node& root,

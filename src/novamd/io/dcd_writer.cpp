@@ -155,25 +155,36 @@ void DcdWriter::FileCloser::operator()(std::FILE* f) const {
   if (f) std::fclose(f);
 }
 
-DcdWriter::DcdWriter(const TrajectoryOpen& open)
-    : path_(open.file), particles_(open.particles), istart_(open.first_step), nsavc_(open.every) {
+void DcdWriter::check(const TrajectoryOpen& open) {
+  const auto& path = open.file;
   if (open.fields.velocity || open.fields.force || !open.fields.position)
     throw core::InputError(fmt::format(
         "{}: DCD holds positions only; this file was asked for {}: expected position alone "
         "(write velocities and forces to an H5MD or extended XYZ trajectory)",
-        path_.string(), field_names(open.fields)));
-  check_fits_int32(static_cast<std::int64_t>(open.particles), "the particle count", path_);
-  check_fits_int32(frame_bytes(open.particles), "the frame size in bytes", path_);
-  check_fits_int32(open.first_step, "the first step", path_);
+        path.string(), field_names(open.fields)));
+  check_fits_int32(static_cast<std::int64_t>(open.particles), "the particle count", path);
+  check_fits_int32(frame_bytes(open.particles), "the frame size in bytes", path);
+  check_fits_int32(open.first_step, "the first step", path);
   if (open.every < 1)
     throw core::InputError(fmt::format("{}: the interval between frames is {}; expected >= 1",
-                                       path_.string(), open.every));
-  check_fits_int32(open.every, "the interval between frames", path_);
-  if (open.resume_after_step && std::filesystem::exists(path_) &&
-      std::filesystem::file_size(path_) > 0)
-    resume(open, *open.resume_after_step);
+                                       path.string(), open.every));
+  check_fits_int32(open.every, "the interval between frames", path);
+  if (continues_file(open)) plan_resume(open);
+}
+
+DcdWriter::DcdWriter(const TrajectoryOpen& open)
+    : path_(open.file), particles_(open.particles), istart_(open.first_step), nsavc_(open.every) {
+  check(open);
+  if (continues_file(open))
+    resume(open, plan_resume(open));
   else
     start_new_file(open);
+}
+
+bool DcdWriter::continues_file(const TrajectoryOpen& open) {
+  std::error_code ec;
+  return open.resume_after_step && std::filesystem::exists(open.file, ec) &&
+         std::filesystem::file_size(open.file, ec) > 0 && !ec;
 }
 
 void DcdWriter::start_new_file(const TrajectoryOpen& open) {
@@ -189,45 +200,60 @@ void DcdWriter::start_new_file(const TrajectoryOpen& open) {
   const Bytes header = header_bytes(open, delta);
   if (std::fwrite(header.data(), 1, header.size(), file_.get()) != header.size() ||
       std::fflush(file_.get()) != 0)
-    throw core::InputError(
+    throw core::RunError(  // the path was fine: the disk failed
         fmt::format("{}: writing the DCD header failed: {}", path_.string(), std::strerror(errno)));
 }
 
-void DcdWriter::resume(const TrajectoryOpen& open, std::int64_t resume_step) {
-  const DcdHeader header = read_header(path_);
-  if (header.particles != static_cast<std::int64_t>(particles_))
+DcdWriter::ResumePlan DcdWriter::plan_resume(const TrajectoryOpen& open) {
+  const auto& path = open.file;
+  const std::int64_t resume_step = *open.resume_after_step;
+  const DcdHeader header = read_header(path);
+  if (header.particles != static_cast<std::int64_t>(open.particles))
     throw core::InputError(
         fmt::format("{}: cannot continue this DCD file: it holds {} particles; the run has {}",
-                    path_.string(), header.particles, particles_));
-  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path_));
+                    path.string(), header.particles, open.particles));
+  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
   // Frames on disk (a partial frame a crash left counts for nothing), and those to keep.
   const std::int64_t complete =
-      std::max<std::int64_t>(0, size - header.size) / frame_bytes(particles_);
+      std::max<std::int64_t>(0, size - header.size) / frame_bytes(open.particles);
   const std::int64_t wanted =
       resume_step < header.istart ? 0 : (resume_step - header.istart) / header.nsavc + 1;
   const std::int64_t keep = std::min(complete, wanted);
-  if (keep == 0) {
-    start_new_file(open);
-    return;
-  }
+  if (keep == 0) return {header.size, header.istart, header.nsavc, 0};
   if (header.nsavc != open.every)
     throw core::InputError(fmt::format(
         "{}: cannot continue this DCD file: its frames are {} steps apart (NSAVC); the run "
         "writes every {} steps: expected the same interval",
-        path_.string(), header.nsavc, open.every));
+        path.string(), header.nsavc, open.every));
+  if (complete < wanted)
+    throw core::InputError(fmt::format(
+        "{}: cannot continue this DCD file: it holds {} whole frames, up to step {}, but the "
+        "checkpoint at step {} comes after {} frames: the file was cut short; expected the "
+        "file the checkpointed run wrote (or move it away to start a new one)",
+        path.string(), complete, header.istart + (complete - 1) * header.nsavc, resume_step,
+        wanted));
+  return {header.size, header.istart, header.nsavc, keep};
+}
+
+void DcdWriter::resume(const TrajectoryOpen& open, const ResumePlan& plan) {
+  const std::int64_t keep = plan.keep;
+  if (keep == 0) {
+    start_new_file(open);
+    return;
+  }
   std::error_code ec;
   std::filesystem::resize_file(
-      path_, static_cast<std::uintmax_t>(header.size + keep * frame_bytes(particles_)), ec);
+      path_, static_cast<std::uintmax_t>(plan.header_size + keep * frame_bytes(particles_)), ec);
   if (ec)
     throw core::InputError(fmt::format("{}: cannot cut the DCD file after step {}: {}",
-                                       path_.string(), header.istart + (keep - 1) * header.nsavc,
+                                       path_.string(), plan.istart + (keep - 1) * plan.nsavc,
                                        ec.message()));
   file_.reset(std::fopen(path_.c_str(), "r+b"));
   if (!file_)
     throw core::InputError(fmt::format("{}: cannot open for writing: {}; expected a writable path",
                                        path_.string(), std::strerror(errno)));
-  istart_ = header.istart;
-  nsavc_ = header.nsavc;
+  istart_ = plan.istart;
+  nsavc_ = plan.nsavc;
   frames_ = keep;
   update_header(istart_ + (frames_ - 1) * nsavc_);
 }

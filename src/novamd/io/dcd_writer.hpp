@@ -50,6 +50,11 @@ class DcdWriter final : public TrajectoryWriter {
   ///   N, the first step or the interval do not fit DCD's 32-bit integers.
   explicit DcdWriter(const TrajectoryOpen& open);
 
+  /// Everything the constructor checks, without writing: the settings and, with
+  /// `open.resume_after_step`, the file to be continued (which must also hold every frame up to
+  /// the resume step). @throws core::InputError as the constructor does.
+  static void check(const TrajectoryOpen& open);
+
   DcdWriter(const DcdWriter&) = delete;
   DcdWriter& operator=(const DcdWriter&) = delete;
   ~DcdWriter() override = default;
@@ -69,8 +74,14 @@ class DcdWriter final : public TrajectoryWriter {
     void operator()(std::FILE* f) const;
   };
 
+  /// How an existing file is continued: its header's layout and the frames kept.
+  struct ResumePlan {
+    std::int64_t header_size, istart, nsavc, keep;
+  };
+  static bool continues_file(const TrajectoryOpen& open);
+  static ResumePlan plan_resume(const TrajectoryOpen& open);
   void start_new_file(const TrajectoryOpen& open);
-  void resume(const TrajectoryOpen& open, std::int64_t resume_step);
+  void resume(const TrajectoryOpen& open, const ResumePlan& plan);
   /// Writes `bytes` (one frame) at the end of the file, then NSET and NSTEP (`step`).
   void append(const Bytes& bytes, std::int64_t step);
   /// Sets NSET to frames_ and NSTEP to `last_step`, and flushes.

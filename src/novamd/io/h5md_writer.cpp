@@ -224,9 +224,10 @@ Hdf5Handle open_dataset(const Hdf5Check& check, hid_t parent, const char* name) 
   return check(H5Dopen2(parent, name, H5P_DEFAULT), H5Dclose, fmt::format("open {}", name));
 }
 
-/// Opens element `name` and cuts it to the frames up to `resume_step` (its steps increase).
+/// Opens element `name` and, where `cut`, cuts it to the frames up to `resume_step` (its steps
+/// increase).
 Element open_element_until(const Hdf5Check& check, hid_t parent, const char* name, std::size_t n,
-                           std::int64_t resume_step) {
+                           std::int64_t resume_step, bool cut) {
   Element e;
   e.group = open_group(check, parent, name);
   e.step = open_dataset(check, e.group.get(), "step");
@@ -244,7 +245,8 @@ Element open_element_until(const Hdf5Check& check, hid_t parent, const char* nam
           fmt::format("read /particles/all/{}/step", name));
   e.frames = 0;
   while (e.frames < steps.size() && steps[e.frames] <= resume_step) ++e.frames;
-  for (const hid_t d : {e.step.get(), e.time.get(), e.value.get()}) set_rows(check, d, e.frames);
+  if (cut)
+    for (const hid_t d : {e.step.get(), e.time.get(), e.value.get()}) set_rows(check, d, e.frames);
   return e;
 }
 
@@ -284,7 +286,9 @@ struct H5mdWriter::Impl {
   }
   void create(const TrajectoryOpen& open);
   void create_box();
-  void resume(std::int64_t resume_step);
+  /// Opens the file to continue it after `resume_step`; with `cut` false only checks that it
+  /// can be (read-only, nothing changed).
+  void resume(std::int64_t resume_step, bool cut = true);
   void write_species(const core::ParticleData& p, const std::vector<std::size_t>& order);
   void write(const TrajectoryFrame& frame);
 };
@@ -339,10 +343,10 @@ void H5mdWriter::Impl::create_box() {
   set_unit(check, edges.get(), length_unit);
 }
 
-void H5mdWriter::Impl::resume(std::int64_t resume_step) {
+void H5mdWriter::Impl::resume(std::int64_t resume_step, bool cut) {
   hid_t id = H5I_INVALID_HID;
   H5E_BEGIN_TRY {
-    id = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    id = H5Fopen(path.c_str(), cut ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
   }
   H5E_END_TRY;
   if (id < 0)
@@ -372,14 +376,16 @@ void H5mdWriter::Impl::resume(std::int64_t resume_step) {
         first_field(in_file) < 0 ? "a field" : kFieldNames[first_field(in_file)]));
   for (int f = 0; f < 3; ++f) {
     if (holds(in_file, f)) {
-      Element e = open_element_until(check, all.get(), kFieldNames[f], particles, resume_step);
+      Element e =
+          open_element_until(check, all.get(), kFieldNames[f], particles, resume_step, cut);
       if (holds(fields, f)) elements[f] = std::move(e);
-    } else if (holds(fields, f)) {
+    } else if (holds(fields, f) && cut) {
       elements[f] =
           create_element(check, all.get(), kFieldNames[f], particles, unit_of(f), time_unit);
     }
   }
   edges = open_dataset(check, all.get(), "box/edges/value");
+  if (!cut) return;
   edge_frames = elements[leading]->frames;
   set_rows(check, edges.get(), edge_frames);
   has_species = has_link(all.get(), "species");
@@ -432,7 +438,13 @@ void H5mdWriter::Impl::write(const TrajectoryFrame& frame) {
         fmt::format("flush the frame of step {}", frame.step));
 }
 
-H5mdWriter::H5mdWriter(const TrajectoryOpen& open) : impl_(std::make_unique<Impl>(open)) {
+void H5mdWriter::check(const TrajectoryOpen& open) {
+  check_settings(open);
+  if (open.resume_after_step && std::filesystem::exists(open.file))
+    Impl(open).resume(*open.resume_after_step, false);
+}
+
+void H5mdWriter::check_settings(const TrajectoryOpen& open) {
   if (!open.fields.any())
     throw core::InputError(fmt::format(
         "{}: an H5MD trajectory needs at least one field; expected position, velocity or force",
@@ -440,6 +452,10 @@ H5mdWriter::H5mdWriter(const TrajectoryOpen& open) : impl_(std::make_unique<Impl
   if (open.particles == 0)
     throw core::InputError(
         fmt::format("{}: an H5MD trajectory needs at least one particle", open.file.string()));
+}
+
+H5mdWriter::H5mdWriter(const TrajectoryOpen& open) : impl_(std::make_unique<Impl>(open)) {
+  check_settings(open);
   if (open.resume_after_step && std::filesystem::exists(open.file))
     impl_->resume(*open.resume_after_step);
   else

@@ -60,6 +60,11 @@ class H5mdWriter final : public TrajectoryWriter {
   explicit H5mdWriter(const TrajectoryOpen& open);
   ~H5mdWriter() override;
 
+  /// Everything the constructor checks, without writing: the settings and, with
+  /// `open.resume_after_step`, the file to be continued (opened read-only).
+  /// @throws core::InputError as the constructor does.
+  static void check(const TrajectoryOpen& open);
+
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 
@@ -70,6 +75,7 @@ class H5mdWriter final : public TrajectoryWriter {
   const std::filesystem::path& path() const override;
 
  private:
+  static void check_settings(const TrajectoryOpen& open);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -143,15 +143,19 @@ void wrap_positions(const core::Box& box, core::ParticleData& particles) {
   }
 }
 
-void check_cutoffs(const std::vector<forces::ForceSettings>& terms, const core::Box& box) {
+void check_cutoffs(const Config& config, const core::Box& box) {
+  const auto& terms = config.forces;
   const double limit = 0.5 * box.shortest_edge();
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const double cutoff = forces::cutoff_of(terms[i]);
+    const std::string key = i < config.cutoff_keys.size()
+                                ? config.cutoff_keys[i]
+                                : fmt::format("forces[{}].{}.cutoff", i, forces::name_of(terms[i]));
     if (std::isfinite(cutoff) && cutoff > limit)
       throw core::InputError(fmt::format(
-          "forces[{}].{}.cutoff: {} exceeds half the shortest box edge of {} ({}); expected at "
+          "{}: {} exceeds half the shortest box edge of {} ({}); expected at "
           "most {} (the minimum image convention){}",
-          i, forces::name_of(terms[i]), cutoff, format_box(box), box.shortest_edge(), limit,
+          key, cutoff, format_box(box), box.shortest_edge(), limit,
           forces::cutoff_may_be_none(terms[i]) ? ", a larger box, or cutoff: none"
                                                : ", or a larger box"));
   }
@@ -198,7 +202,7 @@ InitialSystem build_initial_system(const Config& config) {
     assign_maxwell_boltzmann(system.particles, config.system.species, config.units,
                              *config.system.velocities.temperature, config.seed);
   wrap_positions(system.box, system.particles);
-  check_cutoffs(config.forces, system.box);
+  check_cutoffs(config, system.box);
   check_duplicates(system.particles,
                    structure.read ? std::optional(structure_path(config)) : std::nullopt);
   return system;

@@ -20,7 +20,6 @@
 namespace novamd::io {
 namespace {
 
-constexpr const char* kGenerateKey = "system.structure.generate";
 constexpr int kMaxPlacementTries = 1000;
 /// Packing fraction below which random sequential placement succeeds quickly (it jams near 0.38).
 constexpr double kComfortablePackingFraction = 0.3;
@@ -38,21 +37,21 @@ std::vector<std::int32_t> composition(const GenerateSettings& settings,
       for (const auto& s : species.all()) declared += (declared.empty() ? "" : ", ") + s.name;
       throw core::InputError(fmt::format(
           "{}.counts: species '{}' is not declared in system.species; expected one of {}",
-          kGenerateKey, name, declared));
+          settings.key, name, declared));
     }
     if (count < 0)
       throw core::InputError(fmt::format("{}.counts.{}: expected a non-negative count, got {}",
-                                         kGenerateKey, name, count));
+                                         settings.key, name, count));
     per_type[*type] += count;
   }
   std::int64_t total = 0;
   for (auto c : per_type) total += c;
   if (total < 1)
     throw core::InputError(fmt::format(
-        "{}.counts: the counts add up to {}; expected at least one particle", kGenerateKey, total));
+        "{}.counts: the counts add up to {}; expected at least one particle", settings.key, total));
   if (total > std::numeric_limits<std::int32_t>::max())
     throw core::InputError(fmt::format("{}.counts: {} particles; at most {} are supported",
-                                       kGenerateKey, total,
+                                       settings.key, total,
                                        std::numeric_limits<std::int32_t>::max()));
   std::vector<std::int32_t> types;
   types.reserve(static_cast<std::size_t>(total));
@@ -76,13 +75,13 @@ std::array<std::int64_t, 3> lattice_cells(const GenerateSettings& settings, std:
     const auto& c = *settings.cells;
     if (c[0] < 1 || c[1] < 1 || c[2] < 1)
       throw core::InputError(fmt::format("{}.cells: expected three positive integers, got [{}]",
-                                         kGenerateKey, fmt::join(c, ", ")));
+                                         settings.key, fmt::join(c, ", ")));
     const std::int64_t sites = std::int64_t{c[0]} * c[1] * c[2] * basis;
     if (sites != total)
       throw core::InputError(fmt::format(
           "{}.cells: [{}] cells of {} ({} sites per cell) hold {} sites, but the counts add up "
           "to {}; expected counts adding up to {}",
-          kGenerateKey, fmt::join(c, ", "), settings.lattice, basis, sites, total, sites));
+          settings.key, fmt::join(c, ", "), settings.lattice, basis, sites, total, sites));
     return {c[0], c[1], c[2]};
   }
   const auto n = static_cast<std::int64_t>(
@@ -99,7 +98,7 @@ std::array<std::int64_t, 3> lattice_cells(const GenerateSettings& settings, std:
   throw core::InputError(fmt::format(
       "{}: {} particles do not fill a cubic {} lattice of n^3 cells with {} sites each; the "
       "nearest valid totals are {}; change the counts, or give cells: [nx, ny, nz]",
-      kGenerateKey, total, settings.lattice, basis, nearest));
+      settings.key, total, settings.lattice, basis, nearest));
 }
 
 /// Shuffles `types` over the sites (Fisher-Yates; draw i picks the partner of position i).
@@ -218,8 +217,8 @@ double below_edge(double x, double edge) {
   return x < edge ? x : 0.0;
 }
 
-[[noreturn]] void throw_cannot_place(std::size_t placed, std::size_t total, double min_separation,
-                                     const core::Box& box) {
+[[noreturn]] void throw_cannot_place(const std::string& key, std::size_t placed, std::size_t total,
+                                     double min_separation, const core::Box& box) {
   const double density = static_cast<double>(total) / box.volume();
   const double fraction = std::numbers::pi / 6.0 * density * std::pow(min_separation, 3);
   const double suggested =
@@ -229,7 +228,7 @@ double below_edge(double x, double edge) {
       "all others in {} random tries; at number density N/V = {:.6g} this min_separation fills a "
       "packing fraction pi/6 (N/V) d^3 = {:.3g}, while random placement jams near 0.38; "
       "expected min_separation at most about {:.4g} (packing fraction {}), or a lattice",
-      kGenerateKey, placed, total, min_separation, kMaxPlacementTries, density, fraction, suggested,
+      key, placed, total, min_separation, kMaxPlacementTries, density, fraction, suggested,
       kComfortablePackingFraction));
 }
 
@@ -238,7 +237,7 @@ core::ParticleData generate_random(const GenerateSettings& settings,
                                    std::uint64_t seed) {
   if (!(settings.min_separation >= 0.0) || !std::isfinite(settings.min_separation))
     throw core::InputError(fmt::format("{}.min_separation: expected a non-negative length, got {}",
-                                       kGenerateKey, settings.min_separation));
+                                       settings.key, settings.min_separation));
   core::ParticleData p = make_particles(types);
   const core::RandomStream stream(seed, core::RandomPurpose::RandomPosition);
   const auto& L = box.length();
@@ -258,7 +257,7 @@ core::ParticleData generate_random(const GenerateSettings& settings,
       if (check) grid.insert(r);
       placed = true;
     }
-    if (!placed) throw_cannot_place(i, types.size(), settings.min_separation, box);
+    if (!placed) throw_cannot_place(settings.key, i, types.size(), settings.min_separation, box);
   }
   return p;
 }
@@ -285,7 +284,7 @@ core::ParticleData generate_structure(const GenerateSettings& settings,
   throw core::InputError(
       fmt::format("{}.lattice: unknown lattice '{}'; expected one of random, "
                   "sc, bcc, fcc",
-                  kGenerateKey, settings.lattice));
+                  settings.key, settings.lattice));
 }
 
 }  // namespace novamd::io

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -24,9 +26,11 @@ ThermoWriter::ThermoWriter(const std::filesystem::path& file, std::vector<std::s
   const std::string head = header(extra_);
   const bool resumed = resume_after_step && keep_rows_up_to(*resume_after_step, head);
   file_.reset(std::fopen(file.c_str(), resumed ? "a" : "w"));
-  if (!file_) throw core::RunError(fmt::format("cannot write thermo file '{}'", file.string()));
+  if (!file_)
+    throw core::InputError(fmt::format("{}: cannot open the thermo file for writing: {}",
+                                       file.string(), std::strerror(errno)));
   if (!resumed) fmt::print(file_.get(), "{}\n", head);
-  std::fflush(file_.get());
+  flush();
 }
 
 bool ThermoWriter::keep_rows_up_to(std::int64_t step, const std::string& expected_header) {
@@ -45,7 +49,9 @@ bool ThermoWriter::keep_rows_up_to(std::int64_t step, const std::string& expecte
   in.close();
   std::ofstream out(path_, std::ios::trunc);
   out << kept.str();
-  if (!out) throw core::RunError(fmt::format("cannot rewrite thermo file '{}'", path_.string()));
+  if (!out)
+    throw core::InputError(fmt::format("{}: cannot cut the thermo file back to step {}: {}",
+                                       path_.string(), step, std::strerror(errno)));
   return true;
 }
 
@@ -56,9 +62,13 @@ void ThermoWriter::write(const analysis::ThermoState& s) {
                                 s.potential_energy, s.total_energy, s.pressure, s.conserved_energy);
   for (const auto& column : extra_) row += fmt::format(",{:.17g}", analysis::thermo_value(s, column));
   fmt::print(file_.get(), "{}\n", row);
-  if (std::fflush(file_.get()) != 0) {
-    throw core::RunError(fmt::format("cannot write thermo file '{}'", path_.string()));
-  }
+  flush();
+}
+
+void ThermoWriter::flush() {
+  if (std::fflush(file_.get()) != 0 || std::ferror(file_.get()))
+    throw core::RunError(fmt::format("{}: writing the thermo file failed: {}", path_.string(),
+                                     std::strerror(errno)));
 }
 
 }  // namespace novamd::io

@@ -19,11 +19,13 @@ class ThermoWriter {
  public:
   /// Creates (truncates) the file and writes the header; or, with `resume_after_step`, keeps an
   /// existing file's rows up to that step, drops later ones, and appends (a file that does not
-  /// exist, or whose header differs, is started anew). Throws core::RunError if it cannot.
+  /// exist, or whose header differs, is started anew). Throws core::InputError if the file
+  /// cannot be opened or cut back (with the system's reason), core::RunError if writing fails.
   ThermoWriter(const std::filesystem::path& file, std::vector<std::string> extra_columns = {},
                std::optional<std::int64_t> resume_after_step = std::nullopt);
 
   /// Appends one row and flushes, so the file is readable while the run goes on.
+  /// @throws core::RunError with the system's reason (a full disk, say) if writing fails.
   void write(const analysis::ThermoState& state);
 
   /// The header row for these extra columns.
@@ -32,6 +34,7 @@ class ThermoWriter {
  private:
   /// Rewrites the file with its header and the rows up to `step`; false if it has another header.
   bool keep_rows_up_to(std::int64_t step, const std::string& expected_header);
+  void flush();
 
   std::filesystem::path path_;
   std::vector<std::string> extra_;

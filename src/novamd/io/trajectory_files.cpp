@@ -56,6 +56,23 @@ bool h5md_available() {
 #endif
 }
 
+void check_trajectory(TrajectoryFormat format, const TrajectoryOpen& open) {
+  switch (format) {
+    case TrajectoryFormat::Xyz:
+      return XyzTrajectoryWriter::check(open);
+    case TrajectoryFormat::Dcd:
+      return DcdWriter::check(open);
+    case TrajectoryFormat::H5md:
+#ifdef NOVAMD_HAVE_HDF5
+      return H5mdWriter::check(open);
+#else
+      throw core::InputError(
+          fmt::format("{}: H5MD output: this build has no HDF5; install libhdf5-dev and rebuild",
+                      open.file.string()));
+#endif
+  }
+}
+
 std::unique_ptr<TrajectoryWriter> open_trajectory(TrajectoryFormat format,
                                                   const TrajectoryOpen& open) {
   switch (format) {

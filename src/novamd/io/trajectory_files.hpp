@@ -31,6 +31,11 @@ std::optional<TrajectoryFormat> format_named(std::string_view name);
 /// Whether this build can write H5MD (it was built with HDF5).
 bool h5md_available();
 
+/// Checks, writing nothing, what open_trajectory would check: the format's constraints on
+/// `open` and, on a restart, the existing file it would continue.
+/// @throws core::InputError as open_trajectory does.
+void check_trajectory(TrajectoryFormat format, const TrajectoryOpen& open);
+
 /// Opens a writer of `format` as `open` says (see each writer's constructor).
 /// @throws core::InputError for H5MD in a build without HDF5 ("this build has no HDF5; install
 ///   libhdf5-dev and rebuild"), and whatever the writer's constructor throws.

@@ -90,6 +90,11 @@ std::uintmax_t xyz_resume_offset(const std::filesystem::path& file, std::size_t 
   return keep;
 }
 
+void XyzTrajectoryWriter::check(const TrajectoryOpen& open) {
+  if (open.resume_after_step && std::filesystem::exists(open.file))
+    xyz_resume_offset(open.file, open.particles, *open.resume_after_step);
+}
+
 XyzTrajectoryWriter::XyzTrajectoryWriter(const TrajectoryOpen& open, int significant_digits)
     : writer_(open_writer(open, significant_digits)),
       species_(open.species),

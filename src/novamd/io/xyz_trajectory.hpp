@@ -25,6 +25,10 @@ class XyzTrajectoryWriter final : public TrajectoryWriter {
   explicit XyzTrajectoryWriter(const TrajectoryOpen& open,
                                int significant_digits = XyzWriter::kDefaultDigits);
 
+  /// Checks, without writing, a file `open.resume_after_step` would continue.
+  /// @throws core::InputError as the constructor does.
+  static void check(const TrajectoryOpen& open);
+
   /// Writes every field the file holds (positions always; velocities and forces if opened with
   /// them), whatever `frame.fields` says: each frame of an XYZ file has the same columns.
   /// @throws core::RunError if the frame does not match the file or writing fails.

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "novamd/core/error.hpp"
+#include "novamd/core/excerpt.hpp"
 
 namespace novamd::io {
 namespace {
@@ -182,7 +183,7 @@ std::vector<YamlReader> YamlReader::elements() const {
 const std::string& YamlReader::scalar_for_number(std::string_view expected) const {
   if (!node_.IsScalar()) fail_type(expected);
   if (node_.Tag() != "?")
-    fail(fmt::format("'{}' is quoted, so a string", node_.Scalar()), expected);
+    fail(fmt::format("'{}' is quoted, so a string", core::excerpt(node_.Scalar())), expected);
   return node_.Scalar();
 }
 
@@ -236,8 +237,9 @@ std::string YamlReader::choice(const NameList& allowed) const {
   const std::string& value = node_.Scalar();
   if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return value;
   if (auto near = nearest_name(value, allowed))
-    fail(fmt::format("unknown value '{}' (did you mean '{}'?)", value, *near), expected);
-  fail(fmt::format("unknown value '{}'", value), expected);
+    fail(fmt::format("unknown value '{}' (did you mean '{}'?)", core::excerpt(value), *near),
+         expected);
+  fail(fmt::format("unknown value '{}'", core::excerpt(value)), expected);
 }
 
 double YamlReader::number_or(std::string_view key, double fallback, const ValueRange& range) const {
@@ -267,12 +269,12 @@ std::string YamlReader::choice_or(std::string_view key, const std::string& fallb
 std::string YamlReader::location() const {
   std::string result = source_->file;
   if (const OverrideOrigin* origin = source_->override_for(path_)) {
-    result += ": --set " + origin->text;
+    result += ": --set " + core::excerpt(origin->text);
   } else if (line_ > 0) {
     result += fmt::format(":{}", line_);
   }
   result += ": ";
-  if (!path_.empty()) result += path_ + ": ";
+  if (!path_.empty()) result += core::excerpt(path_, 2 * core::kExcerptBytes) + ": ";
   return result;
 }
 
@@ -290,7 +292,49 @@ std::string YamlReader::describe() const {
   if (!node_.IsDefined() || node_.IsNull()) return "no value";
   if (node_.IsMap()) return "a map";
   if (node_.IsSequence()) return "a list";
-  return fmt::format("'{}'", node_.Scalar());
+  return fmt::format("'{}'", core::excerpt(node_.Scalar()));
+}
+
+// --- plain values -------------------------------------------------------------------------------
+
+namespace {
+
+/// yaml-cpp's tags for a plain scalar or collection ("?", or none) and a quoted one ("!").
+bool is_plain_tag(const std::string& tag) { return tag.empty() || tag == "?" || tag == "!"; }
+
+/// The first control character of `text` (tabs and line ends of block values aside), or nothing.
+std::optional<unsigned char> control_character(const std::string& text) {
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && u != '\t' && u != '\n') || u == 0x7f) return u;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void YamlReader::check_plain_values() const {
+  if (!is_plain_tag(node_.Tag()))
+    fail(fmt::format("the YAML tag '{}' is not supported", core::excerpt(node_.Tag())),
+         "a plain value (write 0.005, not !!float 0.005; quote a string: \"text\")");
+  if (node_.IsScalar()) {
+    const std::string& text = node_.Scalar();
+    if (text.size() > kMaxValueBytes)
+      fail(fmt::format("the value '{}' is {} bytes long", core::excerpt(text), text.size()),
+           fmt::format("at most {} bytes", kMaxValueBytes));
+    if (const auto c = control_character(text))
+      fail(fmt::format("the value '{}' holds the control character 0x{:02x}", core::excerpt(text),
+                       *c),
+           "printable text");
+  } else if (node_.IsMap()) {
+    for (const auto& entry : node_) {
+      const std::string path = entry.first.IsScalar() ? key_path(entry.first.Scalar()) : path_;
+      child(entry.first, entry.first, path_).check_plain_values();  // the key itself
+      child(entry.first, entry.second, path).check_plain_values();
+    }
+  } else if (node_.IsSequence()) {
+    for (const YamlReader& element : elements()) element.check_plain_values();
+  }
 }
 
 // --- free functions ---------------------------------------------------------------------------

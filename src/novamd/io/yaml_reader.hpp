@@ -127,6 +127,15 @@ class YamlReader {
   std::string choice_or(std::string_view key, const std::string& fallback,
                         const NameList& allowed) const;
 
+  // --- the whole tree -----------------------------------------------------------------------
+
+  /// The longest value a config may hold (a path is at most 4096 bytes on Linux).
+  static constexpr std::size_t kMaxValueBytes = 4096;
+  /// Checks every key and value below this node: no YAML tags (`!!int`; the quoting of a string
+  /// is fine), no value longer than kMaxValueBytes, no control characters. After this, any
+  /// value fits in a message. @throws core::InputError at the first offender.
+  void check_plain_values() const;
+
   // --- errors -------------------------------------------------------------------------------
 
   /// "<file>:<line>: " or "<file>: --set k=v: ", then the key path and ": ".

@@ -1,0 +1,102 @@
+#include "novamd/app/output_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <system_error>
+
+#include "novamd/core/error.hpp"
+#include "novamd/io/trajectory_files.hpp"
+
+namespace novamd::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The path as the file system resolves it (links followed, "." and ".." gone), for comparing.
+fs::path resolved(const fs::path& file) {
+  std::error_code ec;
+  fs::path path = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  return ec ? fs::absolute(file) : path;
+}
+
+void check_distinct(const std::vector<PlannedOutput>& outputs, const RunInputs& inputs) {
+  struct Named {
+    fs::path path;
+    std::string what;
+    bool is_checkpoint_output;
+  };
+  std::vector<Named> outs;
+  for (const auto& o : outputs)
+    outs.push_back({resolved(o.file), o.key, o.key == "output.checkpoint.file"});
+  for (std::size_t a = 0; a < outs.size(); ++a)
+    for (std::size_t b = a + 1; b < outs.size(); ++b)
+      if (outs[a].path == outs[b].path)
+        throw core::InputError(fmt::format(
+            "{} and {} are the same file, '{}'; expected a file of its own for each output",
+            outs[a].what, outs[b].what, outputs[b].file.string()));
+  const auto refuse_input = [&](const fs::path& input, std::string_view what, bool restart) {
+    const fs::path in = resolved(input);
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+      if (outs[k].path != in || (restart && outs[k].is_checkpoint_output)) continue;
+      throw core::InputError(fmt::format(
+          "{}: '{}' is {}, which this run reads; expected another file name, or the run would "
+          "write over its own input",
+          outs[k].what, outputs[k].file.string(), what));
+    }
+  };
+  refuse_input(inputs.config, "the config file", false);
+  if (inputs.structure) refuse_input(*inputs.structure, "system.structure.read", false);
+  if (inputs.restart) refuse_input(*inputs.restart, "the checkpoint given to --restart", true);
+}
+
+}  // namespace
+
+std::vector<PlannedOutput> planned_outputs(const io::Config& config) {
+  using io::OutputKind;
+  const auto& out = config.output;
+  std::vector<PlannedOutput> plan{
+      {out.thermo.file, "output.thermo.file", OutputKind::Streamed}};
+  for (std::size_t t = 0; t < out.trajectories.size(); ++t)
+    plan.push_back({out.trajectories[t].file, fmt::format("output.trajectory[{}].file", t),
+                    OutputKind::Streamed});
+  plan.push_back({out.checkpoint.file, "output.checkpoint.file", OutputKind::ReplacedAtomically});
+  const auto& a = config.analysis;
+  if (a.rdf) plan.push_back({a.rdf->file, "analysis.rdf.file", OutputKind::ReplacedAtomically});
+  if (a.structure_factor)
+    plan.push_back({a.structure_factor->file, "analysis.structure_factor.file",
+                    OutputKind::ReplacedAtomically});
+  if (a.msd) plan.push_back({a.msd->file, "analysis.msd.file", OutputKind::Streamed});
+  return plan;
+}
+
+io::TrajectoryOpen trajectory_open(const io::Config& config,
+                                   const io::TrajectoryOutputSettings& settings,
+                                   std::size_t particles,
+                                   std::optional<std::int64_t> resume_after_step) {
+  const bool lj = config.units.name == "lj";  // reduced units have no unit names
+  const std::int64_t first_frame =
+      resume_after_step ? (*resume_after_step / settings.every + 1) * settings.every : 0;
+  return {settings.file,
+          {settings.position_every > 0, settings.velocity_every > 0, settings.force_every > 0},
+          config.system.species,
+          particles,
+          first_frame,
+          settings.every,
+          config.integrator.timestep,
+          lj ? "" : config.units.length,
+          lj ? "" : config.units.time,
+          resume_after_step};
+}
+
+void check_outputs(const io::Config& config, const std::vector<PlannedOutput>& outputs,
+                   const RunInputs& inputs, std::size_t particles,
+                   std::optional<std::int64_t> resume_after_step) {
+  for (const auto& o : outputs) io::check_output_path(o.file, o.key, o.kind);
+  check_distinct(outputs, inputs);
+  // Format constraints and, on a restart, every file to be continued: all before any is cut.
+  for (const auto& settings : config.output.trajectories)
+    io::check_trajectory(settings.format,
+                         trajectory_open(config, settings, particles, resume_after_step));
+}
+
+}  // namespace novamd::app

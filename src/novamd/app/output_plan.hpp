@@ -1,0 +1,52 @@
+#pragma once
+/// @file output_plan.hpp
+/// Every file a run may write, checked before any is opened: each path writable, no two outputs
+/// (nor an output and an input) the same file, each trajectory's format constraints met, and
+/// every file a restart continues readable as that format (checked before any is cut back).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "novamd/io/config.hpp"
+#include "novamd/io/output_path.hpp"
+#include "novamd/io/trajectory_writer.hpp"
+
+namespace novamd::app {
+
+/// One file a run may write, with the config key that names it.
+struct PlannedOutput {
+  std::filesystem::path file;
+  std::string key;  ///< e.g. "output.trajectory[1].file"
+  io::OutputKind kind;
+};
+
+/// The run's outputs: thermo, trajectories, the checkpoint (always: SIGTERM and the wall-clock
+/// limit write one even when output.checkpoint is not configured) and the analysis tables.
+std::vector<PlannedOutput> planned_outputs(const io::Config& config);
+
+/// The files a run reads, which no output may replace: the config, the structure file, and a
+/// restart's checkpoint (which only output.checkpoint.file may name).
+struct RunInputs {
+  std::filesystem::path config;
+  std::optional<std::filesystem::path> structure;
+  std::optional<std::filesystem::path> restart;
+};
+
+/// How a trajectory file of `settings` opens: its fields, units, first frame and, on a restart
+/// from a checkpoint at `resume_after_step`, the step after which it is continued.
+io::TrajectoryOpen trajectory_open(const io::Config& config,
+                                   const io::TrajectoryOutputSettings& settings,
+                                   std::size_t particles,
+                                   std::optional<std::int64_t> resume_after_step);
+
+/// Checks every output before any file is opened. `particles` and `resume_after_step` (a
+/// restart's checkpoint step) describe the trajectories to be written or continued.
+/// @throws core::InputError naming the key and path of the first problem.
+void check_outputs(const io::Config& config, const std::vector<PlannedOutput>& outputs,
+                   const RunInputs& inputs, std::size_t particles,
+                   std::optional<std::int64_t> resume_after_step);
+
+}  // namespace novamd::app

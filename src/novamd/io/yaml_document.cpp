@@ -1,0 +1,92 @@
+#include "novamd/io/yaml_document.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "novamd/core/error.hpp"
+#include "novamd/core/excerpt.hpp"
+
+namespace novamd::io {
+namespace {
+
+/// Line `line` (0-based) of `text`, without its line end.
+std::string_view line_of_text(std::string_view text, int line) {
+  std::size_t start = 0;
+  for (int l = 0; l < line; ++l) {
+    const auto end = text.find('\n', start);
+    if (end == std::string_view::npos) return {};
+    start = end + 1;
+  }
+  std::string_view rest = text.substr(start);
+  rest = rest.substr(0, rest.find('\n'));
+  if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
+  return rest;
+}
+
+/// "   12 | key: [1, 2\n      |          ^": the line and a caret under `column` (0-based).
+std::string quoted_line(std::string_view text, int line, int column) {
+  const std::string_view whole = line_of_text(text, line);
+  constexpr std::size_t kShown = 100;  // bytes of the line shown, around the column
+  const std::size_t col = std::min<std::size_t>(std::max(column, 0), whole.size());
+  const std::size_t from = col > kShown / 2 ? col - kShown / 2 : 0;
+  const std::string before = core::excerpt(whole.substr(from, col - from), kShown);
+  const std::string shown = core::excerpt(whole.substr(from), kShown);
+  const std::string number = fmt::format("{}", line + 1);
+  return fmt::format("\n  {} | {}{}\n  {} | {}^", number, from > 0 ? "... " : "", shown,
+                     std::string(number.size(), ' '),
+                     std::string(before.size() + (from > 0 ? 4 : 0), ' '));
+}
+
+}  // namespace
+
+std::string read_config_text(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw core::InputError(
+        fmt::format("cannot read config file '{}': it is a folder; expected a YAML file",
+                    file.string()));
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
+  std::string text;
+  std::vector<char> chunk(1 << 16);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxConfigBytes)
+      throw core::InputError(fmt::format(
+          "config file '{}' is larger than {} MiB; expected a YAML config (structures and "
+          "topologies belong in files of their own, named by the config)",
+          file.string(), kMaxConfigBytes >> 20));
+  }
+  if (in.bad()) throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
+  return text;
+}
+
+YAML::Node load_yaml_document(const std::string& text, const std::string& source_name) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& error) {
+    if (error.mark.is_null())
+      throw core::InputError(fmt::format("{}: YAML syntax error: {}", source_name, error.msg));
+    throw core::InputError(fmt::format("{}:{}: YAML syntax error: {} (column {}){}", source_name,
+                                       error.mark.line + 1, error.msg, error.mark.column + 1,
+                                       quoted_line(text, error.mark.line, error.mark.column)));
+  }
+  for (std::size_t d = 1; d < documents.size(); ++d) {
+    const YAML::Node& extra = documents[d];
+    if (!extra.IsDefined() || extra.IsNull()) continue;  // an empty document after a final ---
+    const YAML::Mark mark = extra.Mark();
+    throw core::InputError(fmt::format(
+        "{}{}: a second YAML document (after ---); expected one config per file", source_name,
+        mark.is_null() ? std::string() : fmt::format(":{}", mark.line + 1)));
+  }
+  return documents.empty() ? YAML::Node() : documents.front();
+}
+
+}  // namespace novamd::io
