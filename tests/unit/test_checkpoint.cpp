@@ -1,7 +1,7 @@
 // Checkpoints: a bitwise round trip of every field, atomic replacement, each refusal of
 // read_checkpoint (the message names the file and says what is wrong), refusals of
-// write_checkpoint, and config_differences. Content under a valid checksum:
-// test_checkpoint_safety.cpp.
+// write_checkpoint, and config_differences. Content under a valid checksum and what a write
+// may replace: test_checkpoint_safety.cpp.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -235,14 +235,26 @@ TEST(Checkpoint, WriteFailureNamesTheFileAndTheSystemError) {
   EXPECT_HAS(message, "No such file or directory");
 }
 
-TEST(Checkpoint, WriteFailureAtTheRenameRemovesTheTemporary) {
+/// The names in `folder`, sorted.
+std::vector<std::string> names_in(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A checkpoint replaces only a regular file: a folder at the path is refused and left as it was,
+// with no temporary beside it (symbolic links and fifos: test_checkpoint_safety.cpp).
+TEST(Checkpoint, WriteRefusesAFolderAtThePath) {
   TempDir dir;
   const fs::path file = dir.path() / "run.chk";
-  fs::create_directories(file / "occupied");  // a non-empty folder cannot be renamed over
+  fs::create_directories(file / "occupied");
   const std::string message =
       run_error_of([&] { write_checkpoint(file, sample_checkpoint(4, 6)); });
-  EXPECT_HAS(message, file.string() + ": cannot write (renaming");
-  EXPECT_FALSE(fs::exists(dir.path() / "run.chk.tmp"));
+  EXPECT_HAS(message, file.string() + ": cannot write: the path is a folder");
+  EXPECT_TRUE(fs::exists(file / "occupied"));
+  EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"run.chk"});
 }
 
 // --- Refusals on reading -----------------------------------------------------------------------

@@ -1,14 +1,20 @@
-// What a checkpoint holds beyond its checksum. A crafted checkpoint with a valid CRC-32 is
-// refused, naming the file and what is wrong, for ids that are not 0..N-1 once each, a box edge
-// that is not a positive finite length, a step outside [0, 2^53], any value that is not finite
-// and a negative counter.
+// What a checkpoint holds beyond its checksum, and what writing one may
+// replace. A crafted checkpoint with a valid CRC-32 is refused, naming the file
+// and what is wrong, for ids that are not 0..N-1 once each, a box edge that is
+// not a positive finite length, a step outside [0, 2^53], any value that is not
+// finite and a negative counter. A checkpoint replaces only a regular file,
+// through a temporary of a fresh name that it creates exclusively.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -22,6 +28,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using novamd::core::RunError;
 using novamd::io::CheckpointData;
 using novamd::io::read_checkpoint;
 using novamd::io::write_checkpoint;
@@ -31,9 +38,35 @@ using novamd::test::TempDir;
 
 #define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
-// --- Content under a valid checksum ------------------------------------------------------------
+std::string run_error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const RunError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected core::RunError";
+  return {};
+}
 
-/// The message of read_checkpoint on `data`, written (with a valid checksum) to a fresh file.
+/// The names in `folder`, sorted.
+std::vector<std::string> names_in(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string text_of(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// --- Content under a valid checksum
+// ------------------------------------------------------------
+
+/// The message of read_checkpoint on `data`, written (with a valid checksum) to
+/// a fresh file.
 std::string content_error(const CheckpointData& data) {
   TempDir dir;
   const fs::path file = dir.path() / "crafted.chk";
@@ -136,6 +169,57 @@ TEST(CheckpointContent, CountersMustNotBeNegative) {
     set(data);
     EXPECT_HAS(content_error(data), fmt::format("{} is -3; expected a count >= 0", what));
   }
+}
+
+// --- What a write may replace
+// ------------------------------------------------------------------
+
+TEST(CheckpointWrite, RefusesASymlinkAndLeavesItAndItsTarget) {
+  TempDir dir;
+  const fs::path target = dir.path() / "precious.txt";
+  std::ofstream(target) << "keep me";
+  const fs::path file = dir.path() / "run.chk";
+  fs::create_symlink(target, file);
+  const std::string message =
+      run_error_of([&] { write_checkpoint(file, sample_checkpoint(4, 6)); });
+  EXPECT_HAS(message, file.string() + ": cannot write: the path is a symbolic link");
+  EXPECT_TRUE(fs::is_symlink(file));
+  EXPECT_EQ(fs::read_symlink(file), target);
+  EXPECT_EQ(text_of(target), "keep me");
+  EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"precious.txt", "run.chk"}));
+}
+
+TEST(CheckpointWrite, RefusesAFifo) {
+  TempDir dir;
+  const fs::path file = dir.path() / "run.chk";
+  ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+  const std::string message =
+      run_error_of([&] { write_checkpoint(file, sample_checkpoint(4, 6)); });
+  EXPECT_HAS(message, file.string() + ": cannot write: the path is a named pipe (fifo)");
+  EXPECT_TRUE(fs::is_fifo(fs::symlink_status(file)));
+  EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"run.chk"});
+}
+
+// The temporary gets a fresh name, created exclusively: whatever lies at
+// FILE.tmp (a file, a symbolic link to another file) is neither followed nor
+// replaced.
+TEST(CheckpointWrite, NeverTouchesAnExistingFileTmp) {
+  TempDir dir;
+  const fs::path file = dir.path() / "run.chk";
+  const fs::path target = dir.path() / "precious.txt";
+  std::ofstream(target) << "keep me";
+  fs::create_symlink(target, dir.path() / "run.chk.tmp");
+  const CheckpointData data = sample_checkpoint(50, 8);
+  write_checkpoint(file, data);
+  EXPECT_EQ(read_checkpoint(file).state.particles.id, data.state.particles.id);
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "run.chk.tmp"));
+  EXPECT_EQ(text_of(target), "keep me");
+  fs::remove(dir.path() / "run.chk.tmp");
+  std::ofstream(dir.path() / "run.chk.tmp") << "someone else's";
+  write_checkpoint(file, data);
+  EXPECT_EQ(text_of(dir.path() / "run.chk.tmp"), "someone else's");
+  EXPECT_EQ(names_in(dir.path()),
+            (std::vector<std::string>{"precious.txt", "run.chk", "run.chk.tmp"}));
 }
 
 }  // namespace
