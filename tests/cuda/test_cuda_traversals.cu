@@ -1,7 +1,8 @@
 // Every CUDA short-range traversal (Verlet lists, cell lists) at every lane count (1, 2, 4 or
 // 8 lanes per target) against the CPU backend over all pairs: on fresh random input, after
 // moving every particle by just under half the skin without a rebuild, and after removing
-// particles; bitwise repeatable. Skipped where no CUDA device exists.
+// particles; bitwise repeatable; in a dilute gas whose cell grid is capped. Skipped where no
+// CUDA device exists.
 
 #include <gtest/gtest.h>
 
@@ -181,5 +182,35 @@ INSTANTIATE_TEST_SUITE_P(MethodsAndLanes, CudaTraversal, testing::ValuesIn(all_c
                                                                         : "_neighbor_list") +
                                   "_G" + std::to_string(c.lanes);
                          });
+
+/// `s` with its particles moved by (-4, -3, -0.5), wrapped, into `box`: the cluster keeps its
+/// pairs, part of it across the box's corner.
+BackendSetup in_box(BackendSetup s, const novamd::core::Box& box) {
+  const auto view = box.view<double>();
+  for (std::size_t i = 0; i < s.particles.size(); ++i)
+    s.particles.position.set(
+        i, view.wrap(s.particles.position.get(i) - novamd::core::Vec3<double>{4.0, 3.0, 0.5}));
+  s.box = box;
+  return s;
+}
+
+// A dilute gas: cells of one cutoff in a box of 8e4 x 7e4 x 9e4 would number 3e13, so the grid
+// is capped at a few cells per particle (cell_dimensions.hpp); in a long thin box the capped
+// grid has fewer than 3 cells across and the term takes all pairs. Every pair is still found.
+TEST(CudaTraversalDilute, CappedGridsMatchAllPairsOnTheCpu) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  for (const auto& box : {novamd::core::Box(8e4, 7e4, 9e4), novamd::core::Box(1e7, 20.0, 20.0)}) {
+    for (const auto method : {NeighborMethod::NeighborList, NeighborMethod::CellList}) {
+      auto setup = in_box(
+          novamd::test::lj_mixture(300, Precision::Double, novamd::forces::Truncation::ShiftForce),
+          box);
+      setup.neighbors.method = method;
+      setup.neighbors.skin = 0.3;
+      TermHarness<Precision::Double> gpu(setup, 2);
+      EXPECT_LE(error_against_cpu(gpu.forces(setup), setup), 1e-12)
+          << box.length().x << (method == NeighborMethod::CellList ? " cell list" : " lists");
+    }
+  }
+}
 
 }  // namespace

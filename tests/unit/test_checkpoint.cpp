@@ -1,6 +1,7 @@
 // Checkpoints: a bitwise round trip of every field, atomic replacement, each refusal of
 // read_checkpoint (the message names the file and says what is wrong), refusals of
-// write_checkpoint, and config_differences.
+// write_checkpoint, and config_differences. Content under a valid checksum and what a write
+// may replace: test_checkpoint_safety.cpp.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -24,6 +25,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/io/binary_io.hpp"
 #include "novamd/io/checkpoint.hpp"
+#include "support/checkpoint_sample.hpp"
 #include "support/cli_runner.hpp"
 #include "support/inputs.hpp"
 
@@ -37,6 +39,7 @@ using novamd::io::config_differences;
 using novamd::io::read_checkpoint;
 using novamd::io::write_checkpoint;
 using novamd::test::input_error_of;
+using novamd::test::sample_checkpoint;
 using novamd::test::TempDir;
 using Bytes = std::vector<unsigned char>;
 
@@ -44,74 +47,6 @@ using Bytes = std::vector<unsigned char>;
 constexpr std::size_t kHeaderSize = 24;
 constexpr std::size_t kVersionOffset = 8;
 constexpr std::size_t kMarkOffset = 12;
-
-// --- Random data -------------------------------------------------------------------------------
-
-/// Finite doubles of every kind: random bit patterns (all exponents, both signs), plus negative
-/// zero, denormals and the extremes at a fixed rate so that every sample holds them.
-double random_double(std::mt19937_64& gen) {
-  switch (gen() % 16) {
-    case 0:
-      return -0.0;
-    case 1:
-      return std::numeric_limits<double>::denorm_min() * static_cast<double>(gen() % 4096 + 1);
-    case 2:
-      return -std::numeric_limits<double>::denorm_min() * 3.0;
-    case 3:
-      return std::numeric_limits<double>::lowest();
-    default: {
-      std::uint64_t bits = gen();
-      constexpr std::uint64_t kExponent = 0x7ffull << 52;
-      if ((bits & kExponent) == kExponent) bits &= ~(1ull << 60);  // no inf or NaN
-      return std::bit_cast<double>(bits);
-    }
-  }
-}
-
-std::vector<double> random_doubles(std::size_t n, std::mt19937_64& gen) {
-  std::vector<double> v(n);
-  for (double& x : v) x = random_double(gen);
-  return v;
-}
-
-Vec3Array random_vec3(std::size_t n, std::mt19937_64& gen) {
-  Vec3Array a;
-  a.x = random_doubles(n, gen);
-  a.y = random_doubles(n, gen);
-  a.z = random_doubles(n, gen);
-  return a;
-}
-
-/// A checkpoint of `n` particles with every field set, two force terms (the second without a
-/// neighbour list), and strings holding newlines, UTF-8 and a NUL character.
-CheckpointData sample_checkpoint(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  CheckpointData data;
-  data.novamd_version = "novamd 0.1.0 (commit 0123abcd)";
-  data.config_yaml = "units: lj\nseed: 7\n# Kob–Andersen\n";
-  data.config_yaml += std::string(1, '\0') + "after a NUL";
-  data.backend = "cuda";
-  data.precision = "mixed";
-  data.device = "NVIDIA H100 80GB HBM3 (sm_90)";
-  data.step = 123456789012345;
-  data.box = {random_double(gen), 17.25, -0.0};
-  auto& p = data.state.particles;
-  p.position = random_vec3(n, gen);
-  p.velocity = random_vec3(n, gen);
-  p.force = random_vec3(n, gen);
-  p.type.resize(n);
-  for (auto& t : p.type) t = static_cast<std::int32_t>(gen());
-  p.id.resize(n);
-  std::iota(p.id.begin(), p.id.end(), 0);
-  std::shuffle(p.id.begin(), p.id.end(), gen);
-  data.state.thermostat_heat = random_doubles(n, gen);
-  data.state.force_evaluations = -987654321987;
-  data.state.reorders = std::numeric_limits<std::int64_t>::max();
-  data.state.terms = {{41, 7, random_vec3(n, gen)},
-                      {std::numeric_limits<std::int64_t>::min(), 0, {}}};
-  data.integrator = {"langevin", random_doubles(5, gen)};
-  return data;
-}
 
 // --- Comparison --------------------------------------------------------------------------------
 
@@ -247,7 +182,7 @@ TEST(Checkpoint, RoundTripIsBitwise) {
 TEST(Checkpoint, EmptyStateRoundTrips) {
   TempDir dir;
   CheckpointData data;  // no particles, no terms, empty strings
-  data.step = -1;
+  data.box = {1.0, 2.0, 3.0};
   write_checkpoint(dir.path() / "empty.chk", data);
   expect_identical(read_checkpoint(dir.path() / "empty.chk"), data);
 }
@@ -300,14 +235,26 @@ TEST(Checkpoint, WriteFailureNamesTheFileAndTheSystemError) {
   EXPECT_HAS(message, "No such file or directory");
 }
 
-TEST(Checkpoint, WriteFailureAtTheRenameRemovesTheTemporary) {
+/// The names in `folder`, sorted.
+std::vector<std::string> names_in(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A checkpoint replaces only a regular file: a folder at the path is refused and left as it was,
+// with no temporary beside it (symbolic links and fifos: test_checkpoint_safety.cpp).
+TEST(Checkpoint, WriteRefusesAFolderAtThePath) {
   TempDir dir;
   const fs::path file = dir.path() / "run.chk";
-  fs::create_directories(file / "occupied");  // a non-empty folder cannot be renamed over
+  fs::create_directories(file / "occupied");
   const std::string message =
       run_error_of([&] { write_checkpoint(file, sample_checkpoint(4, 6)); });
-  EXPECT_HAS(message, file.string() + ": cannot write (renaming");
-  EXPECT_FALSE(fs::exists(dir.path() / "run.chk.tmp"));
+  EXPECT_HAS(message, file.string() + ": cannot write: the path is a folder");
+  EXPECT_TRUE(fs::exists(file / "occupied"));
+  EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"run.chk"});
 }
 
 // --- Refusals on reading -----------------------------------------------------------------------

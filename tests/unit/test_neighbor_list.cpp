@@ -1,5 +1,6 @@
 // Verlet lists against the all-pairs reference: on random LJ mixtures, after moving particles by
-// just under half the skin without a rebuild, after removing particles; rebuild triggers;
+// just under half the skin without a rebuild, after removing particles, in a dilute gas whose
+// cell grid is capped (cell lists too); rebuild triggers;
 // bitwise independence of the thread count; the lists themselves against a double loop, the same
 // for any thread count.
 
@@ -13,6 +14,7 @@
 
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
+#include "novamd/neighbors/cell_list_cpu.hpp"
 #include "novamd/neighbors/neighbor_list_cpu.hpp"
 #include "support/systems.hpp"
 
@@ -195,5 +197,57 @@ INSTANTIATE_TEST_SUITE_P(Boxes, NeighborListBuild,
                          testing::Values(std::pair<std::size_t, double>{5000, 12.0},
                                          std::pair<std::size_t, double>{400, 8.0},
                                          std::pair<std::size_t, double>{150, 6.0}));
+
+/// A cluster of `n` particles (the dense mixture of lj_system) in a box 10^4 times wider, part of
+/// it across the box's corner: a dilute gas whose pairs within the cutoff are many.
+BackendSetup dilute_cluster(std::size_t n, novamd::core::Box box) {
+  auto s = lj_system(n, 8.0, 9);
+  const auto view = box.view<double>();
+  for (std::size_t i = 0; i < n; ++i)
+    s.particles.position.set(
+        i, view.wrap(s.particles.position.get(i) - novamd::core::Vec3<double>{4.0, 3.0, 0.5}));
+  s.box = box;
+  return s;
+}
+
+// Cells of half the list range in a box of 8e4 x 7e4 x 9e4 would number 4e14: the grid is capped
+// at a few cells per particle, and the lists and cell lists still find every pair.
+TEST(NeighborList, DiluteGasInAHugeBoxMatchesAllPairs) {
+  const auto s = dilute_cluster(300, novamd::core::Box(8e4, 7e4, 9e4));
+  const auto table = lj_table(s);
+  VerletList list(kCutoff, kSkin);
+  list.update(s.particles, s.box);
+  const auto reference = all_pairs(s.particles, s.box, table);
+  ASSERT_GT(std::abs(reference.total_energy()), 100.0);  // many pairs within the cutoff
+  expect_same(reference, with_list(s.particles, s.box, table, list), "Verlet list");
+  novamd::neighbors::CellGrid grid;
+  grid.build(s.particles, s.box, kCutoff);
+  EXPECT_LE(static_cast<double>(grid.dims()[0]) * grid.dims()[1] * grid.dims()[2], 4.0 * 300);
+  ForceBuffers cells;
+  cells.reset(s.particles.size());
+  novamd::neighbors::cell_list_cpu<Evaluator, double>(s.particles, s.box.view<double>(),
+                                                      table.view(), grid, cells);
+  expect_same(reference, cells, "cell list");
+}
+
+// A long, thin box whose capped grid has fewer than 3 cells across: both traversals fall back to
+// every particle as a candidate.
+TEST(NeighborList, CappedGridOfFewCellsAcrossMatchesAllPairs) {
+  const auto s = dilute_cluster(40, novamd::core::Box(1e7, 20.0, 20.0));
+  const auto table = lj_table(s);
+  novamd::neighbors::CellGrid grid;
+  grid.build(s.particles, s.box, kCutoff);
+  EXPECT_FALSE(grid.has_distinct_neighbours());
+  EXPECT_LE(grid.cell_count(), 160);
+  ForceBuffers cells;
+  cells.reset(s.particles.size());
+  novamd::neighbors::cell_list_cpu<Evaluator, double>(s.particles, s.box.view<double>(),
+                                                      table.view(), grid, cells);
+  const auto reference = all_pairs(s.particles, s.box, table);
+  expect_same(reference, cells, "cell list");
+  VerletList list(kCutoff, kSkin);
+  list.update(s.particles, s.box);
+  expect_same(reference, with_list(s.particles, s.box, table, list), "Verlet list");
+}
 
 }  // namespace

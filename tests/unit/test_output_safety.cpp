@@ -50,8 +50,8 @@ TEST(OutputSafety, MissingTrajectoryFolderTruncatesAndCreatesNothing) {
   const auto r =
       run_novamd(kLjNvt + " --steps 10 --set output.trajectory.1.file=nodir/x.h5md", dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "output.trajectory[1].file: 'nodir/x.h5md' is in the folder 'nodir', "
-                            "which does not exist"))
+  EXPECT_TRUE(has(r.output, "output.trajectory[1].file: nodir/x.h5md: the folder 'nodir' does not "
+                            "exist"))
       << r.output;
   EXPECT_EQ(read_text(dir.path() / "lj_nvt_thermo.csv"), "an earlier run's rows\n");
   expect_only(dir, {"lj_nvt_thermo.csv"});
@@ -73,12 +73,12 @@ TEST(OutputSafety, CheckpointAndAnalysisPathsAreCheckedBeforeStepZero) {
   TempDir dir;
   auto r = run_novamd(kLjNvt + " --steps 10 --set output.checkpoint.file=nodir/r.chk", dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "output.checkpoint.file: 'nodir/r.chk'")) << r.output;
+  EXPECT_TRUE(has(r.output, "output.checkpoint.file: nodir/r.chk: the folder")) << r.output;
   fs::create_directory(dir.path() / "g.csv");  // a folder where a file should go
   r = run_novamd(kLjNvt + " --steps 10 --set 'analysis={rdf: {every: 5, file: g.csv}}'",
                  dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "analysis.rdf.file: 'g.csv' is a folder")) << r.output;
+  EXPECT_TRUE(has(r.output, "analysis.rdf.file: g.csv: the path is a folder")) << r.output;
   expect_only(dir, {"g.csv"});
 }
 
@@ -123,7 +123,7 @@ TEST(OutputSafety, CheckpointSymlinkIsRefusedAndLeftAlone) {
   fs::create_symlink("elsewhere.chk", dir.path() / "lj_nvt.chk");
   const auto r = run_novamd(kLjNvt + " --steps 10", dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "output.checkpoint.file: 'lj_nvt.chk' is a symbolic link")) << r.output;
+  EXPECT_TRUE(has(r.output, "output.checkpoint.file: lj_nvt.chk: the path is a symbolic link")) << r.output;
   EXPECT_TRUE(fs::is_symlink(dir.path() / "lj_nvt.chk"));
   EXPECT_EQ(read_text(dir.path() / "elsewhere.chk"), "not to be replaced");
 }

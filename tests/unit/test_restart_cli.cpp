@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -102,6 +104,44 @@ TEST(RestartCli, MissingCheckpointIsAnInputError) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("nowhere.chk"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));  // nothing written
+}
+
+/// The run's checkpoint, edited by `edit` and written back with a valid checksum.
+template <class Edit>
+void craft_checkpoint(const TempDir& dir, Edit edit) {
+  auto data = novamd::io::read_checkpoint(dir.path() / "run.chk");
+  edit(data);
+  novamd::io::write_checkpoint(dir.path() / "run.chk", data);
+}
+
+// Content a valid checksum does not make valid: refused before the first step (exit 2), naming
+// the file and what is wrong, with nothing written.
+TEST(RestartCli, CraftedCheckpointsAreRefused) {
+  const struct {
+    void (*edit)(novamd::io::CheckpointData&);
+    const char* says;
+  } cases[] = {
+      {[](auto& d) { d.state.particles.id[3] = 1000000; },
+       "particle id 1000000 at index 3 is out of range [0, 864)"},
+      {[](auto& d) { d.state.particles.id[5] = d.state.particles.id[6]; }, "duplicate particle id"},
+      {[](auto& d) { d.box[1] = 0.0; }, "the box edge (y) is 0"},
+      {[](auto& d) { d.box = {9.0, 4.9, 9.0}; },
+       "the checkpoint's box 9 x 4.9 x 9 is too small for forces[0].lennard_jones.cutoff: 2.5"},
+      {[](auto& d) { d.step = std::int64_t{1} << 62; }, "the step is 4611686018427387904"},
+      {[](auto& d) { d.state.particles.position.x[9] = std::nan(""); },
+       "the particle positions (x) hold nan at index 9"},
+  };
+  for (const auto& c : cases) {
+    TempDir dir;
+    checkpointed_run(dir);
+    craft_checkpoint(dir, c.edit);
+    std::filesystem::remove(dir.path() / "thermo.csv");
+    const auto r = run_novamd("run config.yaml --steps 80 --restart run.chk", dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("run.chk: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(c.says), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv")) << c.says;
+  }
 }
 
 /// Starts `novamd ARGS...` in `dir` without waiting; returns its pid.

@@ -356,6 +356,12 @@ TEST(XyzTrajectoryWriter, ResumeNeedsStepInEveryCommentLine) {
   const auto fifty = trajectory_open(other, kPositions, species, 0, 10, 5);
   EXPECT_NE(input_error_of([&] { XyzTrajectoryWriter w(fifty); }).find("the run has 50"),
             std::string::npos);
+  // A count line of binary garbage is quoted escaped and cut (core::excerpt).
+  const auto garbage = dir.write("g.xyz", "\x01\x1b[2J\v" + std::string(500, '7') + "\nStep=0\n");
+  const auto quoted_count = input_error_of(
+      [&] { XyzTrajectoryWriter w(trajectory_open(garbage, kPositions, species, 0, 10, 5)); });
+  EXPECT_NE(quoted_count.find("'\\x01\\x1b[2J\\x0b777"), std::string::npos) << quoted_count;
+  EXPECT_LT(quoted_count.size(), 300u) << quoted_count;
   // TimeStep= is not Step=
   EXPECT_EQ(
       novamd::io::xyz_resume_offset(dir.write("s.xyz", "1\nTimeStep=3 Step=7\nC 1 2 3\n"), 1, 5),

@@ -1,9 +1,12 @@
-// Extended XYZ: writer/reader round trip, id order, the reader's errors (each names file and line),
-// and build_initial_system with structures read from a file.
+// Extended XYZ: writer/reader round trip, id order, the reader's errors (each names file and line;
+// counts the file cannot hold; file content quoted escaped and cut), and build_initial_system
+// with structures read from a file.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <numeric>
@@ -209,7 +212,8 @@ INSTANTIATE_TEST_SUITE_P(
         ReaderErrorCase{"BadCount", "two\n\nC 0 0 0\n", ":1:", "number of atoms"},
         ReaderErrorCase{"EmptyFile", "", ":1:", "empty"},
         ReaderErrorCase{"NoCommentLine", "1\n", ":2:", "comment line"},
-        ReaderErrorCase{"TooFewAtomLines", "3\n\nC 0 0 0\nO 1 1 1\n", ":5:", "2 of 3 atom lines"},
+        ReaderErrorCase{"TooFewAtomLines", "3\n\nC 0.0 0.0 0.0\nO 1.0 1.0 1.0\n",
+                        ":5:", "2 of 3 atom lines"},
         ReaderErrorCase{"NonNumeric", "2\n\nC 0 0 0\nO 1.0 abc 3\n", ":4:", "'abc'"},
         ReaderErrorCase{"NotFinite", "1\n\nC 0 nan 0\n", ":3:", "finite number"},
         ReaderErrorCase{"ShortLine", "1\nProperties=species:S:1:pos:R:3:vel:R:3\nC 0 0 0\n",
@@ -326,6 +330,84 @@ TEST(InitialSystemRead, EmptyFileAndCutoffChecked) {
   EXPECT_NE(
       input_error_of([&] { novamd::io::build_initial_system(c); }).find("forces[0].yukawa.cutoff"),
       std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts the file cannot hold, a folder instead of a file, and file content echoed in messages
+
+/// The message of read_xyz on `text` written to bad.xyz in `dir`, and the seconds it took.
+std::string error_reading(const TempDir& dir, const std::string& text, double* seconds = nullptr) {
+  const auto file = dir.write("bad.xyz", text);
+  const auto start = std::chrono::steady_clock::now();
+  std::string msg = input_error_of([&] { novamd::io::read_xyz(file, two_species()); });
+  if (seconds)
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return msg;
+}
+
+// Each atom line takes at least 8 bytes ("C 0 0 0\n"): a count beyond what the file's size allows
+// is refused at line 1, before anything is allocated for it.
+TEST(XyzReader, CountBeyondTheFileSizeIsRefusedAtOnce) {
+  TempDir dir;
+  const std::string atoms = "\n\nC 0 0 0\nO 1 1 1\n";
+  for (const char* count : {"2147483647", "50000000", "3"}) {
+    double seconds = 0;
+    const std::string text = std::string(count) + atoms;
+    const std::string msg = error_reading(dir, text, &seconds);
+    EXPECT_NE(msg.find((dir.path() / "bad.xyz").string() + ":1: "), std::string::npos) << msg;
+    EXPECT_NE(msg.find(fmt::format("{} atoms", count)), std::string::npos) << msg;
+    EXPECT_NE(msg.find(fmt::format("{} bytes", text.size())), std::string::npos) << msg;
+    EXPECT_NE(msg.find("at most 2 atom lines"), std::string::npos) << msg;
+    EXPECT_LT(seconds, 0.5) << count;
+  }
+  // Exactly as many atoms as the bytes allow: read (the last line needs no newline).
+  const auto file = dir.write("tight.xyz", "2\n\nC 0 0 0\nO 1 1 1");
+  EXPECT_EQ(novamd::io::read_xyz(file, two_species()).particles.size(), 2u);
+}
+
+TEST(XyzReader, FolderIsNamedAsAFolder) {
+  TempDir dir;
+  const std::string msg = input_error_of([&] { novamd::io::read_xyz(dir.path(), two_species()); });
+  EXPECT_EQ(msg.rfind(dir.path().string() + ": ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("is a folder, not a file"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("empty"), std::string::npos) << msg;
+}
+
+/// True when `msg` has no control byte and no byte >= 0x80 that is not part of valid UTF-8 (the
+/// file content in it went through core::excerpt).
+bool printable(const std::string& msg) {
+  for (const char c : msg) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f || u >= 0x80) return false;
+  }
+  return true;
+}
+
+// Control bytes and binary garbage in every place the reader quotes the file: escaped, and cut
+// to a short excerpt.
+TEST(XyzReader, FileContentInMessagesIsEscapedAndCut) {
+  TempDir dir;
+  const std::string garbage = "\x01\x02\x1b[2J\r\v\f\xff\xfe";
+  const std::string long_token(100000, 'x');
+  const std::vector<std::string> texts = {
+      garbage + "\n\nC 0 0 0\n",                                           // count line
+      "1\nProperties=species:S:1:pos:R:" + garbage + "\nC 0 0 0\n",        // Properties
+      "1\nProperties=species:S:1:pos:" + garbage + ":3\nC 0 0 0\n",        // its type
+      "1\nLattice=\"5 0 0 0 5 0 0 0 " + garbage + "\"\nC 0 0 0\n",         // Lattice entry
+      "1\nLattice=\"5 0 0 0 5 0 0\r\v" + garbage + "\"\nC 0 0 0\n",        // Lattice count
+      "1\nLattice=\"5 0 0 1 5 0 0 0 5 \r\" x\nC 0 0 0\n",                  // triclinic
+      "1\n\nC" + garbage + " 0 0 0\n",                                     // species
+      "1\n\nC 0 0" + garbage + "\n",                                       // a number
+      "1\n\nC 0 0 " + long_token + "\n",                                   // a long token
+      long_token + "\n\nC 0 0 0\n",                                        // a long count
+      "1\nProperties=species:S:1:pos:R:3:\x01\x1b[2J\xff:R:1\nC 0 0 0\n",  // short line
+  };
+  for (std::size_t k = 0; k < texts.size(); ++k) {
+    const std::string msg = error_reading(dir, texts[k]);
+    EXPECT_TRUE(printable(msg)) << k << ": " << msg;
+    EXPECT_LT(msg.size(), 600u) << k << ": " << msg;
+  }
+  EXPECT_NE(error_reading(dir, texts[0]).find("\\x01\\x02\\x1b[2J\\r"), std::string::npos);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 /// The structure and transport analyses of a run (`analysis` in the config): when each one
 /// samples, where its results go, and the summary at the end. The particle side runs where the
 /// particles live (sampler.hpp); this class keeps the averages on the host and writes the CSV
-/// files: g(r) and S(q) rewritten whole (to FILE.tmp, then renamed) with the averages so far,
+/// files: g(r) and S(q) rewritten whole (io::write_file_atomically) with the averages so far,
 /// the MSD one row per sample.
 
 #include <cstdint>

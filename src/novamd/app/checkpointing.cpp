@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "novamd/app/version.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/forces/force_settings.hpp"
 
 namespace novamd::app {
 
@@ -26,7 +30,24 @@ void save_checkpoint(const std::filesystem::path& file, const io::Config& config
 
 namespace {
 
-/// The checkpoint's particles must fit the config's species and force terms.
+/// Every finite cutoff at most half the checkpoint's shortest box edge (the minimum image), as a
+/// fresh run's box must hold it.
+void check_cutoffs(const std::filesystem::path& file, const io::CheckpointData& data,
+                   const io::Config& config) {
+  const double half_edge = 0.5 * std::min({data.box[0], data.box[1], data.box[2]});
+  for (std::size_t t = 0; t < config.forces.size(); ++t) {
+    const double cutoff = forces::cutoff_of(config.forces[t]);
+    if (std::isfinite(cutoff) && cutoff > half_edge)
+      throw core::InputError(fmt::format(
+          "{}: the checkpoint's box {} x {} x {} is too small for forces[{}].{}.cutoff: {}; "
+          "expected a box whose shortest edge is at least twice the cutoff",
+          file.string(), data.box[0], data.box[1], data.box[2], t,
+          forces::name_of(config.forces[t]), cutoff));
+  }
+}
+
+/// The checkpoint's particles must fit the config's species and force terms, and its box the
+/// cutoffs (io::read_checkpoint has checked the content itself).
 void check_state(const std::filesystem::path& file, const io::CheckpointData& data,
                  const io::Config& config) {
   const auto& particles = data.state.particles;
@@ -46,6 +67,7 @@ void check_state(const std::filesystem::path& file, const io::CheckpointData& da
                                        "uses {}",
                                        file.string(), data.integrator.type,
                                        config.integrator.type));
+  check_cutoffs(file, data, config);
 }
 
 }  // namespace

@@ -100,7 +100,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                          const CudaForceInput<PairT>& in, cudaStream_t stream) override {
     calls_ = state.calls;
     list_.reset();
-    if (state.built_at.size() == 0 || method_ != neighbors::NeighborMethod::NeighborList) return;
+    if (state.built_at.size() == 0 ||
+        traversal(in.n, in.host_box) != neighbors::NeighborMethod::NeighborList)
+      return;
     list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
     list_->restore(built_at, in.n, in.host_box, state.builds, stream);
   }
@@ -130,7 +132,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       return;
     }
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
-    switch (method_) {
+    switch (traversal(in.n, in.host_box)) {
       case neighbors::NeighborMethod::NeighborList: {
         if (!list_) list_.emplace(cutoff_, skin_, lanes);
         list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
@@ -149,6 +151,17 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
 
  private:
+  /// The traversal for n particles in `box`: cell and Verlet lists visit the 27 cells around a
+  /// particle's cell, so they need 3 cells per axis in the grid that the particle count allows
+  /// (a dilute system's grid is capped, cell_dimensions.hpp); else all pairs.
+  neighbors::NeighborMethod traversal(int n, const core::Box& box) const {
+    if (method_ == neighbors::NeighborMethod::AllPairs) return method_;
+    const double cell = method_ == neighbors::NeighborMethod::CellList ? cutoff_ : cutoff_ + skin_;
+    return neighbors::holds_three_cells(box, cell, static_cast<std::size_t>(n))
+               ? method_
+               : neighbors::NeighborMethod::AllPairs;
+  }
+
   /// Each pair once where there are enough range pairs to fill the GPU; for small systems the
   /// chunked full matrix keeps more multiprocessors busy.
   void add_all_pairs(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
@@ -183,7 +196,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
 };
 
 /// The CUDA force term for `settings` at precision P, over the traversal `neighbors` resolves
-/// for this box (all pairs where the box is too small for three cells per axis).
+/// for this box; the term takes all pairs where the cell grid has fewer than three cells per
+/// axis (a small box, or a dilute system's capped grid).
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cuda_force_term(
     const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
@@ -192,11 +206,7 @@ std::unique_ptr<CudaForceTerm<typename core::PrecisionTypes<P>::PairT>> make_cud
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = cutoff_of(settings);
   const double skin = neighbors.skin_for(cutoff);
-  auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
-  const double cell = method == neighbors::NeighborMethod::CellList ? cutoff : cutoff + skin;
-  if (method != neighbors::NeighborMethod::AllPairs && !neighbors::holds_three_cells(box, cell)) {
-    method = neighbors::NeighborMethod::AllPairs;  // fewer than 3 cells per axis
-  }
+  const auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
   return with_evaluator<PairT>(
       settings, species, units,
       [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {

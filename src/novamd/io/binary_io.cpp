@@ -11,9 +11,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <random>
 #include <system_error>
 
 #include "novamd/core/error.hpp"
+#include "novamd/io/output_path.hpp"
 
 namespace novamd::io {
 namespace {
@@ -33,10 +35,43 @@ int last_error() {
 /// and the new file is complete and in place whatever happens here.
 void sync_folder(const std::filesystem::path& folder) {
   const std::string name = folder.empty() ? std::string(".") : folder.string();
-  const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY);
+  const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   ::fsync(fd);
   ::close(fd);
+}
+
+/// Creates a new temporary beside `file`, "FILE.tmp.<pid>.<16 random hex digits>", opened for
+/// writing with O_EXCL and O_NOFOLLOW: an existing path (a file, a symbolic link planted under a
+/// guessable name) is never opened, followed or replaced; a name taken is drawn again. Returns
+/// the descriptor, or -1 with errno set; `temporary` names the last name tried.
+int open_temporary(const std::filesystem::path& file, std::filesystem::path& temporary) {
+  std::random_device entropy;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    const std::uint64_t suffix = (std::uint64_t{entropy()} << 32) | entropy();
+    temporary = file;
+    temporary += fmt::format(".tmp.{}.{:016x}", ::getpid(), suffix);
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                          0666);  // the permissions of fopen(..., "w"), less the umask
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return -1;
+}
+
+/// Writes all of `bytes` to `fd`, through short writes and interrupted calls; false (errno set)
+/// on an error.
+bool write_all(int fd, std::span<const unsigned char> bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
 }
 
 }  // namespace
@@ -125,35 +160,43 @@ std::vector<unsigned char> read_whole_file(const std::filesystem::path& file) {
 
 void write_file_atomically(const std::filesystem::path& file,
                            std::span<const unsigned char> bytes) {
-  std::filesystem::path temporary = file;
-  temporary += ".tmp";
-  const auto fail = [&](std::string_view step, const std::string& error) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw core::RunError(fmt::format("{}: cannot write ({} {}: {})", file.string(), step,
-                                     temporary.string(), error));
+  std::filesystem::path temporary;  // set once created: removed on every failure
+  const auto refuse_non_regular = [&] {
+    const auto kind = non_regular_kind(file);
+    if (!kind) return;
+    if (!temporary.empty()) ::unlink(temporary.c_str());
+    throw core::RunError(fmt::format(
+        "{}: cannot write: the path is {}; expected a regular file to replace, or no file",
+        file.string(), *kind));
   };
+  refuse_non_regular();
   errno = 0;
-  std::FILE* f = std::fopen(temporary.c_str(), "wb");
-  if (!f) fail("creating", std::strerror(last_error()));
+  std::filesystem::path tried;
+  const int fd = open_temporary(file, tried);
+  if (fd < 0)
+    throw core::RunError(fmt::format("{}: cannot write (creating {}: {})", file.string(),
+                                     tried.string(), std::strerror(last_error())));
+  temporary = tried;
+  const auto fail = [&](std::string_view step, int error) {
+    ::unlink(temporary.c_str());
+    throw core::RunError(fmt::format("{}: cannot write ({} {}: {})", file.string(), step,
+                                     temporary.string(), std::strerror(error)));
+  };
   std::string_view step;  // the step that failed, if any
   int error = 0;
-  if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
+  if (!write_all(fd, bytes)) {
     step = "writing";
-  } else if (std::fflush(f) != 0) {
-    step = "flushing";
-  } else if (::fsync(::fileno(f)) != 0) {
+  } else if (::fsync(fd) != 0) {
     step = "syncing";
   }
   if (!step.empty()) error = last_error();
-  if (std::fclose(f) != 0 && step.empty()) {
+  if (::close(fd) != 0 && step.empty()) {
     step = "closing";
     error = last_error();
   }
-  if (!step.empty()) fail(step, std::strerror(error));
-  std::error_code ec;
-  std::filesystem::rename(temporary, file, ec);
-  if (ec) fail("renaming", ec.message());
+  if (!step.empty()) fail(step, error);
+  refuse_non_regular();  // again: something may have appeared at the path meanwhile
+  if (::rename(temporary.c_str(), file.c_str()) != 0) fail("renaming", last_error());
   sync_folder(file.parent_path());
 }
 

@@ -109,10 +109,14 @@ std::uint32_t crc32_of(std::span<const unsigned char> bytes);
 /// @throws core::InputError "<file>: cannot read (<system error>)".
 std::vector<unsigned char> read_whole_file(const std::filesystem::path& file);
 
-/// Writes `bytes` to `file` through `file.tmp` in the same folder: written, flushed and synced
-/// to disk, then renamed over `file`, so `file` is at any moment either the old or the new
-/// content. On failure the temporary is removed.
-/// @throws core::RunError "<file>: cannot write (<step>: <system error>)".
+/// Writes `bytes` to `file` through a temporary in the same folder, `file.tmp.<pid>.<random>`,
+/// created with O_CREAT | O_EXCL | O_NOFOLLOW (whatever lies at a guessable name, `file.tmp`
+/// or a planted symbolic link, is never followed or replaced): written, synced to disk, then
+/// renamed over `file`, and the folder synced, so `file` is at any moment either the old or the
+/// new content. Only a regular file is replaced: a symbolic link, folder, device, fifo or socket
+/// at `file` is refused and left as it is. On failure the temporary is removed.
+/// @throws core::RunError "<file>: cannot write: the path is a symbolic link; ..." or
+///   "<file>: cannot write (<step> <temporary>: <system error>)".
 void write_file_atomically(const std::filesystem::path& file, std::span<const unsigned char> bytes);
 
 }  // namespace novamd::io

@@ -8,15 +8,17 @@
 ///
 /// Reading checks, in this order: the magic, a reversed byte-order mark, the version, any other
 /// byte-order mark, the file size against the content length, the CRC-32, and only then parses
-/// the content, checking every count as it goes. The version comes before the checksum because
-/// a later version may checksum differently: its files must be refused for their version, not
-/// called corrupt.
+/// the content, checking every count as it goes; then the content itself (check_content: a
+/// valid checksum does not make a crafted or buggy file's values valid). The version comes before
+/// the checksum because a later version may checksum differently: its files must be refused for
+/// their version, not called corrupt.
 
 #include "novamd/io/checkpoint.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -255,6 +257,82 @@ CheckpointData get_content(BinaryReader& in) {
   return data;
 }
 
+// --- Checking the content ----------------------------------------------------------------------
+
+/// The largest step a checkpoint may hold: 2^53. Steps up to it are exact as doubles (times are
+/// step x timestep), and twice the step, which a finished run suggests as the next --steps, fits
+/// an int64.
+constexpr std::int64_t kMaxStep = std::int64_t{1} << 53;
+
+[[noreturn]] void invalid(const std::string& file, std::string_view why) {
+  throw core::InputError(fmt::format("{}: invalid checkpoint: {}", file, why));
+}
+
+/// Each of 0..N-1 exactly once, N the number of ids.
+void check_ids(const std::vector<std::int32_t>& ids, const std::string& file) {
+  const auto n = static_cast<std::int64_t>(ids.size());
+  std::vector<std::int64_t> seen_at(ids.size(), -1);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t id = ids[i];
+    if (id < 0 || id >= n)
+      invalid(file, fmt::format("particle id {} at index {} is out of range [0, {}); expected "
+                                "each id from 0 to {} once",
+                                id, i, n, n - 1));
+    if (seen_at[id] >= 0)
+      invalid(file,
+              fmt::format("duplicate particle id {} at indices {} and {}", id, seen_at[id], i));
+    seen_at[id] = i;
+  }
+}
+
+void check_finite(const std::vector<double>& values, std::string_view what,
+                  const std::string& file) {
+  const auto bad =
+      std::find_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); });
+  if (bad != values.end())
+    invalid(file, fmt::format("{} hold {} at index {}; expected finite numbers", what, *bad,
+                              bad - values.begin()));
+}
+
+void check_finite(const core::Vec3Array& a, std::string_view what, const std::string& file) {
+  check_finite(a.x, component(what, 0), file);
+  check_finite(a.y, component(what, 1), file);
+  check_finite(a.z, component(what, 2), file);
+}
+
+void check_count(std::int64_t value, std::string_view what, const std::string& file) {
+  if (value < 0) invalid(file, fmt::format("{} is {}; expected a count >= 0", what, value));
+}
+
+/// What a valid checksum does not vouch for: the step and the box in range, ids 0..N-1 once
+/// each, every stored number finite, every counter non-negative.
+void check_content(const CheckpointData& data, const std::string& file) {
+  if (data.step < 0 || data.step > kMaxStep)
+    invalid(file, fmt::format("the step is {}; expected 0 to {} (2^53)", data.step, kMaxStep));
+  for (int d = 0; d < 3; ++d) {
+    if (!(std::isfinite(data.box[d]) && data.box[d] > 0.0))
+      invalid(file, fmt::format("{} is {}; expected a positive, finite length",
+                                component("the box edge", d), data.box[d]));
+  }
+  const backend::BackendState& state = data.state;
+  check_ids(state.particles.id, file);
+  check_finite(state.particles.position, "the particle positions", file);
+  check_finite(state.particles.velocity, "the particle velocities", file);
+  check_finite(state.particles.force, "the particle forces", file);
+  check_finite(state.thermostat_heat, "the thermostat heat", file);
+  check_count(state.force_evaluations, "the force-evaluation count", file);
+  check_count(state.reorders, "the reorder count", file);
+  for (std::size_t k = 0; k < state.terms.size(); ++k) {
+    check_count(state.terms[k].calls, fmt::format("the evaluation count of force term {}", k),
+                file);
+    check_count(state.terms[k].builds, fmt::format("the list-build count of force term {}", k),
+                file);
+    check_finite(state.terms[k].built_at,
+                 fmt::format("the list-build positions of force term {}", k), file);
+  }
+  check_finite(data.integrator.values, "the integrator state", file);
+}
+
 }  // namespace
 
 void write_checkpoint(const std::filesystem::path& file, const CheckpointData& data) {
@@ -277,7 +355,9 @@ CheckpointData read_checkpoint(const std::filesystem::path& file) {
   check_checksum(bytes, name);
   const std::span<const unsigned char> content(bytes.data() + kHeaderSize, length);
   BinaryReader in(content, name);
-  return get_content(in);
+  CheckpointData data = get_content(in);
+  check_content(data, name);
+  return data;
 }
 
 }  // namespace novamd::io

@@ -1,9 +1,10 @@
 #pragma once
 /// @file checkpoint.hpp
 /// Binary checkpoints: everything a run needs to continue bitwise as if uninterrupted.
-/// Written to `FILE.tmp` and renamed over FILE, so a crash never leaves a half-written
-/// checkpoint; a version field and a CRC-32 of the whole content guard the reading. The layout,
-/// the version policy and the checks on reading are in docs/file-formats.md.
+/// Written to a new temporary beside FILE and renamed over it (io::write_file_atomically), so a
+/// crash never leaves a half-written checkpoint; a version field and a CRC-32 of the whole
+/// content guard the reading, and the content is checked after it. The layout, the version
+/// policy and the checks on reading are in docs/file-formats.md.
 
 #include <array>
 #include <cstdint>
@@ -28,13 +29,16 @@ struct CheckpointData {
   integrate::IntegratorState integrator;
 };
 
-/// Writes `data` to `file` atomically (temporary file, then rename).
-/// @throws core::RunError naming the file if it cannot be written.
+/// Writes `data` to `file` atomically (temporary file, then rename); only a regular file (or no
+/// file) at `file` is replaced.
+/// @throws core::RunError naming the file if it cannot be written or is not a regular file.
 void write_checkpoint(const std::filesystem::path& file, const CheckpointData& data);
 
 /// Reads and verifies a checkpoint.
 /// @throws core::InputError naming the file for a missing or unreadable file, a file that is not
-///   a NovaMD checkpoint, an unsupported version, a truncated file or a checksum mismatch.
+///   a NovaMD checkpoint, an unsupported version, a truncated file, a checksum mismatch, or
+///   content out of range (ids not 0..N-1 once each, a box edge not positive and finite, a step
+///   outside [0, 2^53], a value not finite, a negative counter).
 CheckpointData read_checkpoint(const std::filesystem::path& file);
 
 /// The differences between the config a checkpoint was written with and the run's, one line

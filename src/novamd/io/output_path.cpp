@@ -1,71 +1,91 @@
+/// @file output_path.cpp
+/// Checks on output paths (see output_path.hpp).
+
 #include "novamd/io/output_path.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <system_error>
+#include <cerrno>
+#include <cstring>
 
 #include "novamd/core/error.hpp"
 
 namespace novamd::io {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::string_view kind_of(fs::file_type type) {
-  switch (type) {
-    case fs::file_type::directory: return "a folder";
-    case fs::file_type::symlink: return "a symbolic link";
-    case fs::file_type::block: return "a block device";
-    case fs::file_type::character: return "a character device";
-    case fs::file_type::fifo: return "a named pipe";
-    case fs::file_type::socket: return "a socket";
-    default: return "not a regular file";
-  }
+/// What a file of mode `mode` is, as a message says it.
+std::string kind_of(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a named pipe (fifo)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
 }
 
-/// Whether a file of this type may stand where a file of `kind` is written.
-bool writable_over(fs::file_type type, OutputKind kind) {
-  if (type == fs::file_type::regular) return true;
-  return kind == OutputKind::Streamed && type == fs::file_type::character;
+/// The folder `path` names: its parent, or "." for a bare name.
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  const auto parent = path.parent_path();
+  return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
+/// Throws core::InputError if `folder` is missing, not a folder, or not writable.
+void check_folder(const std::filesystem::path& folder, const std::filesystem::path& path,
+                  std::string_view what) {
+  const auto fail = [&](const std::string& why) {
+    throw core::InputError(fmt::format("{}: {}: {}", what, path.string(), why));
+  };
+  struct stat status {};
+  if (::stat(folder.c_str(), &status) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR)
+      fail(fmt::format("the folder '{}' does not exist; expected an existing folder",
+                       folder.string()));
+    fail(fmt::format("cannot inspect the folder '{}' ({})", folder.string(), std::strerror(errno)));
+  }
+  if (!S_ISDIR(status.st_mode))
+    fail(fmt::format("'{}' is {}, not a folder", folder.string(), kind_of(status.st_mode)));
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    fail(
+        fmt::format("the folder '{}' is not writable ({})", folder.string(), std::strerror(errno)));
 }
 
 }  // namespace
 
-void check_output_path(const fs::path& path, std::string_view what, OutputKind kind) {
-  const auto fail = [&](const std::string& why, std::string_view expected) {
-    throw core::InputError(fmt::format("{}: '{}' {}; expected {}", what, path.string(), why,
-                                       expected));
+std::optional<std::string> non_regular_kind(const std::filesystem::path& path) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0 || S_ISREG(status.st_mode)) return std::nullopt;
+  return kind_of(status.st_mode);
+}
+
+void check_output_path(const std::filesystem::path& path, std::string_view what,
+                       OutputKind kind) {
+  if (path.empty())
+    throw core::InputError(fmt::format("{}: the path is empty; expected a file name", what));
+  const auto fail = [&](const std::string& why) {
+    throw core::InputError(fmt::format("{}: {}: {}", what, path.string(), why));
   };
-  if (path.empty()) throw core::InputError(fmt::format("{}: the file name is empty", what));
-  if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
-    fail("names a folder", "a file name");
-  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  std::error_code ec;
-  const auto folder_status = fs::status(folder, ec);
-  if (!fs::exists(folder_status))
-    fail(fmt::format("is in the folder '{}', which does not exist", folder.string()),
-         "an existing folder (create it first)");
-  if (!fs::is_directory(folder_status))
-    fail(fmt::format("is in '{}', which is not a folder", folder.string()), "a folder");
-  const auto link_status = fs::symlink_status(path, ec);
-  if (fs::exists(link_status) || fs::is_symlink(link_status)) {
-    const fs::file_type type = kind == OutputKind::Streamed ? fs::status(path, ec).type()
-                                                            : link_status.type();
-    if (type == fs::file_type::not_found)
-      fail("is a symbolic link to nothing", "a regular file or a new file name");
-    if (!writable_over(type, kind))
-      fail(fmt::format("is {}", kind_of(type)),
-           kind == OutputKind::Streamed
-               ? "a regular file (or a new file name)"
-               : "a regular file (or a new file name): it is replaced by a rename, which would "
-                 "replace what stands there");
-    if (::access(path.c_str(), W_OK) != 0)
-      fail("cannot be written (no permission)", "a file you may write");
-  } else if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    fail(fmt::format("cannot be created: the folder '{}' is not writable", folder.string()),
-         "a folder you may write");
+  const auto name = path.filename();
+  if (name.empty() || name == "." || name == "..")
+    fail("the path names a folder; expected a file name");
+  check_folder(folder_of(path), path, what);
+  if (kind == OutputKind::ReplacedAtomically) {
+    if (const auto other = non_regular_kind(path))
+      fail(fmt::format("the path is {}; expected a new file or a regular file to replace "
+                       "(it is replaced by a rename, which would replace what stands there)",
+                       *other));
+  } else {
+    struct stat status {};  // what a write reaches, through any link
+    if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode) &&
+        !S_ISCHR(status.st_mode))
+      fail(fmt::format("the path is {}; expected a new file, a regular file or a device such as "
+                       "/dev/null",
+                       kind_of(status.st_mode)));
   }
+  if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0)
+    fail(fmt::format("the file is not writable ({})", std::strerror(errno)));
 }
 
 }  // namespace novamd::io

@@ -18,9 +18,11 @@
 #include <numeric>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "novamd/core/error.hpp"
+#include "novamd/core/excerpt.hpp"
 
 namespace novamd::io {
 namespace {
@@ -67,7 +69,13 @@ std::string lower(std::string_view s) {
 /// Reads lines, counting them and dropping a trailing '\r' (files written on Windows).
 class LineReader {
  public:
-  explicit LineReader(const std::filesystem::path& file) : file_(file), in_(file) {
+  explicit LineReader(const std::filesystem::path& file) : file_(file) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+      throw core::InputError(
+          fmt::format("{}: is a folder, not a file; expected the path of an XYZ structure file",
+                      file.string()));
+    in_.open(file);
     if (!in_)
       throw core::InputError(fmt::format("{}: cannot open the structure file: {}", file.string(),
                                          std::strerror(errno)));
@@ -79,6 +87,16 @@ class LineReader {
     return true;
   }
   std::int64_t number() const { return number_; }
+  /// The size of a regular file and the bytes after the lines read so far; nothing for a pipe
+  /// or a device, whose size is not known in advance.
+  std::optional<std::pair<std::uintmax_t, std::uintmax_t>> size_and_rest() {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file_, ec)) return std::nullopt;
+    const auto size = std::filesystem::file_size(file_, ec);
+    const auto at = in_.tellg();
+    if (ec || at < 0 || static_cast<std::uintmax_t>(at) > size) return std::nullopt;
+    return std::pair{size, size - static_cast<std::uintmax_t>(at)};
+  }
 
  private:
   std::filesystem::path file_;
@@ -148,7 +166,7 @@ ColumnLayout parse_properties(const std::string& value, const std::string& at) {
     return core::InputError(
         fmt::format("{}: Properties={} is malformed ({}); expected "
                     "name:type:columns triples such as species:S:1:pos:R:3",
-                    at, value, why));
+                    at, core::excerpt(value), why));
   };
   if (parts.size() % 3 != 0) throw malformed("not a multiple of three fields");
   ColumnLayout layout{-1, -1, -1, 0, true, value};
@@ -157,9 +175,11 @@ ColumnLayout parse_properties(const std::string& value, const std::string& at) {
     const std::string& type = parts[k + 1];
     const auto count = parse_integer(parts[k + 2]);
     if (type.size() != 1 || std::string_view("SRIL").find(type[0]) == std::string_view::npos)
-      throw malformed(fmt::format("type '{}' of '{}' is not S, R, I or L", type, parts[k]));
+      throw malformed(fmt::format("type '{}' of '{}' is not S, R, I or L", core::excerpt(type),
+                                  core::excerpt(parts[k])));
     if (!count || *count < 1 || *count > 1000)
-      throw malformed(fmt::format("column count '{}' of '{}'", parts[k + 2], parts[k]));
+      throw malformed(fmt::format("column count '{}' of '{}'", core::excerpt(parts[k + 2]),
+                                  core::excerpt(parts[k])));
     const bool vector3 = type == "R" && *count == 3;
     if (name == "species" && type == "S" && *count == 1) layout.species = layout.total;
     if (name == "pos" && vector3) layout.pos = layout.total;
@@ -171,7 +191,7 @@ ColumnLayout parse_properties(const std::string& value, const std::string& at) {
     throw core::InputError(
         fmt::format("{}: Properties={} has no {} column; expected species:S:1 "
                     "and pos:R:3",
-                    at, value, layout.species < 0 ? "species:S:1" : "pos:R:3"));
+                    at, core::excerpt(value), layout.species < 0 ? "species:S:1" : "pos:R:3"));
   return layout;
 }
 
@@ -182,13 +202,13 @@ core::Box parse_lattice(const std::string& value, const std::string& at) {
     throw core::InputError(
         fmt::format("{}: Lattice=\"{}\" holds {} numbers; expected 9 (three "
                     "cell vectors, \"Lx 0 0 0 Ly 0 0 0 Lz\")",
-                    at, value, tokens.size()));
+                    at, core::excerpt(value), tokens.size()));
   double m[9];
   for (int k = 0; k < 9; ++k) {
     const auto v = parse_double(tokens[k]);
     if (!v)
-      throw core::InputError(
-          fmt::format("{}: Lattice entry {} is '{}'; expected a number", at, k + 1, tokens[k]));
+      throw core::InputError(fmt::format("{}: Lattice entry {} is '{}'; expected a number", at,
+                                         k + 1, core::excerpt(tokens[k])));
     m[k] = *v;
   }
   const double lx = m[0], ly = m[4], lz = m[8];
@@ -204,7 +224,7 @@ core::Box parse_lattice(const std::string& value, const std::string& at) {
       throw core::InputError(fmt::format(
           "{}: Lattice=\"{}\" is not orthorhombic (off-diagonal entry {} is {}); NovaMD supports "
           "orthorhombic boxes only: expected Lattice=\"Lx 0 0 0 Ly 0 0 0 Lz\"",
-          at, value, k + 1, m[k]));
+          at, core::excerpt(value), k + 1, m[k]));
   }
   return core::Box(lx, ly, lz);
 }
@@ -222,20 +242,21 @@ void read_atom(std::string_view line, const ColumnLayout& layout, const core::Sp
   const auto n_tokens = static_cast<int>(tokens.size());
   if (n_tokens < layout.total || (layout.extended && n_tokens > layout.total))
     throw core::InputError(fmt::format("{}: atom line has {} fields; expected {} ({})", at,
-                                       n_tokens, layout.total, layout.describe));
+                                       n_tokens, layout.total, core::excerpt(layout.describe)));
   const std::string name(tokens[layout.species]);
   const auto type = species.find(name);
   if (!type)
     throw core::InputError(
         fmt::format("{}: species '{}' is not declared in system.species; expected one of {}", at,
-                    name, species_list(species)));
+                    core::excerpt(name), species_list(species)));
   const auto vector_at = [&](int first, const char* what) {
     double v[3];
     for (int d = 0; d < 3; ++d) {
       const auto value = parse_double(tokens[first + d]);
       if (!value)
         throw core::InputError(fmt::format("{}: field {} ({} {}) is '{}'; expected a finite number",
-                                           at, first + d + 1, what, "xyz"[d], tokens[first + d]));
+                                           at, first + d + 1, what, "xyz"[d],
+                                           core::excerpt(tokens[first + d])));
       v[d] = *value;
     }
     return core::Vec3<double>{v[0], v[1], v[2]};
@@ -260,8 +281,29 @@ std::int64_t read_count(LineReader& reader, const std::filesystem::path& file) {
     throw core::InputError(
         fmt::format("{}: expected the number of atoms (a non-negative integer) "
                     "on the first line, got '{}'",
-                    where(file, 1), line));
+                    where(file, 1), core::excerpt(line)));
   return *count;
+}
+
+/// The shortest atom line: a species and three coordinates of one character each, "C 0 0 0\n".
+constexpr std::uintmax_t kMinAtomLineBytes = 8;
+
+/// Refuses, before anything is allocated for it, a count that the file's size cannot hold: every
+/// layout has a species and three coordinates, so an atom line takes at least 8 bytes (the last
+/// one 7, without its newline), and the bytes after the comment line hold at most (rest + 1) / 8
+/// atom lines. Returns false where the size is not known (a pipe): the count is then not checked.
+bool check_count_fits(std::int64_t count, LineReader& reader, const std::filesystem::path& file) {
+  const auto size = reader.size_and_rest();
+  if (!size) return false;
+  const auto [bytes, rest] = *size;
+  const std::uintmax_t room = (rest + 1) / kMinAtomLineBytes;
+  if (static_cast<std::uintmax_t>(count) > room)
+    throw core::InputError(fmt::format(
+        "{}: the first line announces {} atoms, but the file's {} bytes leave room for at most {} "
+        "atom lines (each takes at least {} bytes, as \"C 0 0 0\\n\" does); expected the number "
+        "of atom lines that follow the comment line",
+        where(file, 1), count, bytes, room, kMinAtomLineBytes));
+  return true;
 }
 
 }  // namespace
@@ -284,13 +326,16 @@ XyzFrame read_xyz(const std::filesystem::path& file, const core::SpeciesTable& s
   const ColumnLayout layout =
       props != fields.end() ? parse_properties(props->second, comment_at) : plain_layout();
   frame.has_velocities = layout.vel >= 0;
-  frame.particles.resize(static_cast<std::size_t>(count));
+  // A count checked against the file's size is allocated at once; from a pipe, line by line.
+  const bool checked = check_count_fits(count, reader, file);
+  frame.particles.resize(checked ? static_cast<std::size_t>(count) : 0);
   for (std::int64_t i = 0; i < count; ++i) {
     if (!reader.next(line))
       throw core::InputError(
           fmt::format("{}: the file ends after {} of {} atom lines; expected {} "
                       "atom lines after the comment line (line 2)",
                       where(file, reader.number() + 1), i, count, count));
+    if (!checked) frame.particles.resize(static_cast<std::size_t>(i) + 1);
     read_atom(line, layout, species, where(file, reader.number()), frame.particles,
               static_cast<std::size_t>(i));
   }

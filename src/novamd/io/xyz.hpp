@@ -35,9 +35,11 @@ struct XyzFrame {
 /// Lattice must be orthorhombic. Columns other than species, pos and vel (forces, ...) are
 /// skipped; frames after the first are ignored.
 ///
-/// @throws core::InputError "<file>:<line>: ..." for an unreadable file, a bad count line, a
+/// @throws core::InputError "<file>:<line>: ..." for an unreadable file or a folder, a bad count
+///   line or a count larger than the file can hold (checked before anything is allocated), a
 ///   malformed Lattice or Properties, a triclinic Lattice, no species or pos column, a species
-///   not declared in system.species, a missing or short atom line, or a non-numeric field.
+///   not declared in system.species, a missing or short atom line, or a non-numeric field. File
+///   content quoted in a message is escaped and cut (core::excerpt).
 XyzFrame read_xyz(const std::filesystem::path& file, const core::SpeciesTable& species);
 
 /// Writes frames of extended XYZ, one after the other, in particle id order whatever the

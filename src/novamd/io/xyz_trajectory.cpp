@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "novamd/core/error.hpp"
+#include "novamd/core/excerpt.hpp"
 #include "novamd/io/trajectory_checks.hpp"
 
 namespace novamd::io {
@@ -74,7 +75,7 @@ std::uintmax_t xyz_resume_offset(const std::filesystem::path& file, std::size_t 
         atoms_in_frame != particles)
       throw core::InputError(fmt::format(
           "{}:{}: cannot continue this trajectory: the frame holds '{}' atoms; the run has {}",
-          file.string(), line - 1, count, particles));
+          file.string(), line - 1, core::excerpt(count), particles));
     const auto step = step_of(comment);
     if (!step)
       throw core::InputError(fmt::format(

@@ -3,7 +3,9 @@
 /// Particles binned into cells on the GPU (seed 002's assign, count and gather): each particle's
 /// cell, a CUB radix sort of (cell, particle) pairs on only the bits the cell count needs, and
 /// each cell's range in the sorted order. The sort is stable, so a cell's particles appear in
-/// increasing index order: traversals that visit cells in a fixed order are deterministic.
+/// increasing index order: traversals that visit cells in a fixed order are deterministic. The
+/// cell count is the CPU grid's (cell_dimensions.hpp): bounded by the particle count, so at most
+/// 2^28 cells and 28 sort bits.
 
 #include <algorithm>
 #include <bit>
@@ -13,6 +15,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/cell_dimensions.hpp"
 #include "novamd/neighbors/pair_position.hpp"
 
 namespace novamd::neighbors {
@@ -37,20 +40,22 @@ struct CellGridView {
   int cells() const { return dims.x * dims.y * dims.z; }
 };
 
-/// The view's grid for cells of at least `min_size` per axis.
-inline CellGridView cell_grid_for(const core::Box& box, double min_size) {
+/// The view's grid for `particles` particles, cells of at least `min_size` per axis, as many as
+/// cell_dimensions() gives (the CPU grid's count).
+inline CellGridView cell_grid_for(const core::Box& box, double min_size, std::size_t particles) {
   const auto& L = box.length();
+  const auto dims = cell_dimensions(box, min_size, particles);
   CellGridView g{};
-  g.dims = {std::max(1, int(L.x / min_size)), std::max(1, int(L.y / min_size)),
-            std::max(1, int(L.z / min_size))};
+  g.dims = {dims[0], dims[1], dims[2]};
   g.inverse_cell_size = {float(g.dims.x / L.x), float(g.dims.y / L.y), float(g.dims.z / L.z)};
   return g;
 }
 
-/// True where the box holds at least 3 cells of `min_size` per axis, so that the 27 cells
-/// around any cell are distinct.
-inline bool holds_three_cells(const core::Box& box, double min_size) {
-  return box.shortest_edge() >= 3.0 * min_size;
+/// True where the grid for `particles` particles and cells of at least `min_size` has 3 cells
+/// or more per axis, so that the 27 cells around any cell are distinct. A dilute system's grid
+/// may have fewer (its cell count is capped): the traversals over 27 cells must not use it.
+inline bool holds_three_cells(const core::Box& box, double min_size, std::size_t particles) {
+  return holds_stencil(cell_dimensions(box, min_size, particles), 1);
 }
 
 /// The sorted entries of a cell grid: cell c holds order[start[c] .. end[c]).
@@ -115,7 +120,7 @@ class DeviceCellBins {
   void bin(const PairPosition<T>* pos, int n, const core::Box& box, double min_size,
            cudaStream_t stream) {
     constexpr int kBlock = 256;
-    grid_ = cell_grid_for(box, min_size);
+    grid_ = cell_grid_for(box, min_size, static_cast<std::size_t>(n));
     for (auto* b : {&cell_, &index_, &sorted_cell_, &order_}) b->resize(n);
     start_.resize(grid_.cells());
     end_.resize(grid_.cells());

@@ -1,17 +1,13 @@
 #include "novamd/neighbors/cell_grid.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace novamd::neighbors {
 
 void CellGrid::build(const core::ParticleData& particles, const core::Box& box,
                      double min_cell_size) {
   const auto& L = box.length();
-  const double lengths[3] = {L.x, L.y, L.z};
-  for (int a = 0; a < 3; ++a) {
-    dims_[a] = std::max(1, static_cast<int>(std::floor(lengths[a] / min_cell_size)));
-  }
+  dims_ = cell_dimensions(box, min_cell_size, particles.size());
   inverse_cell_size_ = {dims_[0] / L.x, dims_[1] / L.y, dims_[2] / L.z};
   const auto n = particles.size();
   cell_.resize(n);

@@ -1,19 +1,23 @@
 #pragma once
 /// @file cell_grid.hpp
 /// Particles binned into a periodic grid of cells at least `min_cell_size` wide (seeds 001, 002:
-/// assign, count, gather). Deterministic: particles of a cell keep their storage order.
+/// assign, count, gather). Deterministic: particles of a cell keep their storage order. The
+/// cell count is bounded by the particle count (cell_dimensions.hpp): in a dilute gas the cells
+/// are wider than asked, and there may then be fewer than 3 per axis.
 
 #include <array>
 #include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
+#include "novamd/neighbors/cell_dimensions.hpp"
 
 namespace novamd::neighbors {
 
 class CellGrid {
  public:
-  /// Bins `particles` (wrapped positions) into cells of edge >= min_cell_size.
+  /// Bins `particles` (wrapped positions) into cells of edge >= min_cell_size, as many per axis
+  /// as cell_dimensions() gives for this box and particle count.
   void build(const core::ParticleData& particles, const core::Box& box, double min_cell_size);
 
   /// Cells per axis.
@@ -23,10 +27,7 @@ class CellGrid {
   bool has_distinct_neighbours() const { return holds_stencil(1); }
   /// True when every axis has at least 2 reach + 1 cells, so that the cells within `reach` cells
   /// of any cell, along each axis, are distinct.
-  bool holds_stencil(int reach) const {
-    const int n = 2 * reach + 1;
-    return dims_[0] >= n && dims_[1] >= n && dims_[2] >= n;
-  }
+  bool holds_stencil(int reach) const { return neighbors::holds_stencil(dims_, reach); }
 
   int cell_count() const { return dims_[0] * dims_[1] * dims_[2]; }
   int cell_of(const core::Vec3<double>& r) const;
