@@ -20,14 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 using novamd::test::run_novamd;
 using novamd::test::run_shell;
+using novamd::test::read_text;
 using novamd::test::TempDir;
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

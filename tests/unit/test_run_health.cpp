@@ -13,14 +13,8 @@
 namespace {
 
 using novamd::test::run_novamd;
+using novamd::test::read_text;
 using novamd::test::TempDir;
-
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
