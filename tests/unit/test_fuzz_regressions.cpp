@@ -9,12 +9,14 @@
 
 #include "novamd/core/error.hpp"
 #include "novamd/io/checkpoint.hpp"
+#include "novamd/io/config.hpp"
 #include "support/expect_has.hpp"
 #include "support/inputs.hpp"
 
 namespace {
 
 using novamd::io::config_differences;
+using novamd::io::parse_config;
 using novamd::test::input_error_of;
 
 const std::string kConfig = R"(units: nuclear
@@ -35,6 +37,38 @@ std::string with(const std::string& from, const std::string& to) {
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   return text.replace(at, from.size(), to);
+}
+
+std::string config_error(const std::string& text) {
+  return input_error_of([&] { parse_config(text, "fuzz.yaml"); });
+}
+
+// fuzz_config: a quantity with a unit ("1.2e7 K") cut the unit from after the blanks; with
+// nothing after them, std::string::substr threw std::out_of_range (novamd exited 1 with
+// "basic_string::substr: __pos ..."). Without a unit it is a quoted number, as "0.001" is.
+TEST(FuzzRegressions, QuantityWithTrailingBlankIsAQuotedNumber) {
+  EXPECT_HAS(config_error(with("temperature: 0.001", "temperature: \"0.001 \"")),
+             "fuzz.yaml:6: system.velocities.temperature: '0.001 ' is quoted, so a string");
+  EXPECT_HAS(config_error(with("box: 100.0", "density: \"1e9   \"")),
+             "fuzz.yaml:3: system.density: '1e9   ' is quoted, so a string");
+}
+
+// fuzz_config (finite-quantity check): a unit could scale a finite number past the largest
+// double, and the infinite temperature or density was accepted.
+TEST(FuzzRegressions, QuantityScaledPastInfinityIsOutOfRange) {
+  EXPECT_HAS(config_error(with("temperature: 0.001", "temperature: \"1e308 MeV\"")),
+             "system.velocities.temperature: inf is out of range");
+}
+
+// fuzz_config (finite-quantity check): run.walltime "nan" and "inf" (which std::from_chars
+// reads) and an overflowing "1e308:00" were accepted as durations.
+TEST(FuzzRegressions, WalltimeMustBeFinite) {
+  for (const char* walltime : {"nan", "inf", "-nan", "infinity", "1e308:00", "1e308:00:00"}) {
+    const std::string text =
+        with("run: {steps: 10}", std::string("run: {steps: 10, walltime: \"") + walltime + "\"}");
+    EXPECT_HAS(config_error(text),
+               std::string("run.walltime: '") + walltime + "' is not a duration");
+  }
 }
 
 // fuzz_checkpoint_content: the config stored in a checkpoint is YAML read back from the file; an
