@@ -33,12 +33,10 @@ bool count_too_large(std::string_view text) {
 
 /// The species the inputs may name: those of the examples and tests.
 novamd::core::SpeciesTable fuzz_species() {
-  return novamd::core::SpeciesTable({novamd::core::Species{"C", 6.0, 12.0, 0},
-                                     novamd::core::Species{"O", 8.0, 16.0, 0},
-                                     novamd::core::Species{"A", 0.0, 1.0, 0},
-                                     novamd::core::Species{"B", 0.0, 1.0, 0},
-                                     novamd::core::Species{"n", 0.0, 939.6, -1},
-                                     novamd::core::Species{"p", 1.0, 938.3, 1}});
+  return novamd::core::SpeciesTable(
+      {novamd::core::Species{"C", 6.0, 12.0, 0}, novamd::core::Species{"O", 8.0, 16.0, 0},
+       novamd::core::Species{"A", 0.0, 1.0, 0}, novamd::core::Species{"B", 0.0, 1.0, 0},
+       novamd::core::Species{"n", 0.0, 939.6, -1}, novamd::core::Species{"p", 1.0, 938.3, 1}});
 }
 
 }  // namespace
