@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make git pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev libspdlog-dev
           libgtest-dev librandom123-dev zlib1g-dev libhdf5-dev python3-h5py python3-mdanalysis
-          python3-numpy python3-matplotlib libopenmpi-dev openmpi-bin)
+          python3-numpy python3-matplotlib libopenmpi-dev openmpi-bin clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

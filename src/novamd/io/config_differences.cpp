@@ -5,6 +5,10 @@
 /// A list of scalars is one value ([1, 2, 3]). Scalars compare as the text yaml-cpp parsed,
 /// except that two numbers compare as numbers (1 equals 1.0). A null value and an empty map
 /// count as not set. Keys a restart may change (kNotCompared) are left out with all below them.
+///
+/// The stored config is read back from a file: a document nested deeper than kMaxDepth or with
+/// more than kMaxValues nodes is refused, not walked. YAML aliases make both possible in a few
+/// bytes (`&a {x: *a}` contains itself; each level of `&b [*a, *a]` doubles what is below it).
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -20,6 +24,7 @@
 #include <vector>
 
 #include "novamd/core/error.hpp"
+#include "novamd/core/excerpt.hpp"
 #include "novamd/io/checkpoint.hpp"
 
 namespace novamd::io {
@@ -111,13 +116,36 @@ std::string key_text(const YAML::Node& key) {
   return key.IsScalar() ? key.Scalar() : YAML::Dump(key);
 }
 
-void flatten(const YAML::Node& node, KeyPath& path, FlatConfig& out) {
+/// Far beyond any config (a few levels deep, a few hundred values).
+constexpr std::size_t kMaxDepth = 64;
+constexpr std::size_t kMaxValues = 10000;
+
+/// Whose config a flattening walks (for messages), and the nodes it has visited.
+struct Walk {
+  std::string_view whose;
+  std::size_t values = 0;
+};
+
+/// Counts `count` more nodes at `path`; throws core::InputError past kMaxDepth or kMaxValues.
+void visit(Walk& walk, const KeyPath& path, std::size_t count) {
+  if (path.size() > kMaxDepth)
+    throw core::InputError(fmt::format("the config {} is nested more than {} levels deep (at {})",
+                                       walk.whose, kMaxDepth, core::excerpt(joined(path))));
+  walk.values += count;
+  if (walk.values > kMaxValues)
+    throw core::InputError(
+        fmt::format("the config {} holds more than {} values (YAML aliases repeat parts of it)",
+                    walk.whose, kMaxValues));
+}
+
+void flatten(const YAML::Node& node, KeyPath& path, FlatConfig& out, Walk& walk) {
+  visit(walk, path, node.IsSequence() ? node.size() + 1 : 1);
   if (node.IsScalar()) {
     out[path] = Leaf{{node.Scalar()}, false};
   } else if (node.IsMap()) {
     for (const auto& entry : node) {
       path.push_back(key_text(entry.first));
-      if (!not_compared(path)) flatten(entry.second, path, out);
+      if (!not_compared(path)) flatten(entry.second, path, out, walk);
       path.pop_back();
     }
   } else if (node.IsSequence()) {
@@ -130,7 +158,7 @@ void flatten(const YAML::Node& node, KeyPath& path, FlatConfig& out) {
     }
     for (std::size_t k = 0; k < node.size(); ++k) {
       path.push_back(std::to_string(k));
-      flatten(node[k], path, out);
+      flatten(node[k], path, out, walk);
       path.pop_back();
     }
   }
@@ -146,7 +174,8 @@ FlatConfig flattened(const std::string& yaml, std::string_view whose) {
   }
   FlatConfig out;
   KeyPath path;
-  if (root.IsMap()) flatten(root, path, out);
+  Walk walk{whose};
+  if (root.IsMap()) flatten(root, path, out, walk);
   return out;
 }
 

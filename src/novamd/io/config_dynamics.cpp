@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 #include "novamd/analysis/thermo_columns.hpp"
 #include "novamd/io/config_quantities.hpp"
@@ -119,13 +120,15 @@ std::optional<double> parse_duration(const std::string& text) {
     const std::size_t colon = std::min(text.find(':', start), text.size());
     double value = 0.0;
     const auto [end, error] = std::from_chars(text.data() + start, text.data() + colon, value);
-    if (error != std::errc() || end != text.data() + colon || value < 0) return std::nullopt;
+    // from_chars reads "nan" and "inf" too
+    if (error != std::errc() || end != text.data() + colon || !std::isfinite(value) || value < 0)
+      return std::nullopt;
     if (parts > 0 && value >= 60.0) return std::nullopt;  // minutes and seconds below 60
     seconds = 60.0 * seconds + value;
     ++parts;
     start = colon + 1;
   }
-  if (parts > 3) return std::nullopt;
+  if (parts > 3 || !std::isfinite(seconds)) return std::nullopt;  // "1e308:00" overflows
   return seconds;
 }
 

@@ -25,12 +25,13 @@ std::optional<std::pair<double, std::string>> value_and_unit(const YamlReader& n
   if (error != std::errc() || end != text.data() + blank || !std::isfinite(value))
     node.fail(fmt::format("'{}' does not start with a number", text), expected);
   const auto unit_start = text.find_first_not_of(' ', blank);
+  if (unit_start == std::string::npos) return std::nullopt;  // blanks only: no unit ("1 ")
   return std::pair(value, text.substr(unit_start));
 }
 
 void check_range(const YamlReader& node, double value, const ValueRange& range,
                  const std::string& expected) {
-  if (!range.contains(value))
+  if (!std::isfinite(value) || !range.contains(value))  // a unit may scale past the range
     node.fail(fmt::format("{} is out of range", value), expected);
 }
 
