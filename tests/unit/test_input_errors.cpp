@@ -68,8 +68,16 @@ TEST(InputErrors, YamlSyntaxErrorShowsTheLineWithACaret) {
 
 TEST(InputErrors, SecondYamlDocumentIsRefused) {
   const std::string message = error_of(kLj + "---\nunits: real\n");
-  EXPECT_TRUE(has(message, "c.yaml:11: a second YAML document")) << message;
+  EXPECT_TRUE(has(message, "c.yaml:10: a second YAML document")) << message;
   EXPECT_EQ(error_of(kLj + "---\n"), "");  // an empty document after a final --- is harmless
+}
+
+TEST(InputErrors, TextOnWhichYamlLoadAllNeverReturnsIsReadOnce) {
+  // Found by fuzz_config: yaml-cpp 0.7's LoadAll loops forever on this text (allocating).
+  const std::string text = ",set sysM-_tem.structuneighbor_list_builds=8\n#set es0rf.co."
+                           "ytkawa.cutoff=2.5\n#se{ 1.0, 0\"}";
+  EXPECT_TRUE(has(error_of(text), "c.yaml")) << error_of(text);
+  EXPECT_TRUE(has(error_of("units: lj\n...\nfoo: 1\n"), "c.yaml:2: a second YAML document"));
 }
 
 TEST(InputErrors, YamlTagsAreRefusedAndQuotedIsNotSaidOfThem) {

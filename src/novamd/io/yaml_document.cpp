@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -42,6 +43,44 @@ std::string quoted_line(std::string_view text, int line, int column) {
                      std::string(before.size() + (from > 0 ? 4 : 0), ' '));
 }
 
+/// Whether a line holds nothing for YAML: blank, or a comment.
+bool is_blank_or_comment(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t\r");
+  return first == std::string_view::npos || line[first] == '#';
+}
+
+/// Whether a line is the marker `marker` ("---" or "...") at column 0, then the end or a blank.
+bool is_marker(std::string_view line, std::string_view marker) {
+  return line.starts_with(marker) && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' ||
+                                      line[3] == '\r');
+}
+
+/// The line (1-based) where a second document with content begins, if any. "---" and "..." at
+/// column 0 always start and end documents in YAML; a "---" before any content opens the first,
+/// and a document of nothing but blanks and comments is harmless.
+std::optional<int> second_document_line(std::string_view text) {
+  bool content = false;  // the first document has begun
+  std::optional<int> next;  // where the next document was opened, once the first has content
+  int number = 0;
+  for (std::size_t at = 0; at <= text.size();) {
+    const auto end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    ++number;
+    const bool opens = is_marker(line, "---");
+    if (opens || is_marker(line, "...")) {
+      if (content && !next) next = number;
+      if (opens && next && !is_blank_or_comment(line.substr(3))) return next;  // "--- {a: 1}"
+      content = content || (opens && !is_blank_or_comment(line.substr(3)));
+      continue;
+    }
+    if (is_blank_or_comment(line) || (line.starts_with("%") && !content)) continue;
+    if (next) return next;
+    content = true;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string read_config_text(const std::filesystem::path& file) {
@@ -68,9 +107,9 @@ std::string read_config_text(const std::filesystem::path& file) {
 }
 
 YAML::Node load_yaml_document(const std::string& text, const std::string& source_name) {
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(text);
+    root = YAML::Load(text);  // the first document (YAML::LoadAll can loop forever on bad input)
   } catch (const YAML::Exception& error) {
     if (error.mark.is_null())
       throw core::InputError(fmt::format("{}: YAML syntax error: {}", source_name, error.msg));
@@ -78,15 +117,11 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& source
                                        error.mark.line + 1, error.msg, error.mark.column + 1,
                                        quoted_line(text, error.mark.line, error.mark.column)));
   }
-  for (std::size_t d = 1; d < documents.size(); ++d) {
-    const YAML::Node& extra = documents[d];
-    if (!extra.IsDefined() || extra.IsNull()) continue;  // an empty document after a final ---
-    const YAML::Mark mark = extra.Mark();
+  if (const auto line = second_document_line(text))
     throw core::InputError(fmt::format(
-        "{}{}: a second YAML document (after ---); expected one config per file", source_name,
-        mark.is_null() ? std::string() : fmt::format(":{}", mark.line + 1)));
-  }
-  return documents.empty() ? YAML::Node() : documents.front();
+        "{}:{}: a second YAML document (after --- or ...); expected one config per file", source_name,
+        *line));
+  return root;
 }
 
 }  // namespace novamd::io
