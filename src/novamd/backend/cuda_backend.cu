@@ -12,6 +12,7 @@
 #include "novamd/integrate/velocity_verlet_cuda.cuh"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/core/error.hpp"
+#include "novamd/neighbors/all_pairs_plan.hpp"
 #include "novamd/parallel/force_matrix.hpp"
 #include "novamd/parallel/host_exchange.hpp"
 #include "novamd/parallel/source_exchange_cuda.cuh"

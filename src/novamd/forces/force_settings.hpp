@@ -128,27 +128,31 @@ struct NuclearSettings {
 /// Every force term NovaMD knows. Adding a potential adds its settings type here.
 using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings>;
 
-/// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term uses in
-/// arithmetic type T and its pair table: the bare potential when there is no cutoff (no cutoff
-/// test per pair), else the potential truncated as the settings say. Every backend builds its
-/// terms through this.
+/// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term of one
+/// family (`Settings`: YukawaSettings, ...) uses in arithmetic type T and its pair table: the
+/// bare potential when there is no cutoff (no cutoff test per pair), else the potential
+/// truncated as the settings say. Every backend builds its terms through this; a call
+/// instantiates the traversals of that family only.
+template <class T, class Settings, class Make>
+auto with_evaluator(const Settings& s, const core::SpeciesTable& species,
+                    const core::UnitSystem& units, Make&& make) {
+  using Potential = typename Settings::template Potential<T>;
+  auto table = s.template potential_table<T>(species, units);
+  if (std::isinf(s.cutoff)) return make.template operator()<Potential>(std::move(table));
+  if (s.truncation == Truncation::ShiftForce) {
+    return make.template operator()<physics::Truncated<Potential, true>>(
+        physics::with_cutoff<Potential, true>(table, s.cutoff, s.truncation));
+  }
+  return make.template operator()<physics::Truncated<Potential, false>>(
+      physics::with_cutoff<Potential, false>(table, s.cutoff, s.truncation));
+}
+
+/// The same for any force term: every family's traversals are instantiated.
 template <class T, class Make>
 auto with_evaluator(const ForceSettings& settings, const core::SpeciesTable& species,
                     const core::UnitSystem& units, Make&& make) {
-  return std::visit(
-      [&](const auto& s) {
-        using Settings = std::decay_t<decltype(s)>;
-        using Potential = typename Settings::template Potential<T>;
-        auto table = s.template potential_table<T>(species, units);
-        if (std::isinf(s.cutoff)) return make.template operator()<Potential>(std::move(table));
-        if (s.truncation == Truncation::ShiftForce) {
-          return make.template operator()<physics::Truncated<Potential, true>>(
-              physics::with_cutoff<Potential, true>(table, s.cutoff, s.truncation));
-        }
-        return make.template operator()<physics::Truncated<Potential, false>>(
-            physics::with_cutoff<Potential, false>(table, s.cutoff, s.truncation));
-      },
-      settings);
+  return std::visit([&](const auto& s) { return with_evaluator<T>(s, species, units, make); },
+                    settings);
 }
 
 /// The cutoff of a force term (infinity for all pairs).

@@ -23,6 +23,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/force_output.hpp"
 #include "novamd/neighbors/pair_block.hpp"
 #include "novamd/neighbors/pair_position.hpp"
 
@@ -46,11 +47,6 @@ struct PartialSums {
   PartialSumsView<AccT> view() {
     return {fx.data(), fy.data(), fz.data(), energy.data(), virial.data()};
   }
-};
-
-/// Where the traversal adds its results: per-particle force, energy share and virial share.
-struct ForceOutputView {
-  double *fx, *fy, *fz, *energy, *virial;
 };
 
 /// Targets [target_begin, target_begin + targets), sources [source_begin, source_end) of `pos`;
@@ -177,12 +173,6 @@ inline int choose_block_chunk_length(int targets, int sources, int multiprocesso
 inline int choose_chunk_length(int n, int multiprocessors, int blocks_per_sm = 8) {
   return choose_block_chunk_length(n, n, multiprocessors, blocks_per_sm);
 }
-
-/// How a traversal writes its results.
-struct OutputMode {
-  bool accumulate;   ///< add to the output (false: overwrite it; the first force term)
-  bool with_energy;  ///< also energy and virial
-};
 
 template <class AccT, bool Accumulate, bool WithEnergy>
 void launch_add_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceOutputView out,

@@ -1,0 +1,171 @@
+#pragma once
+/// @file cuda_pair_force.cuh
+/// The CUDA pair force: an evaluator bound to the CUDA traversals (all pairs, cell lists,
+/// Verlet lists, force-matrix blocks), and the definition of make_cuda_pair_force. Included only
+/// by the generated per-family units (forces/cuda_pair_force.cu.in): each unit instantiates the
+/// kernels of one evaluator family at one precision.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "novamd/forces/cuda_force_term.cuh"
+#include "novamd/neighbors/all_pairs_cuda.cuh"
+#include "novamd/neighbors/all_pairs_half_cuda.cuh"
+#include "novamd/neighbors/cell_list_cuda.cuh"
+#include "novamd/neighbors/neighbor_list_cuda.cuh"
+#include "novamd/neighbors/neighbor_list_force_cuda.cuh"
+
+namespace novamd::forces {
+
+/// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
+/// lives on the device.
+template <class Evaluator, class AccT>
+class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
+ public:
+  using PairT = typename Evaluator::Real;
+
+  CudaPairForce(const physics::PairTable<typename Evaluator::Params>& table,
+                neighbors::NeighborMethod method, double cutoff, double skin,
+                std::int64_t check_every)
+      : num_types_(table.num_types()),
+        method_(method),
+        cutoff_(cutoff),
+        skin_(skin),
+        check_every_(check_every) {
+    table_.copy_from_host(table.data(), nullptr);
+    // Kernels run on non-blocking streams, which do not wait for the legacy default stream.
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
+  std::int64_t list_builds() const override { return list_ ? list_->builds() : 0; }
+  void invalidate_lists() override {
+    if (list_) list_->invalidate();
+  }
+  std::size_t bytes() const override {
+    return table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() + partial_bytes();
+  }
+
+  neighbors::NeighborState neighbor_state(cudaStream_t stream) const override {
+    neighbors::NeighborState state{calls_, list_builds(), {}};
+    if (list_) state.built_at = list_->built_at_on_host(stream);
+    return state;
+  }
+  void restore_neighbors(const neighbors::NeighborState& state,
+                         const neighbors::PairPosition<PairT>* built_at,
+                         const CudaForceInput<PairT>& in, cudaStream_t stream) override {
+    calls_ = state.calls;
+    list_.reset();
+    if (state.built_at.size() == 0 ||
+        traversal(in.n, in.host_box) != neighbors::NeighborMethod::NeighborList)
+      return;
+    list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
+    list_->restore(built_at, in.n, in.host_box, state.builds, stream);
+  }
+
+  void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+              neighbors::OutputMode mode, cudaStream_t stream) override {
+    if (in.n == 0) return;
+    if (in.block && in.block_range > 0) {  // decomposed: each pair once over the ranks
+      const auto& b = *in.block;
+      const auto r = static_cast<std::ptrdiff_t>(in.block_range);
+      const neighbors::RangeBlock ranges{
+          static_cast<int>(b.target_begin / r), static_cast<int>((b.target_end + r - 1) / r),
+          static_cast<int>(b.source_begin / r), static_cast<int>((b.source_end + r - 1) / r)};
+      neighbors::all_pairs_half_block_cuda<Evaluator, AccT>(
+          in.positions, in.n, in.block_range, ranges, block_pairs_, in.box, table_.data(),
+          num_types_, partial_, out, mode, stream);
+      return;
+    }
+    if (in.block) {  // a decomposed run: all pairs of the block, cutoff tested
+      const auto& b = *in.block;
+      const int chunk_length = neighbors::choose_block_chunk_length(
+          static_cast<int>(b.target_end - b.target_begin),
+          static_cast<int>(b.source_end - b.source_begin), in.multiprocessors);
+      neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, b, in.box, table_.data(),
+                                                 num_types_, chunk_length, partial_, out, mode,
+                                                 stream);
+      return;
+    }
+    const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
+    switch (traversal(in.n, in.host_box)) {
+      case neighbors::NeighborMethod::NeighborList: {
+        if (!list_) list_.emplace(cutoff_, skin_, lanes);
+        list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
+        neighbors::neighbor_list_force_cuda<Evaluator>(in.positions, in.n, in.box, table_.data(),
+                                                       num_types_, list_->view(), out, mode,
+                                                       stream);
+        return;
+      }
+      case neighbors::NeighborMethod::CellList:
+        neighbors::cell_list_force_cuda<Evaluator>(in.positions, in.n, in.host_box, in.box,
+                                                   table_.data(), num_types_, cutoff_, lanes,
+                                                   cells_, out, mode, stream);
+        return;
+      default: add_all_pairs(in, out, mode, stream);
+    }
+  }
+
+ private:
+  /// The traversal for n particles in `box`: cell and Verlet lists visit the 27 cells around a
+  /// particle's cell, so they need 3 cells per axis in the grid that the particle count allows
+  /// (a dilute system's grid is capped, cell_dimensions.hpp); else all pairs.
+  neighbors::NeighborMethod traversal(int n, const core::Box& box) const {
+    if (method_ == neighbors::NeighborMethod::AllPairs) return method_;
+    const double cell = method_ == neighbors::NeighborMethod::CellList ? cutoff_ : cutoff_ + skin_;
+    return neighbors::holds_three_cells(box, cell, static_cast<std::size_t>(n))
+               ? method_
+               : neighbors::NeighborMethod::AllPairs;
+  }
+
+  /// Each pair once where there are enough range pairs to fill the GPU; for small systems the
+  /// chunked full matrix keeps more multiprocessors busy.
+  void add_all_pairs(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                     neighbors::OutputMode mode, cudaStream_t stream) {
+    const int range = neighbors::half_kernel_range(in.n, in.multiprocessors);
+    if (range > 0) {
+      neighbors::all_pairs_half_cuda<Evaluator, AccT>(in.positions, in.n, range, range_pairs_,
+                                                      in.box, table_.data(), num_types_, partial_,
+                                                      out, mode, stream);
+      return;
+    }
+    const int chunk_length = neighbors::choose_chunk_length(in.n, in.multiprocessors);
+    neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, in.n, in.box, table_.data(),
+                                               num_types_, chunk_length, partial_, out, mode,
+                                               stream);
+  }
+  std::size_t partial_bytes() const {
+    return partial_.fx.bytes() * 5;  // fx, fy, fz, energy, virial of equal size
+  }
+
+  int num_types_;
+  neighbors::NeighborMethod method_;
+  double cutoff_, skin_;
+  std::int64_t check_every_;
+  std::int64_t calls_ = 0;
+  core::DeviceBuffer<typename Evaluator::Params> table_;
+  neighbors::PartialSums<AccT> partial_;
+  neighbors::RangePairs range_pairs_;
+  neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs
+  neighbors::DeviceCellBins cells_;
+  std::optional<neighbors::DeviceVerletList<PairT>> list_;
+};
+
+template <core::Precision P, class Settings>
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
+    const Settings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
+    const neighbors::NeighborSettings& neighbors, const core::Box& box) {
+  using PairT = typename core::PrecisionTypes<P>::PairT;
+  using AccT = typename core::PrecisionTypes<P>::AccT;
+  const double cutoff = settings.cutoff;
+  const double skin = neighbors.skin_for(cutoff);
+  const auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
+  return with_evaluator<PairT>(
+      settings, species, units,
+      [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
+        return std::make_unique<CudaPairForce<Evaluator, AccT>>(table, method, cutoff, skin,
+                                                                neighbors.check_every);
+      });
+}
+
+}  // namespace novamd::forces
