@@ -1,0 +1,148 @@
+#pragma once
+/// @file topology.hpp
+/// The molecular topology: bonds, angles, dihedrals and impropers, and what follows from the bond
+/// graph (exclusions, 1-4 pairs, molecules).
+///
+/// Conventions:
+/// - **Ids, not storage indices.** Every term names its particles by id, the permanent particle
+///   number 0..N-1 (the order of the input), never by storage index: the particle store may be
+///   reordered (spatial sorting), the topology never changes. Loops over terms find a particle's
+///   current storage index through an IdIndexMap (id_index_map.hpp).
+/// - **Order within a term is kept** as given: the middle particle of an angle, the chain of a
+///   dihedral and the atom order of an improper (the central atom's position is the force
+///   field's convention) mean what the reader and the evaluator say they mean.
+/// - **Separation is the shortest path.** Two particles are at separation s when the shortest
+///   path between them in the bond graph has s bonds: 1-2 (s = 1), 1-3 (s = 2), 1-4 (s = 3).
+///   A pair joined both by a path of 3 bonds and, through a ring, by a shorter one is a 1-2 or
+///   1-3 pair, not a 1-4 pair. This is the rule of LAMMPS `special_bonds` (src/special.cpp,
+///   `Special::combine()`: duplicates between the 1-2, 1-3 and 1-4 lists stay in the first list
+///   they appear in) and of OpenMM `NonbondedForce::createExceptionsFromBonds` (a pair within 3
+///   bonds is a 1-4 exception only when it is not within 2). So a 4- or 5-ring has no 1-4 pair,
+///   and the two paths of 3 bonds across a 6-ring give one 1-4 pair. Only bonds make the graph:
+///   angles and dihedrals add no edges and remove none (as in LAMMPS with its default `angle no`,
+///   `dihedral no`).
+/// - **CSR layout.** Per-particle lists (exclusions) are compressed sparse rows: the list of
+///   particle id i is `ids[offsets[i] .. offsets[i + 1])`, sorted ascending, with
+///   `offsets.size() == N + 1`. Rows are full: j is in row i exactly when i is in row j, so a
+///   thread reads only the row of its own particle (gather, no atomics).
+/// - **Flat term arrays.** Terms of K particles are stored as a struct of arrays, `type` (one per
+///   term) and `ids` (K per term, term t's at `ids[K t + a]`): each is one contiguous array of
+///   int32, uploaded with one copy and read by the device without any layout assumption shared
+///   between the host compiler and nvcc; a kernel that needs only the types reads only them.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "novamd/core/host_device.hpp"
+
+namespace novamd::core {
+
+/// One bonded term of K particles: its type (index into the force field's coefficients) and the
+/// ids of its particles, in the term's order.
+template <int K>
+struct Term {
+  std::int32_t type = 0;
+  std::array<std::int32_t, K> ids{};
+  friend bool operator==(const Term&, const Term&) = default;
+};
+
+using Bond = Term<2>;      ///< i-j
+using Angle = Term<3>;     ///< i-j-k, j the vertex
+using Dihedral = Term<4>;  ///< i-j-k-l, rotation about j-k
+using Improper = Term<4>;  ///< four particles; which is central is the force field's convention
+
+/// All terms of one kind, as a struct of arrays (see the file comment).
+template <int K>
+struct TermList {
+  static constexpr int kArity = K;  ///< particles per term: the stride of `ids`
+  std::vector<std::int32_t> type;   ///< one per term
+  std::vector<std::int32_t> ids;    ///< K per term: term t's particles at ids[K t .. K t + K)
+
+  std::size_t size() const { return type.size(); }
+  Term<K> operator[](std::size_t t) const {
+    Term<K> term;
+    term.type = type[t];
+    for (int a = 0; a < K; ++a) term.ids[a] = ids[K * t + a];
+    return term;
+  }
+};
+
+/// Raw pointers to one TermList, in host or device memory: what a loop over terms reads.
+template <int K>
+struct TermListView {
+  const std::int32_t* type = nullptr;
+  const std::int32_t* ids = nullptr;
+  std::int32_t count = 0;
+
+  /// Id of particle a (0..K-1) of term t.
+  NOVAMD_HD std::int32_t id(std::int32_t t, int a) const { return ids[std::size_t(t) * K + a]; }
+};
+
+/// For every particle id, the sorted ids of the particles at separations 1..k (CSR, full rows).
+struct ExclusionLists {
+  std::vector<std::int32_t> offsets;  ///< N + 1 entries; offsets[0] = 0
+  std::vector<std::int32_t> ids;      ///< row i: ids[offsets[i] .. offsets[i + 1])
+
+  /// The row of particle `id`.
+  std::span<const std::int32_t> of(std::int32_t id) const {
+    return {ids.data() + offsets[id], static_cast<std::size_t>(offsets[id + 1] - offsets[id])};
+  }
+  /// Whether j is in the row of i (binary search).
+  bool contains(std::int32_t i, std::int32_t j) const;
+};
+
+/// Connected components of the bond graph, numbered 0, 1, ... in increasing order of their lowest
+/// id (deterministic); a particle without bonds is a molecule of its own.
+struct Molecules {
+  std::vector<std::int32_t> of_id;  ///< molecule of each particle id
+  std::int32_t count = 0;
+
+  std::int32_t molecule_of(std::int32_t id) const { return of_id[id]; }
+};
+
+/// Separations excluded from the pair lists (DESIGN principle 10: 1-2, 1-3 and 1-4; scaled 1-4
+/// pairs are computed separately as fixed pair terms).
+inline constexpr int kExcludedSeparations = 3;
+
+/// The bonded terms of a system of `particle_count` particles, validated as they are added.
+class Topology {
+ public:
+  Topology() = default;
+  /// Throws InputError when `particle_count` is negative.
+  explicit Topology(std::int32_t particle_count);
+
+  std::int32_t particle_count() const { return particle_count_; }
+
+  /// Each adds one term after checking that its ids are in 0..N-1 and distinct and its type is
+  /// not negative; throws InputError naming the term kind, its index (the number of terms of that
+  /// kind before it) and the bad id. A rejected term leaves the topology unchanged.
+  void add_bond(const Bond& bond);
+  void add_angle(const Angle& angle);
+  void add_dihedral(const Dihedral& dihedral);
+  void add_improper(const Improper& improper);
+
+  const TermList<2>& bonds() const { return bonds_; }
+  const TermList<3>& angles() const { return angles_; }
+  const TermList<4>& dihedrals() const { return dihedrals_; }
+  const TermList<4>& impropers() const { return impropers_; }
+
+  /// For every particle, the particles at shortest-path separations 1..`max_separation` (0 to 3;
+  /// 0 gives empty rows). Throws InputError for another value.
+  ExclusionLists exclusions(int max_separation = kExcludedSeparations) const;
+  /// The pairs (i < j) whose shortest path is exactly 3 bonds, each once, sorted.
+  std::vector<std::array<std::int32_t, 2>> pairs_14() const;
+  /// The molecules (connected components of the bond graph).
+  Molecules molecules() const;
+
+ private:
+  std::int32_t particle_count_ = 0;
+  TermList<2> bonds_;
+  TermList<3> angles_;
+  TermList<4> dihedrals_;
+  TermList<4> impropers_;
+};
+
+}  // namespace novamd::core
