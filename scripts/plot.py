@@ -173,7 +173,7 @@ def main():
         import matplotlib.pyplot as plt
     except ImportError as error:
         print(f"plot.py: cannot import matplotlib ({error}); install python3-matplotlib "
-              "(scripts/setup.sh does)", file=sys.stderr)
+              "(scripts/setup.sh --tests does)", file=sys.stderr)
         return 2
 
     if args.out_dir:

@@ -22,7 +22,7 @@ try:
     from MDAnalysis.coordinates.H5MD import H5MDReader
 except ImportError as error:
     print(f"compare_run_outputs.py: cannot import {error.name}; install python3-numpy "
-          "python3-h5py python3-mdanalysis (scripts/setup.sh does)", file=sys.stderr)
+          "python3-h5py python3-mdanalysis (scripts/setup.sh --tests does)", file=sys.stderr)
     sys.exit(2)
 
 F32 = 2.0 ** -24

@@ -24,7 +24,7 @@ try:
     import MDAnalysis as mda
 except ImportError as error:
     print(f"read_trajectory.py: cannot import {error.name} ({error}); install python3-numpy "
-          "python3-h5py python3-mdanalysis (scripts/setup.sh does)", file=sys.stderr)
+          "python3-h5py python3-mdanalysis (scripts/setup.sh --tests does)", file=sys.stderr)
     sys.exit(2)
 
 F32 = 2.0 ** -24  # float32 rounding: the nearest float is within 2^-24 |x| of x
