@@ -284,9 +284,9 @@ TEST_F(CheckpointFile, FutureVersion) {
   Bytes bytes = bytes_;
   patch(bytes, kVersionOffset, std::uint32_t{7});
   EXPECT_EQ(error_reading(bytes),
-            file_.string() + ": checkpoint format version 7; this novamd reads version 1");
+            file_.string() + ": checkpoint format version 7; this novamd reads versions 1 to 2");
   reseal(bytes);
-  EXPECT_HAS(error_reading(bytes), "checkpoint format version 7; this novamd reads version 1");
+  EXPECT_HAS(error_reading(bytes), "checkpoint format version 7; this novamd reads versions 1 to 2");
 }
 
 TEST_F(CheckpointFile, ForeignByteOrder) {
@@ -338,7 +338,9 @@ TEST_F(CheckpointFile, CorruptCountsUnderAValidChecksum) {
   EXPECT_HAS(error_reading(bytes),
              "truncated or corrupt: the particle positions (x) hold 257 values for 258 particles");
   bytes = bytes_;
-  patch(bytes, count_at + 8, std::uint64_t{1} << 60);  // the length of the positions (x)
+  // The length of the positions (x), after the field count (4 bytes), the name "position" (8 +
+  // 8), its component count and value size (4 + 4).
+  patch(bytes, count_at + 8 + 4 + 16 + 8, std::uint64_t{1} << 60);
   reseal(bytes);
   EXPECT_HAS(error_reading(bytes), "truncated or corrupt: the particle positions (x) claim");
   bytes = bytes_;

@@ -162,7 +162,7 @@ const NistRow kNist[] = {
     {4, 3.0, Truncation::ShiftForce, -1.5001E+01, -4.3096E+01},
 };
 
-TEST(LennardJonesNist, EnergiesAndVirialsMatchThePublishedValues) {
+TEST(LennardJonesNistReference, EnergiesAndVirialsMatchThePublishedValues) {
   for (const auto& row : kNist) {
     auto setup = read_nist(row.configuration);
     LennardJonesSettings lj;
@@ -181,7 +181,7 @@ TEST(LennardJonesNist, EnergiesAndVirialsMatchThePublishedValues) {
   }
 }
 
-TEST(LennardJonesNist, TailCorrectionMatchesThePublishedValues) {
+TEST(LennardJonesNistReference, TailCorrectionMatchesThePublishedValues) {
   // U_LRC = (8/3) pi N rho [rc^-9 / 3 - rc^-3] for (configuration, N, L): NIST's table.
   const struct {
     int n;

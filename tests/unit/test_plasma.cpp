@@ -200,7 +200,7 @@ TEST(PlasmaParameters, OneComponentGammaIsZSquaredOverTheIonSphere) {
   EXPECT_NEAR(plasma.plasma_frequency(), omega, 1e-9 * omega);
 }
 
-TEST(PlasmaParameters, WhiteDwarfMixtureMatchesPublishedCouplings) {
+TEST(PlasmaPublishedReference, WhiteDwarfMixtureCouplings) {
   // Horowitz, Schneider and Berry (2010), as quoted in examples/white_dwarf_co.yaml: at
   // n = 5e-8 fm^-3 (C:O = 1:1) and T = 0.001 MeV, Gamma_C = 324 and Gamma_O = 523.
   const novamd::core::SpeciesTable species({{"C", 6.0, 11177.9, 0}, {"O", 8.0, 14899.2, 0}});

@@ -28,44 +28,6 @@
 namespace novamd::app {
 namespace {
 
-std::string describe_truncation(forces::Truncation t) {
-  switch (t) {
-    case forces::Truncation::Cut:
-      return "cut";
-    case forces::Truncation::ShiftEnergy:
-      return "energy shifted";
-    case forces::Truncation::ShiftForce:
-      return "force shifted";
-  }
-  return "?";
-}
-
-/// "all pairs under the minimum image" or "cutoff 10 fm, cut".
-std::string describe_range(double rc, forces::Truncation truncation,
-                           const core::UnitSystem& units) {
-  return std::isinf(rc)
-             ? "all pairs under the minimum image"
-             : fmt::format("cutoff {} {}, {}", rc, units.length, describe_truncation(truncation));
-}
-
-std::string describe_force(const forces::ForceSettings& settings, const core::UnitSystem& units) {
-  const double rc = forces::cutoff_of(settings);
-  if (const auto* y = std::get_if<forces::YukawaSettings>(&settings)) {
-    return fmt::format("yukawa (screening length {:.6g} {}{}, {})", y->screening_length,
-                       units.length, y->thomas_fermi ? " (Thomas-Fermi)" : "",
-                       describe_range(rc, y->truncation, units));
-  }
-  if (const auto* n = std::get_if<forces::NuclearSettings>(&settings)) {
-    return fmt::format("nuclear (a {} {e}, b {} {e}, c {} {e}, Lambda {} {l}^2, {})", n->a, n->b,
-                       n->c, n->lambda, describe_range(rc, n->truncation, units),
-                       fmt::arg("e", units.energy), fmt::arg("l", units.length));
-  }
-  const auto& lj = std::get<forces::LennardJonesSettings>(settings);
-  return fmt::format("lennard_jones ({} pair entries, cutoff {} {}, {}{})", lj.pairs.size(), rc,
-                     units.length, describe_truncation(lj.truncation),
-                     lj.tail_correction ? ", tail correction" : "");
-}
-
 /// How one pair force finds its pairs, as the CPU backend resolves `neighbors` for its cutoff.
 std::string describe_method(const io::Config& config, double rc, const core::Box& box) {
   switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
@@ -133,7 +95,7 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
       {"box",
        fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y, L.z,
                    u.length, static_cast<double>(backend.size()) / box.volume(), u.length)}};
-  for (const auto& f : config.forces) lines.push_back({"force", describe_force(f, u)});
+  for (const auto& f : config.forces) lines.push_back({"force", forces::describe(f, u)});
   lines.push_back({"neighbors", describe_neighbors(config, box)});
   lines.push_back({"integrator", describe_integrator(config)});
   std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),

@@ -89,8 +89,7 @@ ParticleArrays CpuBackend::particle_arrays() {
 
 const core::ParticleData& CpuBackend::particles_on_host() {
   if (matrix_.decomposed()) {
-    for (auto* a : {&particles_.position, &particles_.velocity, &particles_.force})
-      parallel::gather_targets(matrix_, *a);
+    parallel::gather_evolving_targets(matrix_, particles_);
   }
   if (reorders_ == 0) return particles_;
   by_id_ = particles_;
@@ -114,6 +113,16 @@ void CpuBackend::drift(double dt) {
   const auto& v = particles_.velocity;
   const auto box = box_.view<double>();
   const auto [begin, end] = owned_bounds(owned());
+  if (particles_.has(particles_.image)) {  // count the periodic images crossed
+    auto& image = particles_.image;
+#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
+    for (std::ptrdiff_t i = begin; i < end; ++i) {
+      auto crossed = image.get(i);
+      x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box, crossed));
+      image.set(i, crossed);
+    }
+    return;
+  }
 #pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
   for (std::ptrdiff_t i = begin; i < end; ++i) x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box));
 }

@@ -163,7 +163,7 @@ class CudaBackend final : public Backend {
         static_cast<int>(owned_count()), kick_dt, drift_dt, inverse_mass_.data(),
         device_.type.data() + first(), pointers(device_.force, first()),
         pointers(device_.velocity, first()), box_.view<double>(),
-        pointers(device_.position, first()), packed_.data() + first());
+        pointers(device_.position, first()), images(first()), packed_.data() + first());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
@@ -172,7 +172,7 @@ class CudaBackend final : public Backend {
     if (size() == 0) return;
     integrate::drift_kernel<PairT><<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
         static_cast<int>(owned_count()), dt, box_.view<double>(),
-        pointers(device_.position, first()), pointers(device_.velocity, first()),
+        pointers(device_.position, first()), pointers(device_.velocity, first()), images(first()),
         device_.type.data() + first(), packed_.data() + first());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
@@ -248,9 +248,7 @@ class CudaBackend final : public Backend {
     if (matrix_.decomposed()) {
       state.particles = particles_on_host();  // every rank's targets, id order
     } else {
-      device_.download_state(state.particles, stream);
-      device_.type.copy_to_host(state.particles.type, stream);
-      device_.id.copy_to_host(state.particles.id, stream);
+      device_.download(state.particles, stream, /*everything=*/true);
     }
     device_.heat.copy_to_host(state.thermostat_heat, stream);
     stream_.synchronize();
@@ -316,20 +314,14 @@ class CudaBackend final : public Backend {
   }
 
   const core::ParticleData& particles_on_host() override {
-    device_.download_state(host_, stream_.get());
+    // After a reorder the constant fields (types, ids, charges, ...) moved on the device too.
+    device_.download(host_, stream_.get(), /*everything=*/reorders_ > 0);
+    stream_.synchronize();
     if (matrix_.decomposed()) {  // id order; every rank's targets gathered to every rank
-      stream_.synchronize();
-      for (auto* a : {&host_.position, &host_.velocity, &host_.force})
-        parallel::gather_targets(matrix_, *a);
+      parallel::gather_evolving_targets(matrix_, host_);
       return host_;
     }
-    if (reorders_ > 0) device_.id.copy_to_host(host_.id, stream_.get());
-    stream_.synchronize();
     if (reorders_ == 0) return host_;
-    std::vector<std::int32_t> types;
-    device_.type.copy_to_host(types, stream_.get());
-    stream_.synchronize();
-    host_.type = std::move(types);
     by_id_ = host_;
     core::permute(by_id_, core::id_order(host_));
     return by_id_;
@@ -405,6 +397,13 @@ class CudaBackend final : public Backend {
     return ranges;
   }
 
+  /// The image counts from particle `first` on, or none where the system does not track them.
+  integrate::Int3Pointers images(std::size_t first) {
+    if (device_.image.x.size() == 0) return {};
+    return {device_.image.x.data() + first, device_.image.y.data() + first,
+            device_.image.z.data() + first};
+  }
+
   /// The first particle this rank integrates, and how many (all of them on one GPU).
   std::size_t first() const { return matrix_.targets.begin; }
   std::size_t owned_count() const { return matrix_.targets.size(); }
@@ -414,7 +413,7 @@ class CudaBackend final : public Backend {
     if (size() == 0) return;
     integrate::drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
         static_cast<int>(size()), 0.0, box_.view<double>(), pointers(device_.position),
-        pointers(device_.velocity), device_.type.data(), packed_.data());
+        pointers(device_.velocity), images(0), device_.type.data(), packed_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 

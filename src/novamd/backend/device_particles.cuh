@@ -12,25 +12,8 @@
 
 namespace novamd::backend {
 
-struct DeviceVec3Array {
-  core::DeviceBuffer<double> x, y, z;
-
-  void upload(const core::Vec3Array& host, cudaStream_t stream) {
-    x.copy_from_host(host.x, stream);
-    y.copy_from_host(host.y, stream);
-    z.copy_from_host(host.z, stream);
-  }
-  void download(core::Vec3Array& host, cudaStream_t stream) const {
-    x.copy_to_host(host.x, stream);
-    y.copy_to_host(host.y, stream);
-    z.copy_to_host(host.z, stream);
-  }
-  void fill_zero(cudaStream_t stream) {
-    x.fill_zero(stream);
-    y.fill_zero(stream);
-    z.fill_zero(stream);
-  }
-};
+/// Three device arrays (x, y, z).
+using DeviceVec3Array = core::Vec3Of<core::DeviceBuffer<double>>;
 
 /// out[k] = in[order[k]].
 template <class T>
@@ -55,58 +38,65 @@ void gather_in_place(core::DeviceBuffer<T>& a, core::DeviceBuffer<T>& scratch,
   std::swap(a, scratch);
 }
 
-struct DeviceParticles {
-  DeviceVec3Array position, velocity, force;
+/// Every field of core::ParticleFields in device memory, plus each particle's share of
+/// energy and virial and the Langevin heat. Upload, download and permutation iterate the field
+/// list (core::for_each_field_array): a field added there is carried here too. Absent optional
+/// fields are empty buffers.
+struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
   core::DeviceBuffer<double> energy, virial;  ///< per-particle shares of the last evaluation
   core::DeviceBuffer<double> heat;  ///< kinetic energy added by Langevin O steps (empty if none)
-  core::DeviceBuffer<std::int32_t> type, id;
 
   std::size_t size() const { return type.size(); }
 
+  /// Every field of `host` (present optional fields included) to the device.
   void upload(const core::ParticleData& host, cudaStream_t stream) {
-    position.upload(host.position, stream);
-    velocity.upload(host.velocity, stream);
-    force.upload(host.force, stream);
-    type.copy_from_host(host.type, stream);
-    id.copy_from_host(host.id, stream);
+    core::for_each_field_array(
+        [&](const core::FieldInfo&, int, auto& device, const auto& from) {
+          device.copy_from_host(from, stream);
+        },
+        *this, host);
     energy.resize(host.size());
     virial.resize(host.size());
     energy.fill_zero(stream);
     virial.fill_zero(stream);
   }
 
-  /// Positions, velocities and forces to the host (types and ids never change on the device).
+  /// The fields that change during a run (positions, velocities, forces, ...) to the host;
+  /// types, ids and other constant fields only with `everything`.
+  void download(core::ParticleData& host, cudaStream_t stream, bool everything = false) const {
+    core::for_each_field_array(
+        [&](const core::FieldInfo& info, int, const auto& device, auto& to) {
+          if (info.evolves || everything) device.copy_to_host(to, stream);
+        },
+        *this, host);
+  }
   void download_state(core::ParticleData& host, cudaStream_t stream) const {
-    position.download(host.position, stream);
-    velocity.download(host.velocity, stream);
-    force.download(host.force, stream);
+    download(host, stream);
   }
 
   /// Every per-particle array rearranged so that particle k is the old particle order[k].
   void permute(const std::uint32_t* order, cudaStream_t stream) {
-    for (auto* a : {&position, &velocity, &force}) {
-      gather_in_place(a->x, scratch_real_, order, stream);
-      gather_in_place(a->y, scratch_real_, order, stream);
-      gather_in_place(a->z, scratch_real_, order, stream);
-    }
+    core::for_each_field_array(
+        [&](const core::FieldInfo&, int, auto& a) {
+          if (a.size() > 0) gather_in_place(a, scratch_of(a), order, stream);
+        },
+        *this);
     gather_in_place(energy, scratch_real_, order, stream);
     if (heat.size() > 0) gather_in_place(heat, scratch_real_, order, stream);
     gather_in_place(virial, scratch_real_, order, stream);
-    gather_in_place(type, scratch_int_, order, stream);
-    gather_in_place(id, scratch_int_, order, stream);
   }
 
   /// Device memory held, in bytes.
   std::size_t bytes() const {
-    std::size_t total = energy.bytes() + virial.bytes() + heat.bytes() + type.bytes() + id.bytes() +
-                        scratch_real_.bytes() + scratch_int_.bytes();
-    for (const auto* a : {&position, &velocity, &force})
-      total += a->x.bytes() + a->y.bytes() + a->z.bytes();
+    std::size_t total = energy.bytes() + virial.bytes() + heat.bytes() + scratch_real_.bytes() +
+                        scratch_int_.bytes();
+    core::for_each_field_array([&](const core::FieldInfo&, int, const auto& a) { total += a.bytes(); },
+                               *this);
     return total;
   }
 
   void clear_forces(cudaStream_t stream) {
-    force.fill_zero(stream);
+    for (auto* a : force.components()) a->fill_zero(stream);
     energy.fill_zero(stream);
     virial.fill_zero(stream);
   }
@@ -116,6 +106,11 @@ struct DeviceParticles {
   }
 
  private:
+  core::DeviceBuffer<double>& scratch_of(const core::DeviceBuffer<double>&) { return scratch_real_; }
+  core::DeviceBuffer<std::int32_t>& scratch_of(const core::DeviceBuffer<std::int32_t>&) {
+    return scratch_int_;
+  }
+
   core::DeviceBuffer<double> scratch_real_;
   core::DeviceBuffer<std::int32_t> scratch_int_;
 };

@@ -37,6 +37,20 @@ struct BoxView {
   }
 
   /// Maps a position into the primary cell [0, L) along each axis.
+  /// The same, adding to `image` the box lengths removed along each axis (the periodic images
+  /// crossed), so that r + image * L stays the unwrapped position.
+  template <class I>
+  NOVAMD_HD Vec3<T> wrap(Vec3<T> r, Vec3<I>& image) const {
+    const T sx = floor(r.x * inverse_length.x), sy = floor(r.y * inverse_length.y),
+            sz = floor(r.z * inverse_length.z);
+    r.x -= length.x * sx;
+    r.y -= length.y * sy;
+    r.z -= length.z * sz;
+    image.x += static_cast<I>(sx);
+    image.y += static_cast<I>(sy);
+    image.z += static_cast<I>(sz);
+    return r;
+  }
   NOVAMD_HD Vec3<T> wrap(Vec3<T> r) const {
     r.x -= length.x * floor(r.x * inverse_length.x);
     r.y -= length.y * floor(r.y * inverse_length.y);

@@ -16,6 +16,8 @@ namespace novamd::core {
 template <class T>
 class DeviceBuffer {
  public:
+  using value_type = T;
+
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t size) { resize(size); }
   ~DeviceBuffer() { release(); }

@@ -4,11 +4,14 @@
 /// names its potential and builds its table of pair parameters; `with_evaluator` wraps the
 /// potential with the cutoff the settings ask for, for every backend alike.
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -35,6 +38,10 @@ struct YukawaSettings {
   bool thomas_fermi = false;
 
   static constexpr const char* kName = "yukawa";
+  static constexpr std::array<std::string_view, 3> kKeys{"screening_length", "cutoff", "shift"};
+  static constexpr bool kCutoffMayBeNone = true;
+  /// "yukawa (screening length 10 fm, all pairs under the minimum image)".
+  std::string describe(const core::UnitSystem& units) const;
 
   template <class T>
   using Potential = physics::Yukawa<T>;
@@ -70,6 +77,10 @@ struct LennardJonesSettings {
   bool tail_correction = false;  ///< add the energy and pressure of r > r_c (uniform fluid)
 
   static constexpr const char* kName = "lennard_jones";
+  static constexpr std::array<std::string_view, 4> kKeys{"pairs", "cutoff", "truncation",
+                                                         "tail_correction"};
+  static constexpr bool kCutoffMayBeNone = false;
+  std::string describe(const core::UnitSystem& units) const;
 
   template <class T>
   using Potential = physics::LennardJones<T>;
@@ -106,6 +117,9 @@ struct NuclearSettings {
   Truncation truncation = Truncation::Cut;  ///< `shift: none | energy | force`
 
   static constexpr const char* kName = "nuclear";
+  static constexpr std::array<std::string_view, 6> kKeys{"a", "b", "c", "Lambda", "cutoff", "shift"};
+  static constexpr bool kCutoffMayBeNone = true;
+  std::string describe(const core::UnitSystem& units) const;
 
   template <class T>
   using Potential = physics::Nuclear<T>;
@@ -125,8 +139,31 @@ struct NuclearSettings {
   }
 };
 
-/// Every force term NovaMD knows. Adding a potential adds its settings type here.
+/// Every force term NovaMD knows, the one list of them. Adding a potential adds its settings
+/// type here (with its kName, kKeys, kCutoffMayBeNone and describe), its parser overload in
+/// io/config_forces.cpp, and its family to NOVAMD_PAIR_FAMILIES in src/CMakeLists.txt; the
+/// compiler names whatever is missing.
 using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings>;
+
+/// Calls f(std::type_identity<Settings>{}) for each force-term settings type, in list order.
+template <class F>
+void for_each_force_kind(F&& f) {
+  [&]<class... Settings>(std::type_identity<std::variant<Settings...>>) {
+    (f(std::type_identity<Settings>{}), ...);
+  }(std::type_identity<ForceSettings>{});
+}
+
+/// The config names of every force term ("yukawa", "lennard_jones", "nuclear").
+inline std::vector<std::string_view> force_term_names() {
+  std::vector<std::string_view> names;
+  for_each_force_kind([&]<class S>(std::type_identity<S>) { names.push_back(S::kName); });
+  return names;
+}
+
+/// What the run header says of a force term: its name, parameters and range.
+inline std::string describe(const ForceSettings& settings, const core::UnitSystem& units) {
+  return std::visit([&](const auto& s) { return s.describe(units); }, settings);
+}
 
 /// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term of one
 /// family (`Settings`: YukawaSettings, ...) uses in arithmetic type T and its pair table: the
@@ -163,7 +200,7 @@ inline double cutoff_of(const ForceSettings& settings) {
 /// Whether a force term may be given `cutoff: none` (all pairs under the minimum image): every
 /// term but Lennard-Jones, whose cutoff is required.
 inline bool cutoff_may_be_none(const ForceSettings& settings) {
-  return !std::holds_alternative<LennardJonesSettings>(settings);
+  return std::visit([](const auto& s) { return s.kCutoffMayBeNone; }, settings);
 }
 
 /// The config name of a force term ("yukawa").

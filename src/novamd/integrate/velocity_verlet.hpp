@@ -8,6 +8,8 @@
 ///
 /// The per-particle updates are host-device functions used by every backend's loop or kernel.
 
+#include <cstdint>
+
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/host_device.hpp"
@@ -26,6 +28,13 @@ NOVAMD_HD core::Vec3<double> kicked(const core::Vec3<double>& v, const core::Vec
 NOVAMD_HD core::Vec3<double> drifted(const core::Vec3<double>& x, const core::Vec3<double>& v,
                                      double dt, const core::BoxView<double>& box) {
   return box.wrap(x + dt * v);
+}
+
+/// x + dt v, wrapped into the box, with the periodic images crossed added to `image`.
+NOVAMD_HD core::Vec3<double> drifted(const core::Vec3<double>& x, const core::Vec3<double>& v,
+                                     double dt, const core::BoxView<double>& box,
+                                     core::Vec3<std::int32_t>& image) {
+  return box.wrap(x + dt * v, image);
 }
 
 /// One NVE step; forces must be current on entry and are current on exit. `energy`: whether

@@ -22,15 +22,31 @@ __global__ void kick_kernel(int n, double dt, const double* __restrict__ inverse
   velocity.set(i, kicked(velocity.get(i), force.get(i), dt * inverse_mass[type[i]]));
 }
 
+/// x + dt v, wrapped, stored; the images crossed counted where the system tracks them.
+__device__ inline core::Vec3<double> drift_one(int i, const core::Vec3<double>& v, double dt,
+                                               const core::BoxView<double>& box,
+                                               Vec3Pointers position, Int3Pointers image) {
+  core::Vec3<double> x;
+  if (image.present()) {
+    auto crossed = image.get(i);
+    x = drifted(position.get(i), v, dt, box, crossed);
+    image.set(i, crossed);
+  } else {
+    x = drifted(position.get(i), v, dt, box);
+  }
+  position.set(i, x);
+  return x;
+}
+
 /// x += dt v, wrapped; also refreshes the packed positions the pair kernels read.
 template <class PairT>
 __global__ void drift_kernel(int n, double dt, core::BoxView<double> box, Vec3Pointers position,
-                             Vec3Pointers velocity, const std::int32_t* __restrict__ type,
+                             Vec3Pointers velocity, Int3Pointers image,
+                             const std::int32_t* __restrict__ type,
                              neighbors::PairPosition<PairT>* __restrict__ packed) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const auto x = drifted(position.get(i), velocity.get(i), dt, box);
-  position.set(i, x);
+  const auto x = drift_one(i, velocity.get(i), dt, box, position, image);
   packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z), type[i]};
 }
 
@@ -41,15 +57,14 @@ __global__ void kick_drift_kernel(int n, double kick_dt, double drift_dt,
                                   const double* __restrict__ inverse_mass,
                                   const std::int32_t* __restrict__ type, Vec3Pointers force,
                                   Vec3Pointers velocity, core::BoxView<double> box,
-                                  Vec3Pointers position,
+                                  Vec3Pointers position, Int3Pointers image,
                                   neighbors::PairPosition<PairT>* __restrict__ packed) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int t = type[i];
   const auto v = kicked(velocity.get(i), force.get(i), kick_dt * inverse_mass[t]);
   velocity.set(i, v);
-  const auto x = drifted(position.get(i), v, drift_dt, box);
-  position.set(i, x);
+  const auto x = drift_one(i, v, drift_dt, box, position, image);
   packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z), t};
 }
 

@@ -1,6 +1,7 @@
 /// @file checkpoint.cpp
-/// The checkpoint file format, version 1 (see checkpoint.hpp; the layout is in
-/// docs/file-formats.md). Values are little-endian (binary_io.hpp):
+/// The checkpoint file format, version 2 (see checkpoint.hpp; the layout is in
+/// docs/file-formats.md). Version 2 stores the particles as named fields, every present field
+/// of core::ParticleFields (for_each_field); version 1 files (five fixed arrays) are still read. Values are little-endian (binary_io.hpp):
 ///
 ///     header   "NOVAMDCK", uint32 version, uint32 byte-order mark, uint64 content length
 ///     content  a fixed sequence of fields: strings length-prefixed, arrays count-prefixed
@@ -21,17 +22,24 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
 #include <span>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "novamd/core/error.hpp"
+#include "novamd/core/excerpt.hpp"
 #include "novamd/io/binary_io.hpp"
 
 namespace novamd::io {
 namespace {
 
 constexpr std::string_view kMagic = "NOVAMDCK";
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
+/// The oldest version this novamd reads.
+constexpr std::uint32_t kOldestVersion = 1;
 /// Magic (8), version (4), byte-order mark (4), content length (8).
 constexpr std::size_t kHeaderSize = 24;
 constexpr std::size_t kVersionOffset = 8;
@@ -44,6 +52,13 @@ constexpr std::size_t kMinTermSize = 2 * 8 + 3 * 8;
 /// "the particle positions (x)".
 std::string component(std::string_view what, int d) {
   return fmt::format("{} ({})", what, "xyz"[d]);
+}
+
+/// "the particle positions (x)" for vectors, "the orientations (w)" for quaternions, "the
+/// particle ids" for scalars.
+std::string component_of(const core::FieldInfo& info, int c, std::size_t components) {
+  if (components == 1) return std::string(info.description);
+  return fmt::format("{} ({})", info.description, components == 4 ? "wxyz"[c] : "xyz"[c]);
 }
 
 // --- Writing -----------------------------------------------------------------------------------
@@ -63,12 +78,15 @@ void add_vec3(std::vector<ArraySize>& out, std::string_view what, const core::Ve
 }
 
 std::vector<ArraySize> per_particle_arrays(const CheckpointData& data) {
-  const core::ParticleData& p = data.state.particles;
   std::vector<ArraySize> arrays;
-  add_vec3(arrays, "the particle positions", p.position, false);
-  add_vec3(arrays, "the particle velocities", p.velocity, false);
-  add_vec3(arrays, "the particle forces", p.force, false);
-  arrays.push_back({"the particle ids", p.id.size(), false});
+  core::for_each_field(
+      [&](const core::FieldInfo& info, const auto& f) {
+        const auto components = core::components_of(f);
+        for (std::size_t c = 0; c < components.size(); ++c)
+          arrays.push_back({component_of(info, static_cast<int>(c), components.size()),
+                            components[c]->size(), info.optional});
+      },
+      data.state.particles);
   arrays.push_back({"the thermostat heat", data.state.thermostat_heat.size(), true});
   for (std::size_t k = 0; k < data.state.terms.size(); ++k)
     add_vec3(arrays, fmt::format("the list-build positions of force term {}", k),
@@ -77,7 +95,7 @@ std::vector<ArraySize> per_particle_arrays(const CheckpointData& data) {
 }
 
 /// Throws core::RunError if an array does not hold one value per particle (particles.type
-/// defines the count), or a term's list-build positions differ in size between x, y and z.
+/// defines the count; an absent optional field holds none), or a term's list-build positions differ in size between x, y and z.
 void check_consistent(const std::filesystem::path& file, const CheckpointData& data) {
   const std::size_t n = data.state.particles.size();
   for (const ArraySize& a : per_particle_arrays(data)) {
@@ -102,6 +120,29 @@ void put_vec3(BinaryWriter& out, const core::Vec3Array& a) {
   out.vector(a.z);
 }
 
+/// The particle count, then each required and each present optional field: its name, its number of components, the size
+/// of one value in bytes, and its component arrays.
+void put_particles(BinaryWriter& out, const core::ParticleData& p) {
+  out.u64(p.size());
+  const auto stored = [&](const core::FieldInfo& info, const auto& f) {
+    return !info.optional || p.has(f);
+  };
+  std::uint32_t fields = 0;
+  core::for_each_field([&](const core::FieldInfo& info, const auto& f) { fields += stored(info, f); },
+                       p);
+  out.u32(fields);
+  core::for_each_field(
+      [&](const core::FieldInfo& info, const auto& f) {
+        if (!stored(info, f)) return;
+        const auto arrays = core::components_of(f);
+        out.string(info.name);
+        out.u32(static_cast<std::uint32_t>(arrays.size()));
+        out.u32(static_cast<std::uint32_t>(sizeof(arrays[0]->front())));
+        for (const auto* a : arrays) out.vector(*a);
+      },
+      p);
+}
+
 void put_content(BinaryWriter& out, const CheckpointData& data) {
   for (const std::string* s :
        {&data.novamd_version, &data.config_yaml, &data.backend, &data.precision, &data.device})
@@ -109,12 +150,7 @@ void put_content(BinaryWriter& out, const CheckpointData& data) {
   out.i64(data.step);
   for (const double length : data.box) out.f64(length);
   const backend::BackendState& state = data.state;
-  out.u64(state.particles.size());
-  put_vec3(out, state.particles.position);
-  put_vec3(out, state.particles.velocity);
-  put_vec3(out, state.particles.force);
-  out.vector(state.particles.type);
-  out.vector(state.particles.id);
+  put_particles(out, state.particles);
   out.vector(state.thermostat_heat);
   out.i64(state.force_evaluations);
   out.i64(state.reorders);
@@ -156,9 +192,9 @@ std::size_t checked_content_length(std::span<const unsigned char> bytes, const s
         "novamd reads little-endian checkpoints");
   if (size >= kVersionOffset + 4) {
     const auto version = load<std::uint32_t>(bytes, kVersionOffset);
-    if (version != kFormatVersion)
-      fail(fmt::format("checkpoint format version {}; this novamd reads version {}", version,
-                       kFormatVersion));
+    if (version < kOldestVersion || version > kFormatVersion)
+      fail(fmt::format("checkpoint format version {}; this novamd reads versions {} to {}",
+                       version, kOldestVersion, kFormatVersion));
   }
   if (order == ByteOrder::kUnknown)
     fail(fmt::format("corrupt header: byte-order mark 0x{:08x}, expected 0x{:08x}",
@@ -209,7 +245,8 @@ core::Vec3Array get_vec3(BinaryReader& in, std::string_view what, std::size_t n,
   return a;
 }
 
-void get_particles(BinaryReader& in, std::size_t n, core::ParticleData& p) {
+/// Version 1: positions, velocities, forces, types and ids in this order.
+void get_particles_v1(BinaryReader& in, std::size_t n, core::ParticleData& p) {
   p.position = get_vec3(in, "the particle positions", n, false);
   p.velocity = get_vec3(in, "the particle velocities", n, false);
   p.force = get_vec3(in, "the particle forces", n, false);
@@ -217,12 +254,60 @@ void get_particles(BinaryReader& in, std::size_t n, core::ParticleData& p) {
   p.id = get_per_particle<std::int32_t>(in, "the particle ids", n, false);
 }
 
-void get_state(BinaryReader& in, backend::BackendState& state) {
+/// One stored field, named `name`, into its place in `p`; false if no field has that name.
+bool get_field(BinaryReader& in, std::string_view name, std::size_t n, core::ParticleData& p,
+               std::set<std::string_view>& read) {
+  bool found = false;
+  core::for_each_field(
+      [&](const core::FieldInfo& info, auto& f) {
+        if (info.name != name) return;
+        found = true;
+        if (!read.insert(info.name).second)
+          in.corrupt(fmt::format("{} are stored twice", info.description));
+        const auto arrays = core::components_of(f);
+        using Value = typename std::decay_t<decltype(*arrays[0])>::value_type;
+        const std::uint32_t components = in.u32(fmt::format("the components of {}", info.description));
+        const std::uint32_t bytes = in.u32(fmt::format("the value size of {}", info.description));
+        if (components != arrays.size() || bytes != sizeof(Value))
+          in.corrupt(fmt::format("{} stored as {} components of {} bytes; expected {} of {}",
+                                 info.description, components, bytes, arrays.size(),
+                                 sizeof(Value)));
+        for (std::size_t c = 0; c < arrays.size(); ++c)
+          *arrays[c] = get_per_particle<Value>(
+              in, component_of(info, static_cast<int>(c), arrays.size()), n, false);
+      },
+      p);
+  return found;
+}
+
+/// Version 2: the fields by name; every required field must be there.
+void get_particles(BinaryReader& in, std::size_t n, core::ParticleData& p) {
+  const std::uint32_t fields = in.u32("the number of particle fields");
+  std::set<std::string_view> read;
+  for (std::uint32_t k = 0; k < fields; ++k) {
+    const std::string name = in.string("a particle field name");
+    if (!get_field(in, name, n, p, read))
+      in.corrupt(fmt::format("a particle field named '{}', which this novamd does not know",
+                             core::excerpt(name)));
+  }
+  core::for_each_field(
+      [&](const core::FieldInfo& info, const auto& f) {
+        if (!info.optional && !read.contains(info.name))
+          in.corrupt(fmt::format("{} are missing", info.description));
+      },
+      p);
+}
+
+void get_state(BinaryReader& in, std::uint32_t version, backend::BackendState& state) {
   const std::uint64_t count = in.u64("the particle count");
   if (count > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
     in.corrupt(fmt::format("a particle count of {}", count));
   const auto n = static_cast<std::size_t>(count);
-  get_particles(in, n, state.particles);
+  if (version == 1) {
+    get_particles_v1(in, n, state.particles);
+  } else {
+    get_particles(in, n, state.particles);
+  }
   state.thermostat_heat = get_per_particle<double>(in, "the thermostat heat", n, true);
   state.force_evaluations = in.i64("the force-evaluation count");
   state.reorders = in.i64("the reorder count");
@@ -240,7 +325,7 @@ void get_state(BinaryReader& in, backend::BackendState& state) {
   }
 }
 
-CheckpointData get_content(BinaryReader& in) {
+CheckpointData get_content(BinaryReader& in, std::uint32_t version) {
   CheckpointData data;
   data.novamd_version = in.string("the novamd version");
   data.config_yaml = in.string("the config");
@@ -249,7 +334,7 @@ CheckpointData get_content(BinaryReader& in) {
   data.device = in.string("the device description");
   data.step = in.i64("the step");
   for (int d = 0; d < 3; ++d) data.box[d] = in.f64(component("the box", d));
-  get_state(in, data.state);
+  get_state(in, version, data.state);
   data.integrator.type = in.string("the integrator name");
   data.integrator.values = in.vector<double>("the integrator state");
   if (in.remaining() != 0)
@@ -316,9 +401,15 @@ void check_content(const CheckpointData& data, const std::string& file) {
   }
   const backend::BackendState& state = data.state;
   check_ids(state.particles.id, file);
-  check_finite(state.particles.position, "the particle positions", file);
-  check_finite(state.particles.velocity, "the particle velocities", file);
-  check_finite(state.particles.force, "the particle forces", file);
+  core::for_each_field(
+      [&](const core::FieldInfo& info, const auto& f) {
+        const auto arrays = core::components_of(f);
+        for (std::size_t c = 0; c < arrays.size(); ++c) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(*arrays[c])>, std::vector<double>>)
+            check_finite(*arrays[c], component_of(info, static_cast<int>(c), arrays.size()), file);
+        }
+      },
+      state.particles);
   check_finite(state.thermostat_heat, "the thermostat heat", file);
   check_count(state.force_evaluations, "the force-evaluation count", file);
   check_count(state.reorders, "the reorder count", file);
@@ -355,7 +446,7 @@ CheckpointData read_checkpoint(const std::filesystem::path& file) {
   check_checksum(bytes, name);
   const std::span<const unsigned char> content(bytes.data() + kHeaderSize, length);
   BinaryReader in(content, name);
-  CheckpointData data = get_content(in);
+  CheckpointData data = get_content(in, load<std::uint32_t>(bytes, kVersionOffset));
   check_content(data, name);
   return data;
 }

@@ -3,18 +3,22 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 namespace novamd::io {
 namespace {
 
-const NameList kForceTerms{"yukawa", "lennard_jones", "nuclear"};
 /// Force terms of the design that this version does not have yet.
 const NameList kPlannedForceTerms{"ewald", "pme"};
-const NameList kYukawaKeys{"screening_length", "cutoff", "shift"};
-const NameList kNuclearKeys{"a", "b", "c", "Lambda", "cutoff", "shift"};
-const NameList kLennardJonesKeys{"pairs", "cutoff", "truncation", "tail_correction"};
 const NameList kPairKeys{"types", "epsilon", "sigma", "xi", "eta"};
+
+/// The config keys of a force term, from its settings type.
+template <class Settings>
+NameList keys_of() {
+  return NameList(Settings::kKeys.begin(), Settings::kKeys.end());
+}
 
 bool contains(const NameList& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -33,8 +37,9 @@ void parse_cutoff_and_shift(const YamlReader& node, Settings& settings) {
                                            : forces::Truncation::Cut;
 }
 
-forces::YukawaSettings parse_yukawa(const YamlReader& node) {
-  node.check_keys(kYukawaKeys);
+forces::YukawaSettings parse(std::type_identity<forces::YukawaSettings>, const YamlReader& node,
+                             const core::SpeciesTable&) {
+  node.check_keys(keys_of<forces::YukawaSettings>());
   forces::YukawaSettings settings;
   const auto length =
       node.required("screening_length").number_or_word("thomas_fermi", ValueRange::positive());
@@ -56,8 +61,9 @@ void check_nucleons(const YamlReader& node, const core::SpeciesTable& species) {
   }
 }
 
-forces::NuclearSettings parse_nuclear(const YamlReader& node, const core::SpeciesTable& species) {
-  node.check_keys(kNuclearKeys);
+forces::NuclearSettings parse(std::type_identity<forces::NuclearSettings>, const YamlReader& node,
+                              const core::SpeciesTable& species) {
+  node.check_keys(keys_of<forces::NuclearSettings>());
   forces::NuclearSettings settings;  // defaults: Horowitz et al. (2004)
   settings.a = node.number_or("a", settings.a, ValueRange::any());
   settings.b = node.number_or("b", settings.b, ValueRange::any());
@@ -109,9 +115,9 @@ forces::LennardJonesPair parse_lj_pair(const YamlReader& node, const core::Speci
   return pair;
 }
 
-forces::LennardJonesSettings parse_lennard_jones(const YamlReader& node,
-                                                 const core::SpeciesTable& species) {
-  node.check_keys(kLennardJonesKeys);
+forces::LennardJonesSettings parse(std::type_identity<forces::LennardJonesSettings>,
+                                   const YamlReader& node, const core::SpeciesTable& species) {
+  node.check_keys(keys_of<forces::LennardJonesSettings>());
   forces::LennardJonesSettings settings;
   const YamlReader pairs = node.required("pairs");
   const auto elements = pairs.elements();
@@ -149,15 +155,20 @@ forces::ForceSettings parse_force_term(const YamlReader& element,
   if (element.node().size() != 1)
     element.fail(fmt::format("found {} keys", element.node().size()), expected);
   const auto [name, body] = element.entries().front();
+  const NameList terms = forces::force_term_names();
   if (contains(kPlannedForceTerms, name))
     element.key_reader(name).fail(
         fmt::format("the force term '{}' is not available in this version", name),
-        join_names(kForceTerms));
-  element.check_keys(kForceTerms);
+        join_names(terms));
+  element.check_keys(terms);
   body.expect_map();
-  if (name == "lennard_jones") return parse_lennard_jones(body, species);
-  if (name == "nuclear") return parse_nuclear(body, species);
-  return parse_yukawa(body);
+  std::optional<forces::ForceSettings> settings;
+  const std::string term = name;  // clang before 16 cannot capture structured bindings
+  const YamlReader block = body;
+  forces::for_each_force_kind([&]<class Settings>(std::type_identity<Settings> kind) {
+    if (term == Settings::kName) settings = parse(kind, block, species);
+  });
+  return *settings;  // check_keys refused every other name
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -379,6 +380,16 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
                  particles.size(), L.x, L.y, L.z);
   if (write_velocity_) fmt::format_to(it, ":vel:R:3");
   if (write_force_) fmt::format_to(it, ":forces:R:3");
+  // Every optional field the particles have (charges, image counts, ...), by its own name.
+  core::for_each_field(
+      [&](const core::FieldInfo& info, const auto& f) {
+        if (!info.optional || !particles.has(f)) return;
+        const auto arrays = core::components_of(f);
+        using Value = typename std::decay_t<decltype(*arrays[0])>::value_type;
+        fmt::format_to(it, ":{}:{}:{}", info.name, std::is_integral_v<Value> ? 'I' : 'R',
+                       arrays.size());
+      },
+      particles);
   fmt::format_to(it, " Time={} Step={} pbc=\"T T T\"\n", time, step);
 
   const int digits = significant_digits_;
@@ -395,6 +406,19 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
     put3(particles.position, i);
     if (write_velocity_) put3(particles.velocity, i);
     if (write_force_) put3(particles.force, i);
+    core::for_each_field(
+        [&](const core::FieldInfo& info, const auto& f) {
+          if (!info.optional || !particles.has(f)) return;
+          for (const auto* a : core::components_of(f)) {
+            if constexpr (std::is_integral_v<typename std::decay_t<decltype(*a)>::value_type>)
+              fmt::format_to(it, " {}", (*a)[i]);
+            else if (digits == kRoundTrip)
+              fmt::format_to(it, " {}", (*a)[i]);
+            else
+              fmt::format_to(it, " {:.{}g}", (*a)[i], digits);
+          }
+        },
+        particles);
     out.push_back('\n');
   }
   if (std::fwrite(out.data(), 1, out.size(), file_.get()) != out.size() ||

@@ -1,6 +1,11 @@
 #include "novamd/parallel/host_exchange.hpp"
 
+#include "novamd/core/error.hpp"
+
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <type_traits>
 
 namespace novamd::parallel {
 namespace {
@@ -55,6 +60,21 @@ void gather_targets(const ForceMatrix& m, std::vector<double>& values) {
 
 void gather_targets(const ForceMatrix& m, core::Vec3Array& values) {
   for (auto* a : {&values.x, &values.y, &values.z}) gather_targets(m, *a);
+}
+
+void gather_evolving_targets(const ForceMatrix& m, core::ParticleData& p) {
+  core::for_each_field_array(
+      [&](const core::FieldInfo& info, int, auto& a) {
+        if (!info.evolves || a.empty()) return;
+        if constexpr (std::is_same_v<typename std::decay_t<decltype(a)>::value_type, double>) {
+          gather_targets(m, a);
+        } else {
+          throw core::RunError(fmt::format(
+              "{} cannot yet be gathered over the ranks of a force-matrix decomposition",
+              info.description));
+        }
+      },
+      p);
 }
 
 }  // namespace novamd::parallel

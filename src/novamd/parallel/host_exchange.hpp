@@ -29,5 +29,8 @@ void sum_target_forces(const ForceMatrix& m, core::Vec3Array& force,
 /// each column, whose ranks together own all targets).
 void gather_targets(const ForceMatrix& m, std::vector<double>& values);
 void gather_targets(const ForceMatrix& m, core::Vec3Array& values);
+/// The same for every present field of `p` that changes during a run (positions, velocities,
+/// forces, ...).
+void gather_evolving_targets(const ForceMatrix& m, core::ParticleData& p);
 
 }  // namespace novamd::parallel
