@@ -150,12 +150,13 @@ def prepare(work, args, case, steps):
     return work
 
 
-def read_checkpoint(path):
-    """Step, positions, velocities and forces ([N][3] each, id order) of a NovaMD checkpoint
-    (docs/file-formats.md, version 1)."""
+def read_particles(path):
+    """Step, box edges and the particle fields of a NovaMD checkpoint (docs/file-formats.md,
+    versions 1 and 2): a dict of name -> one list per component, in storage order."""
     data = pathlib.Path(path).read_bytes()
-    if data[:8] != b"NOVAMDCK" or struct.unpack_from("<I", data, 8)[0] != 1:
-        fail(f"{path}: not a version-1 NovaMD checkpoint")
+    version = struct.unpack_from("<I", data, 8)[0] if len(data) >= 12 else 0
+    if data[:8] != b"NOVAMDCK" or version not in (1, 2):
+        fail(f"{path}: not a version-1 or version-2 NovaMD checkpoint")
     at = 24
 
     def take(fmt):
@@ -166,7 +167,7 @@ def read_checkpoint(path):
 
     def string():
         (length,) = take("Q")
-        take(f"{length}s")
+        return take(f"{length}s")[0].decode()
 
     def array(kind):
         (count,) = take("Q")
@@ -175,33 +176,39 @@ def read_checkpoint(path):
     for _ in range(5):  # version, config, backend, precision, device
         string()
     (step,) = take("q")
-    take("3d")
-    (n,) = take("Q")
-    fields = [[array("d") for _ in range(3)] for _ in range(3)]  # position, velocity, force
-    array("i")  # types
-    ids = array("i")
-    order = sorted(range(n), key=lambda k: ids[k])
-    per_particle = [[[a[k] for a in field] for k in order] for field in fields]
-    return step, dict(zip(("position", "velocity", "force"), per_particle))
+    box = take("3d")
+    take("Q")  # the particle count
+    fields = {}
+    if version == 1:
+        for name in ("position", "velocity", "force"):
+            fields[name] = [array("d") for _ in range(3)]
+        fields["type"] = [array("i")]
+        fields["id"] = [array("i")]
+    else:
+        (count,) = take("I")
+        for _ in range(count):
+            name = string()
+            components, size = take("2I")
+            fields[name] = [array("d" if size == 8 else "i") for _ in range(components)]
+    return step, box, fields
+
+
+def read_checkpoint(path):
+    """Step, positions, velocities and forces ([N][3] each, id order) of a checkpoint."""
+    step, _, fields = read_particles(path)
+    ids = fields["id"][0]
+    order = sorted(range(len(ids)), key=lambda k: ids[k])
+    per_particle = {name: [[a[k] for a in fields[name]] for k in order]
+                    for name in ("position", "velocity", "force")}
+    return step, per_particle
 
 
 def read_types_and_box(path):
     """Types (id order) and box edges of a checkpoint."""
-    data = pathlib.Path(path).read_bytes()
-    at = 24
-    for _ in range(5):
-        (length,) = struct.unpack_from("<Q", data, at)
-        at += 8 + length
-    at += 8
-    box = struct.unpack_from("<3d", data, at)
-    at += 24
-    (n,) = struct.unpack_from("<Q", data, at)
-    at += 8 + 9 * (8 + 8 * n)
-    types = struct.unpack_from(f"<{n}i", data, at + 8)
-    at += 8 + 4 * n
-    ids = struct.unpack_from(f"<{n}i", data, at + 8)
-    by_id = [0] * n
-    for k in range(n):
+    _, box, fields = read_particles(path)
+    types, ids = fields["type"][0], fields["id"][0]
+    by_id = [0] * len(ids)
+    for k in range(len(ids)):
         by_id[ids[k]] = types[k]
     return by_id, box
 
