@@ -71,7 +71,7 @@ std::vector<double> cpu_block_forces(const BackendSetup& setup, const PairBlock&
   std::vector<double> out;
   novamd::forces::with_evaluator<double>(
       setup.forces[0], setup.species, setup.units, [&]<class Evaluator>(const auto& table) {
-        novamd::forces::ForceBuffers buffers;
+        novamd::neighbors::ForceBuffers buffers;
         buffers.reset(setup.particles.size());
         novamd::neighbors::all_pairs_cpu<Evaluator, double>(
             setup.particles, setup.box.view<double>(), table.view(), buffers, block);
@@ -148,7 +148,7 @@ TEST(CudaForceMatrix, EachPairOnceOverTheGridGivesTheWholeMatrix) {
   double total_energy = 0;
   novamd::forces::with_evaluator<double>(
       setup.forces[0], setup.species, setup.units, [&]<class Evaluator>(const auto& table) {
-        novamd::forces::ForceBuffers buffers;
+        novamd::neighbors::ForceBuffers buffers;
         buffers.reset(kN);
         novamd::neighbors::all_pairs_cpu<Evaluator, double>(
             setup.particles, setup.box.view<double>(), table.view(), buffers);

@@ -32,7 +32,7 @@ EndState run(const std::string& integrator, const std::string& backend_name, int
       backend_name, {config.units, config.system.species, initial.box, std::move(initial.particles),
                      config.forces, novamd::core::Precision::Double, config.neighbors});
   auto stepper = novamd::integrate::make_integrator(config.integrator, config.units, config.seed,
-                                                    backend->size());
+                                                    {backend->size()});
   backend->compute_forces(EnergyRequest::Compute);
   stepper->start(*backend);
   for (int step = 1; step <= steps; ++step) stepper->step(*backend, step, EnergyRequest::Compute);

@@ -8,7 +8,7 @@
 #include <numbers>
 #include <string>
 
-#include "novamd/analysis/analyzer.hpp"
+#include "novamd/app/analyzer.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/io/config.hpp"
 #include "support/cli_runner.hpp"
@@ -72,7 +72,7 @@ TEST(AnalysisConfig, BoxDefaultsAreResolvedByTheAnalyzer) {
   const auto config =
       parse_config(kBase + "analysis: {rdf: {}, structure_factor: {}, msd: {}}\n", "a.yaml");
   const novamd::core::Box box(10.0, 12.0, 14.0);
-  const novamd::analysis::Analyzer analyzer(
+  const novamd::app::Analyzer analyzer(
       config.analysis, {box, config.system.species, {30, 10}, 0.005, "", "", "a.yaml"});
   const auto lines = analyzer.describe();
   ASSERT_EQ(lines.size(), 3u);
@@ -111,7 +111,7 @@ TEST(AnalysisConfig, ErrorsNameTheKey) {
 std::string analyzer_error(const std::string& analysis) {
   const auto config = parse_config(kBase + analysis, "a.yaml");
   try {
-    novamd::analysis::Analyzer(config.analysis, {novamd::core::Box(10.0, 12.0, 14.0),
+    novamd::app::Analyzer(config.analysis, {novamd::core::Box(10.0, 12.0, 14.0),
                                                  config.system.species,
                                                  {30, 10},
                                                  0.005,

@@ -42,6 +42,7 @@
 #include <cstdio>
 
 #include "novamd/analysis/thermo.hpp"
+#include "novamd/integrate/degrees_of_freedom.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
@@ -108,7 +109,7 @@ TEST(LjMeltReference, StepZeroEnergyAndPressureMatchLammpsAndTheLatticeSum) {
   backend->compute_forces(novamd::backend::EnergyRequest::Compute);
   const auto obs = backend->observables();
   const auto thermo = novamd::analysis::make_thermo_state(
-      0, 0.0, obs, n, volume, config.units, novamd::analysis::degrees_of_freedom(n));
+      0, 0.0, obs, n, volume, config.units, novamd::integrate::degrees_of_freedom({n}, true));
   const double nd = static_cast<double>(n);
 
   const double e_pair = thermo.potential_energy / nd;

@@ -22,7 +22,7 @@ namespace {
 
 using novamd::backend::BackendSetup;
 using novamd::core::ParticleData;
-using novamd::forces::ForceBuffers;
+using novamd::neighbors::ForceBuffers;
 using novamd::neighbors::VerletList;
 using Evaluator = novamd::physics::Truncated<novamd::physics::LennardJones<double>, false>;
 constexpr double kCutoff = 2.5, kSkin = 0.3;

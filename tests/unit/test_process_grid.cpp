@@ -9,7 +9,7 @@
 #include <string>
 
 #include "novamd/core/error.hpp"
-#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/parallel/force_matrix.hpp"
@@ -176,7 +176,7 @@ TEST(BlockTraversal, BlocksSummedOverEachRowAreTheWholeMatrix) {
       table.at(a, b) = Evaluator::make_params(1.0, setup.species[a].charge,
                                               setup.species[b].charge, 1.5);
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
-  novamd::forces::ForceBuffers whole;
+  novamd::neighbors::ForceBuffers whole;
   whole.reset(particles.size());
   novamd::neighbors::all_pairs_cpu<Evaluator, double>(particles, box, table.view(), whole);
 
@@ -195,13 +195,13 @@ TEST(BlockTraversal, BlocksSummedOverEachRowAreTheWholeMatrix) {
   }
   const double u = std::numeric_limits<double>::epsilon() / 2;
   for (const GridShape grid : {GridShape{1, 3}, GridShape{3, 1}, GridShape{2, 3}}) {
-    novamd::forces::ForceBuffers blocks;
+    novamd::neighbors::ForceBuffers blocks;
     blocks.reset(particles.size());
     for (int p = 0; p < grid.rows; ++p) {
       for (int q = 0; q < grid.columns; ++q) {
         const IndexRange t = block_range(particles.size(), grid.rows, p);
         const IndexRange s = block_range(particles.size(), grid.columns, q);
-        novamd::forces::ForceBuffers block;
+        novamd::neighbors::ForceBuffers block;
         block.reset(particles.size());
         novamd::neighbors::all_pairs_cpu<Evaluator, double>(
             particles, box, table.view(), block,

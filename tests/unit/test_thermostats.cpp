@@ -58,12 +58,12 @@ Trace trace(const std::string& integrator_yaml, int equilibrate, int samples, in
                                        std::move(initial.particles), config.forces,
                                        config.precision, config.neighbors});
   auto integrator = novamd::integrate::make_integrator(config.integrator, config.units,
-                                                       config.seed, backend.size());
+                                                       config.seed, {backend.size()});
   backend.compute_forces(EnergyRequest::Compute);
   integrator->start(backend);
   Trace t;
   t.n = static_cast<double>(backend.size());
-  t.dof = integrator->degrees_of_freedom(backend.size());
+  t.dof = integrator->degrees_of_freedom();
   t.kT = config.integrator.temperature.value_or(0.0);
   double h0 = 0.0;
   std::int64_t step = 0;

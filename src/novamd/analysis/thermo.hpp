@@ -37,11 +37,6 @@ struct ThermoState {
   const PlasmaParameters* plasma = nullptr;  ///< for the plasma columns (ion plasmas only)
 };
 
-/// Degrees of freedom of N point particles whose total momentum is conserved at zero.
-inline double degrees_of_freedom(std::size_t n) {
-  return n > 1 ? 3.0 * n - 3.0 : 3.0 * n;
-}
-
 /// The state from whole-system sums; `dof`: degrees of freedom for the temperature.
 inline ThermoState make_thermo_state(std::int64_t step, double time,
                                      const backend::Observables& obs, std::size_t n, double volume,

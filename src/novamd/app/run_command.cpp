@@ -83,7 +83,7 @@ std::string describe_ranks(const parallel::GridShape& grid, const io::Config& co
 std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& box,
                                      const std::vector<std::int64_t>& count,
                                      const backend::Backend& backend,
-                                     const analysis::Analyzer& analyzer) {
+                                     const app::Analyzer& analyzer) {
   const auto& u = config.units;
   const auto& L = box.length();
   std::vector<HeaderLine> lines{
@@ -223,7 +223,7 @@ struct PreparedRun {
   std::vector<PlannedOutput> planned_outputs;
   OutputLock output_lock;  ///< held by the rank that writes
   std::unique_ptr<RunOutputs> outputs;
-  std::unique_ptr<analysis::Analyzer> analyzer;
+  std::unique_ptr<app::Analyzer> analyzer;
 };
 
 /// Every output checked before anything is written (by the rank that writes them).
@@ -270,7 +270,7 @@ void build_state(PreparedRun& run, const parallel::MpiSession& session) {
       config.backend, {config.units, config.system.species, start.box, std::move(start.particles),
                        config.forces, config.precision, config.neighbors, run.communicator});
   run.integrator = integrate::make_integrator(config.integrator, config.units, config.seed,
-                                              run.backend->size());
+                                              {run.backend->size()});
   if (start.restart) {
     run.backend->restore_state(start.restart->data.state);
     run.integrator->restore(start.restart->data.integrator);
@@ -283,9 +283,9 @@ void open_outputs(const RunOptions& options, PreparedRun& run, bool root) {
   const auto& config = run.config;
   const auto& start = run.start;
   const bool lj = config.units.name == "lj";  // reduced units have no unit names
-  run.analyzer = std::make_unique<analysis::Analyzer>(
+  run.analyzer = std::make_unique<app::Analyzer>(
       config.analysis,
-      analysis::AnalysisSystem{start.box, config.system.species, run.count,
+      app::AnalysisSystem{start.box, config.system.species, run.count,
                                config.integrator.timestep, lj ? "" : config.units.length,
                                lj ? "" : config.units.time, config.file.string(), root});
   auto plasma = analysis::plasma_of(config.forces, config.system.species, run.count,

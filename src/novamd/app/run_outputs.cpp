@@ -46,7 +46,7 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   const std::size_t n = backend.size();
   auto state = analysis::make_thermo_state(
       step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),
-      config_.units, integrator.degrees_of_freedom(n), integrator.thermostat_energy(backend));
+      config_.units, integrator.degrees_of_freedom(), integrator.thermostat_energy(backend));
   if (!first_conserved_) first_conserved_ = state.conserved_energy;
   state.conserved_energy_drift =
       *first_conserved_ != 0.0

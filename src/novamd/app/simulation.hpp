@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "novamd/analysis/analyzer.hpp"
+#include "novamd/app/analyzer.hpp"
 #include "novamd/analysis/thermo.hpp"
 #include "novamd/app/run_outputs.hpp"
 #include "novamd/app/stop_signals.hpp"
@@ -45,7 +45,7 @@ struct RunContext {
   integrate::Integrator& integrator;
   const core::Box& box;
   RunOutputs& outputs;
-  analysis::Analyzer& analysis;  ///< samples after every step (it does nothing when none is set)
+  app::Analyzer& analysis;  ///< samples after every step (it does nothing when none is set)
   /// Writes a checkpoint of the state after the given step.
   std::function<void(std::int64_t)> write_checkpoint;
   /// When the process started work: run.walltime counts from here.

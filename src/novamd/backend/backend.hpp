@@ -19,7 +19,7 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
-#include "novamd/integrate/velocity_noise.hpp"
+#include "novamd/integrate/step_operations.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 #include "novamd/parallel/communicator.hpp"
 
@@ -50,9 +50,7 @@ struct Unstable {
   core::Instability what;
 };
 
-/// Whether a force evaluation also computes the potential energy and virial (needed only at
-/// thermo steps; a backend may skip them otherwise).
-enum class EnergyRequest { Skip, Compute };
+using integrate::EnergyRequest;
 
 /// Memory a backend keeps for the run, in bytes: the particle arrays, the neighbour data (lists,
 /// cells, positions at the last build) and everything else (tables, partial sums, scratch).
@@ -78,36 +76,14 @@ struct BackendSetup {
   std::shared_ptr<const parallel::Communicator> communicator;
 };
 
-class Backend {
+/// The state where it runs and the primitives a step is made of: the step operations that
+/// integrators compose (integrate/step_operations.hpp: kick, drift, forces, thermostat
+/// updates), and what output, checks and checkpoints need.
+class Backend : public integrate::StepOperations {
  public:
-  virtual ~Backend() = default;
-
   /// "cpu (OpenMP, 2 threads)" or the device's name, memory and compute capability.
   virtual std::string description() const = 0;
   virtual std::size_t size() const = 0;
-
-  /// Evaluates every force term at the current positions: forces, and energy and virial when
-  /// asked (a backend may compute them anyway).
-  virtual void compute_forces(EnergyRequest energy) = 0;
-  /// v += dt F / m for every particle.
-  virtual void kick(double dt) = 0;
-  /// x += dt v for every particle, wrapped into the box.
-  virtual void drift(double dt) = 0;
-  /// kick(kick_dt) then drift(drift_dt), in one pass where the backend can fuse them.
-  virtual void kick_drift(double kick_dt, double drift_dt) {
-    kick(kick_dt);
-    drift(drift_dt);
-  }
-
-  /// v *= factor for every particle (global thermostats).
-  virtual void scale_velocities(double factor) = 0;
-  /// The Langevin O step (integrate/velocity_noise.hpp) for every particle; each particle's
-  /// kinetic-energy change is added to its share of langevin_heat().
-  virtual void thermalize(const integrate::VelocityNoise& noise) = 0;
-  /// Kinetic energy the O steps have added, over all particles and steps so far.
-  virtual double langevin_heat() = 0;
-  /// Kinetic energy now (the host waits for it).
-  virtual double kinetic_energy() = 0;
 
   /// Kinetic energy now; potential energy and virial at the current positions (computed if the
   /// last evaluation skipped them).

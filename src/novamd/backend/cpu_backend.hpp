@@ -10,7 +10,7 @@
 
 #include "novamd/backend/backend.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
-#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/parallel/force_matrix.hpp"
 
 namespace novamd::backend {
@@ -39,7 +39,7 @@ class CpuBackend final : public Backend {
   std::int64_t reorders() const override { return reorders_; }
 
   /// Per-particle energy shares of the last force evaluation, in storage order (tests).
-  const forces::ForceBuffers& force_buffers() const { return buffers_; }
+  const neighbors::ForceBuffers& force_buffers() const { return buffers_; }
 
  private:
   void reorder_along_curve();
@@ -57,7 +57,7 @@ class CpuBackend final : public Backend {
   std::int64_t evaluations_ = 0;
   std::int64_t reorders_ = 0;
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
-  forces::ForceBuffers buffers_;
+  neighbors::ForceBuffers buffers_;
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
   std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
   parallel::ForceMatrix matrix_;      ///< this rank's block (the whole matrix on one rank)

@@ -25,7 +25,7 @@ class CpuPairForce final : public CpuForceTerm {
         block_(block) {}
 
   void add_to(const core::ParticleData& particles, const core::Box& box,
-              ForceBuffers& out) override {
+              neighbors::ForceBuffers& out) override {
     const auto view = box.view<double>();
     if (block_) {
       neighbors::all_pairs_cpu<Evaluator, AccT>(particles, view, table_.view(), out, *block_);

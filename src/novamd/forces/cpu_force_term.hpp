@@ -11,7 +11,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/precision.hpp"
-#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 #include "novamd/neighbors/neighbor_state.hpp"
@@ -25,7 +25,7 @@ class CpuForceTerm {
   /// Adds this term's forces, energies and virials to `out` (rebuilding neighbour data first
   /// where it is due).
   virtual void add_to(const core::ParticleData& particles, const core::Box& box,
-                      ForceBuffers& out) = 0;
+                      neighbors::ForceBuffers& out) = 0;
   /// Neighbour-list builds so far (0 for other traversals).
   virtual std::int64_t list_builds() const { return 0; }
   /// The particles were reordered in memory: lists kept between calls are stale.

@@ -21,23 +21,25 @@ namespace novamd::integrate {
 class Langevin final : public Integrator {
  public:
   /// `kT` in energy units, `friction` gamma per time unit.
-  Langevin(double dt, double kT, double friction, std::uint64_t seed)
-      : dt_(dt), kT_(kT), c1_(std::exp(-friction * dt)), seed_(seed) {}
+  Langevin(double dt, double kT, double friction, std::uint64_t seed, const SystemFreedom& system)
+      : Integrator(dt, system,
+                   {{Operator::Kick, 0.5}, {Operator::Drift, 0.5}, {Operator::Thermostat},
+                    {Operator::Drift, 0.5}, {Operator::Forces}, {Operator::Kick, 0.5}}),
+        kT_(kT),
+        c1_(std::exp(-friction * dt)),
+        seed_(seed) {}
   std::string name() const override { return "langevin"; }
 
-  void step(backend::Backend& backend, std::int64_t step, backend::EnergyRequest energy) override {
-    backend.kick_drift(0.5 * dt_, 0.5 * dt_);
-    backend.thermalize({c1_, kT_, seed_, static_cast<std::uint64_t>(step)});
-    backend.drift(0.5 * dt_);
-    backend.compute_forces(energy);
-    backend.kick(0.5 * dt_);
+  double thermostat_energy(StepOperations& ops) override { return -ops.langevin_heat(); }
+
+ protected:
+  bool conserves_momentum() const override { return false; }
+  void thermostat(StepOperations& ops, std::int64_t step, double, int) override {
+    ops.thermalize({c1_, kT_, seed_, static_cast<std::uint64_t>(step)});
   }
 
-  double degrees_of_freedom(std::size_t n) const override { return 3.0 * n; }
-  double thermostat_energy(backend::Backend& backend) override { return -backend.langevin_heat(); }
-
  private:
-  double dt_, kT_, c1_;
+  double kT_, c1_;
   std::uint64_t seed_;
 };
 

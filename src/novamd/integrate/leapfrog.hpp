@@ -14,29 +14,29 @@
 
 namespace novamd::integrate {
 
+/// A F M B M: the kinetic energy is measured on both sides of the kick when the step reports.
 class Leapfrog final : public Integrator {
  public:
-  explicit Leapfrog(double dt) : dt_(dt) {}
+  Leapfrog(double dt, const SystemFreedom& system)
+      : Integrator(dt, system,
+                   {{Operator::Drift, 1.0}, {Operator::Forces}, {Operator::Measure},
+                    {Operator::Kick, 1.0}, {Operator::Measure}}) {}
   std::string name() const override { return "leapfrog"; }
 
-  void start(backend::Backend& backend) override { backend.kick(0.5 * dt_); }
-
-  void step(backend::Backend& backend, std::int64_t, backend::EnergyRequest energy) override {
-    backend.drift(dt_);
-    backend.compute_forces(energy);
-    const bool report = energy == backend::EnergyRequest::Compute;
-    if (report) kinetic_before_ = backend.kinetic_energy();
-    backend.kick(dt_);
-    if (report) kinetic_after_ = backend.kinetic_energy();
-    has_mean_ = report;
-  }
+  void start(StepOperations& ops) override { ops.kick(0.5 * dt()); }
 
   double reported_kinetic_energy(double backend_kinetic) const override {
     return has_mean_ ? 0.5 * (kinetic_before_ + kinetic_after_) : backend_kinetic;
   }
 
+ protected:
+  void measure(StepOperations& ops, EnergyRequest energy, int index) override {
+    has_mean_ = energy == EnergyRequest::Compute;
+    if (!has_mean_) return;
+    (index == 0 ? kinetic_before_ : kinetic_after_) = ops.kinetic_energy();
+  }
+
  private:
-  double dt_;
   bool has_mean_ = false;  ///< the last step measured both half-step kinetic energies
   double kinetic_before_ = 0.0, kinetic_after_ = 0.0;
 };

@@ -11,18 +11,17 @@ namespace novamd::integrate {
 
 std::unique_ptr<Integrator> make_integrator(const IntegratorSettings& settings,
                                             const core::UnitSystem& units, std::uint64_t seed,
-                                            std::size_t particles) {
+                                            const SystemFreedom& system) {
   const double dt = settings.timestep;
   const double kT = settings.temperature.value_or(0.0) * units.boltzmann;
-  const double dof = analysis::degrees_of_freedom(particles);  // momentum-conserving schemes
-  if (settings.type == "leapfrog") return std::make_unique<Leapfrog>(dt);
+  if (settings.type == "leapfrog") return std::make_unique<Leapfrog>(dt, system);
   if (settings.type == "langevin")
-    return std::make_unique<Langevin>(dt, kT, settings.friction, seed);
+    return std::make_unique<Langevin>(dt, kT, settings.friction, seed, system);
   if (settings.type == "nose_hoover")
-    return std::make_unique<NoseHooverChain>(dt, kT, settings.tau, settings.chain, dof);
+    return std::make_unique<NoseHooverChain>(dt, kT, settings.tau, settings.chain, system);
   if (settings.type == "bussi")
-    return std::make_unique<StochasticRescale>(dt, kT, settings.tau, dof, seed);
-  return std::make_unique<VelocityVerlet>(dt);
+    return std::make_unique<StochasticRescale>(dt, kT, settings.tau, seed, system);
+  return std::make_unique<VelocityVerlet>(dt, system);
 }
 
 }  // namespace novamd::integrate

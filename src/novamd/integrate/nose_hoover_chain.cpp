@@ -59,13 +59,14 @@ void NoseHooverChainState::set_values(const std::vector<double>& values) {
   v_.assign(values.begin() + m, values.begin() + 2 * m);
 }
 
-void NoseHooverChain::step(backend::Backend& backend, std::int64_t,
-                           backend::EnergyRequest energy) {
-  backend.scale_velocities(chain_.half_step(kinetic_, dt_));
-  velocity_verlet_step(backend, dt_, energy);
-  const double kinetic = backend.kinetic_energy();
-  const double scale = chain_.half_step(kinetic, dt_);
-  backend.scale_velocities(scale);
+void NoseHooverChain::thermostat(StepOperations& ops, std::int64_t, double dt, int index) {
+  if (index == 0) {
+    ops.scale_velocities(chain_.half_step(kinetic_, dt));
+    return;
+  }
+  const double kinetic = ops.kinetic_energy();
+  const double scale = chain_.half_step(kinetic, dt);
+  ops.scale_velocities(scale);
   kinetic_ = kinetic * scale * scale;
 }
 

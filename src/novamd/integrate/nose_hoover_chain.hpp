@@ -42,20 +42,24 @@ class NoseHooverChainState {
 
 class NoseHooverChain final : public Integrator {
  public:
-  NoseHooverChain(double dt, double kT, double tau, int length, double dof)
-      : dt_(dt), chain_(length, kT, tau, dof) {}
+  /// O B/2 A F B/2 O: the chain's half steps around velocity Verlet.
+  NoseHooverChain(double dt, double kT, double tau, int length, const SystemFreedom& system)
+      : Integrator(dt, system,
+                   {{Operator::Thermostat}, {Operator::Kick, 0.5}, {Operator::Drift, 1.0},
+                    {Operator::Forces}, {Operator::Kick, 0.5}, {Operator::Thermostat}}),
+        chain_(length, kT, tau, degrees_of_freedom()) {}
   std::string name() const override { return "nose_hoover"; }
 
-  void start(backend::Backend& backend) override { kinetic_ = backend.kinetic_energy(); }
-  void step(backend::Backend& backend, std::int64_t step, backend::EnergyRequest energy) override;
-  double thermostat_energy(backend::Backend&) override { return chain_.energy(); }
+  void start(StepOperations& ops) override { kinetic_ = ops.kinetic_energy(); }
+  double thermostat_energy(StepOperations&) override { return chain_.energy(); }
 
   /// xi, v, then the kinetic energy carried from the last step.
   IntegratorState save() const override;
   void restore(const IntegratorState& state) override;
 
  private:
-  double dt_;
+  /// The opening (index 0, from the kinetic energy carried over) or closing (1) half step.
+  void thermostat(StepOperations& ops, std::int64_t step, double dt, int index) override;
   NoseHooverChainState chain_;
   double kinetic_ = 0.0;  ///< kinetic energy after the last step's closing scaling
 };

@@ -42,12 +42,10 @@ double rescaled_kinetic_energy(double kinetic, double target, double dof, double
          2.0 * r1 * std::sqrt(c * (1.0 - c) * kinetic * target / dof);
 }
 
-void StochasticRescale::step(backend::Backend& backend, std::int64_t step,
-                             backend::EnergyRequest energy) {
-  velocity_verlet_step(backend, dt_, energy);
-  const double kinetic = backend.kinetic_energy();
+void StochasticRescale::thermostat(StepOperations& ops, std::int64_t step, double dt, int) {
+  const double kinetic = ops.kinetic_energy();
   if (kinetic <= 0.0) return;
-  const double c = std::exp(-dt_ / tau_);
+  const double c = std::exp(-dt / tau_);
   const double target = 0.5 * dof_ * kT_;
   const core::RandomStream stream(seed_, core::RandomPurpose::StochasticRescale);
   double r1 = 0.0;
@@ -55,7 +53,7 @@ void StochasticRescale::step(backend::Backend& backend, std::int64_t step,
       rescaled_kinetic_energy(kinetic, target, dof_, c, stream, static_cast<std::uint64_t>(step), &r1);
   double alpha = std::sqrt(std::max(rescaled, 0.0) / kinetic);
   if (r1 + std::sqrt(c * dof_ * kinetic / ((1.0 - c) * target)) < 0.0) alpha = -alpha;
-  backend.scale_velocities(alpha);
+  ops.scale_velocities(alpha);
   removed_ += kinetic - alpha * alpha * kinetic;
 }
 

@@ -31,18 +31,27 @@ double rescaled_kinetic_energy(double kinetic, double target, double dof, double
 
 class StochasticRescale final : public Integrator {
  public:
-  StochasticRescale(double dt, double kT, double tau, double dof, std::uint64_t seed)
-      : dt_(dt), kT_(kT), tau_(tau), dof_(dof), seed_(seed) {}
+  /// B/2 A F B/2 O: velocity Verlet, then the rescaling over the whole step.
+  StochasticRescale(double dt, double kT, double tau, std::uint64_t seed,
+                    const SystemFreedom& system)
+      : Integrator(dt, system,
+                   {{Operator::Kick, 0.5}, {Operator::Drift, 1.0}, {Operator::Forces},
+                    {Operator::Kick, 0.5}, {Operator::Thermostat}}),
+        kT_(kT),
+        tau_(tau),
+        dof_(degrees_of_freedom()),
+        seed_(seed) {}
   std::string name() const override { return "bussi"; }
 
-  void step(backend::Backend& backend, std::int64_t step, backend::EnergyRequest energy) override;
-  double thermostat_energy(backend::Backend&) override { return removed_; }
+  double thermostat_energy(StepOperations&) override { return removed_; }
 
   IntegratorState save() const override { return {name(), {removed_}}; }
   void restore(const IntegratorState& state) override;
 
  private:
-  double dt_, kT_, tau_, dof_;
+  void thermostat(StepOperations& ops, std::int64_t step, double dt, int index) override;
+
+  double kT_, tau_, dof_;
   std::uint64_t seed_;
   double removed_ = 0.0;  ///< kinetic energy the rescalings have taken out so far
 };

@@ -10,11 +10,11 @@
 
 #include <cstdint>
 
-#include "novamd/backend/backend.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/vec3.hpp"
 #include "novamd/integrate/integrator.hpp"
+#include "novamd/integrate/step_operations.hpp"
 
 namespace novamd::integrate {
 
@@ -37,26 +37,24 @@ NOVAMD_HD core::Vec3<double> drifted(const core::Vec3<double>& x, const core::Ve
   return box.wrap(x + dt * v, image);
 }
 
-/// One NVE step; forces must be current on entry and are current on exit. `energy`: whether
-/// the new positions' energy and virial will be read (a thermo step).
-inline void velocity_verlet_step(backend::Backend& backend, double dt,
-                                 backend::EnergyRequest energy = backend::EnergyRequest::Compute) {
-  backend.kick_drift(0.5 * dt, dt);
-  backend.compute_forces(energy);
-  backend.kick(0.5 * dt);
+/// One NVE step on `ops` without an integrator object (benchmarks, tests); forces must be
+/// current on entry and are current on exit. `energy`: whether the new positions' energy and
+/// virial will be read (a thermo step).
+inline void velocity_verlet_step(StepOperations& ops, double dt,
+                                 EnergyRequest energy = EnergyRequest::Compute) {
+  ops.kick_drift(0.5 * dt, dt);
+  ops.compute_forces(energy);
+  ops.kick(0.5 * dt);
 }
 
-/// NVE velocity Verlet.
+/// NVE velocity Verlet: B/2 A F B/2.
 class VelocityVerlet final : public Integrator {
  public:
-  explicit VelocityVerlet(double dt) : dt_(dt) {}
+  VelocityVerlet(double dt, const SystemFreedom& system)
+      : Integrator(dt, system,
+                   {{Operator::Kick, 0.5}, {Operator::Drift, 1.0}, {Operator::Forces},
+                    {Operator::Kick, 0.5}}) {}
   std::string name() const override { return "velocity_verlet"; }
-  void step(backend::Backend& backend, std::int64_t, backend::EnergyRequest energy) override {
-    velocity_verlet_step(backend, dt_, energy);
-  }
-
- private:
-  double dt_;
 };
 
 }  // namespace novamd::integrate

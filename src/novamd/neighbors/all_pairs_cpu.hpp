@@ -10,7 +10,7 @@
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
-#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/neighbors/pair_block.hpp"
 #include "novamd/neighbors/target_sums.hpp"
 #include "novamd/physics/pair_table.hpp"
@@ -29,7 +29,7 @@ inline constexpr std::ptrdiff_t kMinParallelTargets = 64;
 template <class Evaluator, class AccT>
 void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table,
-                   forces::ForceBuffers& out, const PairBlock& block) {
+                   neighbors::ForceBuffers& out, const PairBlock& block) {
   const std::ptrdiff_t s0 = block.source_begin, s1 = block.source_end;
   for_each_target<Evaluator, AccT>(
       particles, box, table, out, kMinParallelTargets, block.target_begin, block.target_end,
@@ -44,7 +44,7 @@ void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<doub
 template <class Evaluator, class AccT>
 void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table,
-                   forces::ForceBuffers& out) {
+                   neighbors::ForceBuffers& out) {
   all_pairs_cpu<Evaluator, AccT>(particles, box, table, out,
                                  PairBlock::whole(static_cast<std::ptrdiff_t>(particles.size())));
 }

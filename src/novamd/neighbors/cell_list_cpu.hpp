@@ -10,7 +10,7 @@
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
-#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_grid.hpp"
 #include "novamd/neighbors/target_sums.hpp"
@@ -21,7 +21,7 @@ namespace novamd::neighbors {
 template <class Evaluator, class AccT>
 void cell_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table, const CellGrid& grid,
-                   forces::ForceBuffers& out) {
+                   neighbors::ForceBuffers& out) {
   if (!grid.has_distinct_neighbours()) {
     all_pairs_cpu<Evaluator, AccT>(particles, box, table, out);
     return;

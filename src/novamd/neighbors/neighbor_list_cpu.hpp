@@ -9,7 +9,7 @@
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
-#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/neighbors/target_sums.hpp"
 #include "novamd/neighbors/verlet_list.hpp"
 #include "novamd/physics/pair_table.hpp"
@@ -19,7 +19,7 @@ namespace novamd::neighbors {
 template <class Evaluator, class AccT>
 void neighbor_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                        physics::PairTableView<typename Evaluator::Params> table,
-                       const VerletList& list, forces::ForceBuffers& out) {
+                       const VerletList& list, neighbors::ForceBuffers& out) {
   for_each_target<Evaluator, AccT>(particles, box, table, out, kMinParallelListTargets,
                                    [&list](std::ptrdiff_t i, const auto&, auto& run) {
                                      const int* neighbors =

@@ -19,7 +19,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/vec3.hpp"
-#include "novamd/forces/force_buffers.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/physics/pair_result.hpp"
 #include "novamd/physics/pair_table.hpp"
 
@@ -57,7 +57,7 @@ struct TargetSums {
 
   /// Adds the force, and half of each pair's energy and virial (the other half belongs to the
   /// pair's other particle), to particle i's entries; lanes in order.
-  void add_to(forces::ForceBuffers& out, std::size_t i) const {
+  void add_to(neighbors::ForceBuffers& out, std::size_t i) const {
     AccT f[3]{}, e{}, w{};
     for (int lane = 0; lane < kLanes; ++lane) {
       f[0] += lanes.fx[lane];
@@ -148,7 +148,7 @@ void add_run(TargetSums<AccT>& sums, const Target<Evaluator>& t,
 template <class Evaluator, class AccT, class Sources>
 void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
                      physics::PairTableView<typename Evaluator::Params> table,
-                     forces::ForceBuffers& out, std::ptrdiff_t min_parallel,
+                     neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel,
                      std::ptrdiff_t target_begin, std::ptrdiff_t target_end, Sources&& sources) {
   const auto& pos = particles.position;
   const bool one_type = table.num_types == 1;  // no per-pair table look-up
@@ -172,7 +172,7 @@ void for_each_target(const core::ParticleData& particles, const core::BoxView<do
 template <class Evaluator, class AccT, class Sources>
 void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
                      physics::PairTableView<typename Evaluator::Params> table,
-                     forces::ForceBuffers& out, std::ptrdiff_t min_parallel, Sources&& sources) {
+                     neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel, Sources&& sources) {
   for_each_target<Evaluator, AccT>(particles, box, table, out, min_parallel, 0,
                                    static_cast<std::ptrdiff_t>(particles.size()),
                                    std::forward<Sources>(sources));

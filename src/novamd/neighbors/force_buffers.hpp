@@ -8,7 +8,7 @@
 
 #include "novamd/core/particles.hpp"
 
-namespace novamd::forces {
+namespace novamd::neighbors {
 
 struct ForceBuffers {
   core::Vec3Array force;
@@ -25,4 +25,4 @@ struct ForceBuffers {
   double total_virial() const { return std::accumulate(virial.begin(), virial.end(), 0.0); }
 };
 
-}  // namespace novamd::forces
+}  // namespace novamd::neighbors

@@ -21,7 +21,17 @@
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/species.hpp"
 
-namespace novamd::analysis {
+namespace novamd::app {
+
+using analysis::AnalysisSettings;
+using analysis::MeanSquaredDisplacement;
+using analysis::MsdSettings;
+using analysis::RadialDistribution;
+using analysis::RdfSettings;
+using analysis::Sampler;
+using analysis::SamplerSetup;
+using analysis::StructureFactor;
+using analysis::StructureFactorSettings;
 
 /// What the analyses need to know of the system; fixed for the run.
 struct AnalysisSystem {
@@ -100,4 +110,4 @@ class Analyzer {
   std::vector<double> sums_;
 };
 
-}  // namespace novamd::analysis
+}  // namespace novamd::app

@@ -1,4 +1,4 @@
-#include "novamd/analysis/analyzer.hpp"
+#include "novamd/app/analyzer.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/io/binary_io.hpp"
 
-namespace novamd::analysis {
+namespace novamd::app {
 namespace {
 
 /// Wave vectors one S(q) may hold: their density modes take 16 bytes per species each, on the
@@ -54,7 +54,7 @@ RadialDistribution make_rdf(RdfSettings& settings, const AnalysisSystem& system)
         "{}: analysis.rdf.r_max: {} exceeds half the shortest box edge ({:.6g}); expected at most "
         "{:.6g} (pairs are taken at their nearest image)",
         system.config_file, *settings.r_max, half_edge, half_edge));
-  const DistanceBins bins{*settings.r_max, static_cast<int>(settings.bins)};
+  const analysis::DistanceBins bins{*settings.r_max, static_cast<int>(settings.bins)};
   return {bins, system.species_counts, system.box.volume(), species_names(system.species)};
 }
 
@@ -69,7 +69,7 @@ StructureFactor make_sq(StructureFactorSettings& settings, const AnalysisSystem&
         "{}: analysis.structure_factor.q_max: {} is below the smallest wave number of the box, "
         "2 pi / L_max = {:.6g}; expected a number >= {:.6g}",
         system.config_file, *settings.q_max, q_min, q_min));
-  const double modes = estimated_modes(system.box, *settings.q_max);
+  const double modes = analysis::estimated_modes(system.box, *settings.q_max);
   if (modes > kMaxModes)
     throw core::InputError(fmt::format(
         "{}: analysis.structure_factor.q_max: {} gives about {:.3g} wave vectors; expected a q_max "
@@ -80,7 +80,7 @@ StructureFactor make_sq(StructureFactorSettings& settings, const AnalysisSystem&
   if (settings.weights.empty()) {
     for (const auto& s : system.species.all()) settings.weights.push_back(s.charge);
   }
-  return {reciprocal_modes(system.box, *settings.q_max, static_cast<int>(*settings.bins)),
+  return {analysis::reciprocal_modes(system.box, *settings.q_max, static_cast<int>(*settings.bins)),
           system.species_counts, settings.weights, species_names(system.species)};
 }
 
@@ -150,7 +150,7 @@ void Analyzer::after_step(std::int64_t step, backend::Backend& backend) {
   const bool msd_due = msd_ && msd_->settings.schedule.due(step);
   if (!tracking && !rdf_due && !sq_due && !msd_due) return;
   const backend::ParticleArrays particles = backend.particle_arrays();
-  if (!sampler_) sampler_ = make_sampler(sampler_setup(), particles);
+  if (!sampler_) sampler_ = analysis::make_sampler(sampler_setup(), particles);
   if (msd_) sample_msd(step, particles);
   if (rdf_due) {
     sampler_->count_pairs(particles, counts_);
@@ -233,7 +233,7 @@ std::string Analyzer::diffusion_summary() const {
 
 std::vector<std::string> Analyzer::describe() const {
   std::vector<std::string> lines;
-  const auto from = [](const SampleSchedule& s) {
+  const auto from = [](const analysis::SampleSchedule& s) {
     return s.start > 0 ? fmt::format(" from step {}", s.start) : std::string();
   };
   if (rdf_) {
@@ -257,4 +257,4 @@ std::vector<std::string> Analyzer::describe() const {
   return lines;
 }
 
-}  // namespace novamd::analysis
+}  // namespace novamd::app

@@ -1,0 +1,31 @@
+/// @file integrator.cpp
+/// Running a splitting (integrator.hpp).
+
+#include "novamd/integrate/integrator.hpp"
+
+namespace novamd::integrate {
+
+void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest energy) {
+  int thermostats = 0;
+  int measures = 0;
+  const std::size_t n = splitting_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const Stage& stage = splitting_[k];
+    switch (stage.op) {
+      case Operator::Kick:
+        if (k + 1 < n && splitting_[k + 1].op == Operator::Drift) {  // one pass for both
+          ops.kick_drift(stage.fraction * dt_, splitting_[k + 1].fraction * dt_);
+          ++k;
+        } else {
+          ops.kick(stage.fraction * dt_);
+        }
+        break;
+      case Operator::Drift: ops.drift(stage.fraction * dt_); break;
+      case Operator::Thermostat: thermostat(ops, step, stage.fraction * dt_, thermostats++); break;
+      case Operator::Forces: ops.compute_forces(energy); break;
+      case Operator::Measure: measure(ops, energy, measures++); break;
+    }
+  }
+}
+
+}  // namespace novamd::integrate

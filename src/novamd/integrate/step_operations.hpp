@@ -1,0 +1,43 @@
+#pragma once
+/// @file step_operations.hpp
+/// The operations an integrator composes into a step: kick (B), drift (A), the thermostats'
+/// velocity updates (O) and the force evaluation. A backend implements them where the particles
+/// live (backend::Backend derives from this interface), so integrators know no backend and the
+/// backends include the per-particle updates of this room, not the integrators.
+
+#include "novamd/integrate/velocity_noise.hpp"
+
+namespace novamd::integrate {
+
+/// Whether a force evaluation also computes the potential energy and virial (needed only at
+/// thermo steps; a backend may skip them otherwise).
+enum class EnergyRequest { Skip, Compute };
+
+class StepOperations {
+ public:
+  virtual ~StepOperations() = default;
+
+  /// Evaluates every force term at the current positions: forces, and energy and virial when
+  /// asked (a backend may compute them anyway).
+  virtual void compute_forces(EnergyRequest energy) = 0;
+  /// v += dt F / m for every particle.
+  virtual void kick(double dt) = 0;
+  /// x += dt v for every particle, wrapped into the box.
+  virtual void drift(double dt) = 0;
+  /// kick(kick_dt) then drift(drift_dt), in one pass where the backend can fuse them.
+  virtual void kick_drift(double kick_dt, double drift_dt) {
+    kick(kick_dt);
+    drift(drift_dt);
+  }
+  /// v *= factor for every particle (global thermostats).
+  virtual void scale_velocities(double factor) = 0;
+  /// The Langevin O step (velocity_noise.hpp) for every particle; each particle's kinetic-energy
+  /// change is added to its share of langevin_heat().
+  virtual void thermalize(const VelocityNoise& noise) = 0;
+  /// Kinetic energy the O steps have added, over all particles and steps so far.
+  virtual double langevin_heat() = 0;
+  /// Kinetic energy now (the host waits for it).
+  virtual double kinetic_energy() = 0;
+};
+
+}  // namespace novamd::integrate
