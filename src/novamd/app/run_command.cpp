@@ -6,21 +6,14 @@
 #include <chrono>
 #include <cmath>
 
-#include "novamd/app/checkpointing.hpp"
 #include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/console.hpp"
-#include "novamd/app/output_lock.hpp"
-#include "novamd/app/output_plan.hpp"
 #include "novamd/app/plasma_report.hpp"
 #include "novamd/app/simulation.hpp"
+#include "novamd/app/step_loop.hpp"
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
-#include "novamd/integrate/integrator.hpp"
-#include "novamd/backend/cuda_device.hpp"
-#include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
-#include "novamd/io/initial_system.hpp"
-#include "novamd/io/screening.hpp"
 #include "novamd/parallel/communicator.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 #include "novamd/parallel/process_grid.hpp"
@@ -189,171 +182,52 @@ io::Override parse_override(const std::string& text) {
 
 namespace {
 
-/// The run's starting state: built from the config, or read from a checkpoint.
-struct StartingState {
-  core::Box box;
-  core::ParticleData particles;  ///< id order when fresh; a checkpoint's storage order
-  std::optional<Restart> restart;
-};
-
-StartingState starting_state(const RunOptions& options, const io::Config& config,
-                             const std::string& backend_name) {
-  if (!options.restart) {
-    io::InitialSystem initial = io::build_initial_system(config);
-    return {initial.box, std::move(initial.particles), std::nullopt};
-  }
-  Restart restart = load_restart(*options.restart, config, backend_name);
-  const auto& L = restart.data.box;
-  const core::Box box(L[0], L[1], L[2]);
-  core::ParticleData particles = restart.data.state.particles;
-  return {box, std::move(particles), std::move(restart)};
-}
-
-/// Everything a run holds once its input is read and its state is built, on every rank.
-struct PreparedRun {
-  io::Config config;
-  std::string backend_name;
-  StartingState start;
-  std::int64_t first_step = 0;
-  parallel::GridShape grid;
-  std::vector<std::int64_t> count;  ///< particles per species
-  std::shared_ptr<const parallel::Communicator> communicator;
-  std::unique_ptr<backend::Backend> backend;
-  std::unique_ptr<integrate::Integrator> integrator;
-  std::vector<PlannedOutput> planned_outputs;
-  OutputLock output_lock;  ///< held by the rank that writes
-  std::unique_ptr<RunOutputs> outputs;
-  std::unique_ptr<app::Analyzer> analyzer;
-};
-
-/// Every output checked before anything is written (by the rank that writes them).
-void check_run_outputs(const RunOptions& options, PreparedRun& run) {
-  const auto& config = run.config;
-  run.planned_outputs = planned_outputs(config);
-  const RunInputs inputs{options.config, config.system.structure.read, options.restart};
-  check_outputs(config, run.planned_outputs, inputs, run.start.particles.size(),
-                run.start.restart ? std::optional(run.first_step) : std::nullopt);
-}
-
-/// The input, read by every rank alike (no communication: every rank fails alike, too).
-/// Nothing when a restart has nothing left to do.
-std::unique_ptr<PreparedRun> read_input(const RunOptions& options,
-                                        const parallel::MpiSession& session) {
-  auto run = std::make_unique<PreparedRun>();
-  run->config = io::load_config(options.config, options.overrides);
-  const auto& config = run->config;
-  run->backend_name = std::string(backend::resolve_backend_name(config.backend));
-  run->start = starting_state(options, config, run->backend_name);
-  run->first_step = run->start.restart ? run->start.restart->data.step : 0;
-  if (run->start.restart && run->first_step >= config.run.steps) {
-    fmt::print("{}: the checkpoint is at step {}, and run.steps is {}: nothing to do (raise "
-               "run.steps, e.g. --steps {}, to go on)\n",
-               options.restart->string(), run->first_step, config.run.steps,
-               2 * run->first_step);
-    return nullptr;
-  }
-  if (session.rank() == 0) check_run_outputs(options, *run);
-  run->grid = parallel::choose_grid(session.size(), run->start.particles.size(), config.parallel);
-  run->count = core::count_by_type(run->start.particles, config.system.species.size());
-  io::settle_thomas_fermi(run->config.forces, config.system.species, run->count,
-                          run->start.box.volume());
-  return run;
-}
-
-/// The backend and integrator on every rank, with the state in place.
-void build_state(PreparedRun& run, const parallel::MpiSession& session) {
-  const auto& config = run.config;
-  auto& start = run.start;
-  if (session.active() && run.backend_name == "cuda")
-    backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
-  run.backend = backend::make_backend(
-      config.backend, {config.units, config.system.species, start.box, std::move(start.particles),
-                       config.forces, config.precision, config.neighbors, run.communicator});
-  run.integrator = integrate::make_integrator(config.integrator, config.units, config.seed,
-                                              {run.backend->size()});
-  if (start.restart) {
-    run.backend->restore_state(start.restart->data.state);
-    run.integrator->restore(start.restart->data.integrator);
-  }
-}
-
-/// The console header and the output files (rank 0 writes them; the others only take part in
-/// gathering what they hold).
-void open_outputs(const RunOptions& options, PreparedRun& run, bool root) {
-  const auto& config = run.config;
-  const auto& start = run.start;
-  const bool lj = config.units.name == "lj";  // reduced units have no unit names
-  run.analyzer = std::make_unique<app::Analyzer>(
-      config.analysis,
-      app::AnalysisSystem{start.box, config.system.species, run.count,
-                               config.integrator.timestep, lj ? "" : config.units.length,
-                               lj ? "" : config.units.time, config.file.string(), root});
-  auto plasma = analysis::plasma_of(config.forces, config.system.species, run.count,
-                                    start.box.volume(), config.units);
+/// The version line, the run's header, and the notes of a restart.
+void print_run_header(const Simulation& sim) {
+  const auto& config = sim.config();
+  auto plasma = analysis::plasma_of(config.forces, config.system.species, sim.species_counts(),
+                                    sim.box().volume(), config.units);
   fmt::print("{}\n", version_line());
-  auto lines = header_lines(config, start.box, run.count, *run.backend, *run.analyzer);
+  auto lines =
+      header_lines(config, sim.box(), sim.species_counts(), sim.backend(), sim.analyzer());
   if (plasma) {  // after the force terms
     const auto neighbors = std::find_if(lines.begin(), lines.end(),
                                         [](const HeaderLine& l) { return l.key == "neighbors"; });
     lines.insert(neighbors, {"plasma", describe_plasma(config, *plasma)});
   }
-  if (run.grid.ranks() > 1 || parallel::launched_by_mpi()) {
-    std::string ranks = describe_ranks(run.grid, config);
-    if (run.backend_name == "cuda")
+  if (sim.grid().ranks() > 1 || parallel::launched_by_mpi()) {
+    std::string ranks = describe_ranks(sim.grid(), config);
+    if (sim.backend_name() == "cuda")
       ranks += fmt::format("; {} GPUs, one per rank (device = the rank's number on its node "
                            "mod the node's GPUs; rank 0's is shown under backend)",
-                           run.grid.ranks());
+                           sim.grid().ranks());
     lines.insert(lines.begin() + 2, {"ranks", ranks});
   }
   print_header(lines);
-  if (start.restart) {
-    fmt::print("Restarting from {} at step {}\n", options.restart->string(), run.first_step);
-    for (const auto& note : start.restart->notes) fmt::print("Note: {}\n", note);
-    if (run.analyzer->active())
+  if (sim.restart()) {
+    fmt::print("Restarting from {} at step {}\n", sim.input().restart->string(), sim.first_step());
+    for (const auto& note : sim.restart()->notes) fmt::print("Note: {}\n", note);
+    if (sim.analyzer().active())
       fmt::print("Note: the analyses start anew from step {}: their files will hold only the "
                  "samples from here on\n",
-                 run.first_step);
+                 sim.first_step());
     fmt::print("\n");
   }
-  const auto tail =
-      forces::tail_correction(config.forces, config.system.species, run.count, start.box.volume());
-  // All input is valid: files open now, once no other run writes them.
-  if (root) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& o : run.planned_outputs) files.push_back(o.file);
-    run.output_lock = OutputLock(files);
-  }
-  run.outputs = std::make_unique<RunOutputs>(
-      config, run.backend->size(), tail,
-      start.restart ? std::optional(run.first_step) : std::nullopt, root, std::move(plasma));
 }
 
 }  // namespace
 
 int run_command(const RunOptions& options, const parallel::MpiSession& session) {
   const auto started = std::chrono::steady_clock::now();
-  const bool root = session.rank() == 0;
   // Before anything is written: a signal during set-up stops the run at its first step
   // boundary, with a checkpoint, like any other.
   const StopSignals signals;
-  // Each stage ends with every rank knowing whether all succeeded (app/rank_agreement.hpp).
-  auto prepared = agreed_by_all_ranks(session, [&] { return read_input(options, session); });
-  if (!prepared) return core::kExitSuccess;
-  PreparedRun& run = *prepared;
-  run.communicator = std::make_shared<parallel::Communicator>(session, run.grid);
-  agreed_by_all_ranks(session, [&] { return (build_state(run, session), 0); });
-  agreed_by_all_ranks(session, [&] { return (open_outputs(options, run, root), 0); });
-
-  const auto& config = run.config;
-  RunContext context{config, *run.backend, *run.integrator, run.start.box, *run.outputs,
-                     *run.analyzer, [&](std::int64_t step) {
-                       save_checkpoint(config.output.checkpoint.file, config, *run.backend,
-                                       *run.integrator, run.start.box, step, run.backend_name,
-                                       root);
-                     },
-                     started, run.communicator.get(), &signals};
-  const RunResult result = run_simulation(context, run.first_step, run.start.restart.has_value());
-  print_summary(result, *run.backend, config);
+  const auto sim = Simulation::create(options, session);
+  if (!sim) return core::kExitSuccess;
+  // The header, then the files (each stage agreed by every rank, app/rank_agreement.hpp).
+  agreed_by_all_ranks(session, [&] { return (print_run_header(*sim), sim->open_outputs(), 0); });
+  const RunResult result = sim->run(&signals, started);
+  print_summary(result, sim->backend(), sim->config());
   return core::kExitSuccess;
 }
 

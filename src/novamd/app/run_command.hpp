@@ -8,16 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "novamd/app/simulation.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 
 namespace novamd::app {
 
-struct RunOptions {
-  std::filesystem::path config;
-  std::vector<io::Override> overrides;  ///< --set, then --backend/--precision/--steps
-  std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue a checkpoint
-};
+/// `novamd run`'s input: the config, --set overrides and --restart.
+using RunOptions = SimulationInput;
 
 /// Loads and validates the config, runs it, prints the summary. Returns the exit code;
 /// throws core::InputError (exit 2) or core::RunError (exit 1). Under MPI every rank of

@@ -1,134 +1,128 @@
+/// @file simulation.cpp
+/// Building a simulation from its input, and running it (simulation.hpp).
+
 #include "novamd/app/simulation.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <chrono>
-
-#include "novamd/app/console.hpp"
+#include "novamd/analysis/plasma.hpp"
 #include "novamd/app/rank_agreement.hpp"
-#include "novamd/app/run_health.hpp"
-#include "novamd/app/stop_signals.hpp"
-#include "novamd/core/error.hpp"
+#include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/make_backend.hpp"
+#include "novamd/forces/force_settings.hpp"
+#include "novamd/io/initial_system.hpp"
+#include "novamd/io/screening.hpp"
 
 namespace novamd::app {
-namespace {
 
-using Clock = std::chrono::steady_clock;
-constexpr int kWalltimeStop = 1;  ///< a stop request that is no signal (signal numbers are > 1)
-
-/// Stops before the wall-clock limit: when the time left would not hold two more steps at the
-/// mean pace so far and the longest checkpoint write so far, plus a 1% (at most a minute) margin.
-class WalltimeGuard {
- public:
-  WalltimeGuard(std::optional<double> limit, Clock::time_point started)
-      : limit_(limit), start_(started) {}
-  void record_checkpoint(double seconds) { checkpoint_ = std::max(checkpoint_, seconds); }
-  bool should_stop(std::int64_t steps_done) const {
-    if (!limit_ || steps_done == 0) return false;
-    const auto now = Clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double per_step =
-        std::chrono::duration<double>(now - loop_start_).count() / static_cast<double>(steps_done);
-    const double margin = std::min(0.01 * *limit_, 60.0);
-    return elapsed + 2.0 * per_step + checkpoint_ + margin >= *limit_;
+std::unique_ptr<Simulation> Simulation::create(const SimulationInput& input,
+                                               const parallel::MpiSession& session) {
+  std::unique_ptr<Simulation> sim(new Simulation());
+  sim->root_ = session.rank() == 0;
+  const bool more_to_do = agreed_by_all_ranks(session, [&] {
+    sim->read_input(input, session);
+    return !(sim->restart_ && sim->first_step_ >= sim->config_.run.steps);
+  });
+  if (!more_to_do) {
+    fmt::print("{}: the checkpoint is at step {}, and run.steps is {}: nothing to do (raise "
+               "run.steps, e.g. --steps {}, to go on)\n",
+               input.restart->string(), sim->first_step_, sim->config_.run.steps,
+               2 * sim->first_step_);
+    return nullptr;
   }
-
- private:
-  std::optional<double> limit_;
-  Clock::time_point start_;
-  Clock::time_point loop_start_ = Clock::now();
-  double checkpoint_ = 0.0;
-};
-
-/// Why to stop after this step, agreed by every rank (the largest reason over the ranks): a
-/// signal's number, 1 for the wall-clock limit, 0 to go on.
-int stop_request(const RunContext& run, const StopSignals& signals, const WalltimeGuard& walltime,
-                 std::int64_t steps_done) {
-  int reason = signals.received();
-  if (reason == 0 && walltime.should_stop(steps_done)) reason = kWalltimeStop;
-  return run.communicator ? run.communicator->max(reason, parallel::Group::World) : reason;
+  sim->communicator_ = std::make_shared<parallel::Communicator>(session, sim->grid_);
+  agreed_by_all_ranks(session, [&] { return (sim->build_state(session), 0); });
+  return sim;
 }
 
-/// Writes the checkpoint after `step` and times it.
-void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, RunResult& result) {
-  const auto start = Clock::now();
-  run.write_checkpoint(step);
-  walltime.record_checkpoint(std::chrono::duration<double>(Clock::now() - start).count());
-  ++result.checkpoints;
-}
+Simulation::~Simulation() = default;
 
-/// Step 0 of a fresh run: forces, output, and the integrator's start.
-void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit,
-                 RunResult& result) {
-  run.backend.compute_forces(backend::EnergyRequest::Compute);
-  stop_if_unstable(run.backend, 0, limit, run.config);
-  result.initial = result.final =
-      run.outputs.write_due(0, last_step == 0, run.backend, run.integrator, run.box);
-  if (result.initial) print_thermo_row(*result.initial);
-  run.integrator.start(run.backend);
-}
-
-}  // namespace
-
-RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted) {
-  const auto& config = run.config;
-  const std::int64_t last = config.run.steps;
-  const auto& checkpoints = config.output.checkpoint;
-  RunResult result;
-  result.first_step = result.last_step = first_step;
-  std::optional<StopSignals> own_signals;
-  const StopSignals& signals = run.signals ? *run.signals : own_signals.emplace();
-  WalltimeGuard walltime(config.run.walltime, run.started);
-
-  const StepLimit limit = step_limit(config, run.box);
-  print_thermo_table_header(config.units);
-  if (!restarted) start_fresh(run, last, limit, result);
-  // run.steps = 0 evaluates the initial state: its checkpoint holds the step-0 forces.
-  if (!restarted && last == 0 && checkpoints.configured) checkpoint(run, 0, walltime, result);
-  run.analysis.after_step(first_step, run.backend);  // a restart starts the analyses anew
-
-  ProgressLine progress(first_step, last, !run.communicator || run.communicator->rank() == 0);
-  const auto start = Clock::now();
-  for (std::int64_t step = first_step + 1; step <= last; ++step) {
-    const bool last_step = step == last;
-    run.integrator.step(run.backend, step,
-                        run.outputs.energy_due(step, last_step) ? backend::EnergyRequest::Compute
-                                                                : backend::EnergyRequest::Skip);
-    const bool checkpoint_due = (checkpoints.every > 0 && step % checkpoints.every == 0) ||
-                                (last_step && checkpoints.configured);
-    // Checked at the backend's interval, and before anything is written: no file gets garbage.
-    if (step % run.backend.check_interval() == 0 || checkpoint_due ||
-        run.outputs.any_due(step, last_step))
-      stop_if_unstable(run.backend, step, limit, config);
-    result.last_step = step;
-    if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator, run.box)) {
-      progress.clear();
-      print_thermo_row(*state);
-      if (!result.initial) result.initial = state;
-      result.final = state;
-    }
-    run.analysis.after_step(step, run.backend);
-    if (checkpoint_due) checkpoint(run, step, walltime, result);
-    const int stop = last_step ? 0 : stop_request(run, signals, walltime, step - first_step);
-    if (stop != 0) {
-      progress.clear();
-      result.signal = stop != kWalltimeStop ? stop : 0;
-      result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
-      if (!checkpoint_due) {
-        stop_if_unstable(run.backend, step, limit, config);  // a checkpoint must be sound
-        checkpoint(run, step, walltime, result);
-      }
-      break;
-    }
-    progress.update(step);
+/// The input, read by every rank alike (no communication: every rank fails alike, too).
+void Simulation::read_input(const SimulationInput& input, const parallel::MpiSession& session) {
+  input_ = input;
+  config_ = io::load_config(input.config, input.overrides);
+  backend_name_ = std::string(backend::resolve_backend_name(config_.backend));
+  if (input.restart) {
+    restart_ = load_restart(*input.restart, config_, backend_name_);
+    const auto& L = restart_->data.box;
+    box_ = core::Box(L[0], L[1], L[2]);
+    particles_ = restart_->data.state.particles;
+    first_step_ = restart_->data.step;
+  } else {
+    io::InitialSystem initial = io::build_initial_system(config_);
+    box_ = initial.box;
+    particles_ = std::move(initial.particles);
   }
-  progress.clear();
-  result.analysis = run.analysis.finish();
-  result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  result.thermo_rows = run.outputs.thermo_rows();
-  result.trajectory_frames = run.outputs.trajectory_frames();
-  return result;
+  if (restart_ && first_step_ >= config_.run.steps) return;
+  if (root_) {  // every output checked before anything is written, by the rank that writes
+    planned_outputs_ = planned_outputs(config_);
+    const RunInputs inputs{input.config, config_.system.structure.read, input.restart};
+    check_outputs(config_, planned_outputs_, inputs, particles_.size(),
+                  restart_ ? std::optional(first_step_) : std::nullopt);
+  }
+  grid_ = parallel::choose_grid(session.size(), particles_.size(), config_.parallel);
+  count_ = core::count_by_type(particles_, config_.system.species.size());
+  io::settle_thomas_fermi(config_.forces, config_.system.species, count_, box_.volume());
+}
+
+/// The backend and integrator on every rank, with the state in place; the analyses.
+void Simulation::build_state(const parallel::MpiSession& session) {
+  if (session.active() && backend_name_ == "cuda")
+    backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
+  backend_ = backend::make_backend(
+      config_.backend, {config_.units, config_.system.species, box_, std::move(particles_),
+                        config_.forces, config_.precision, config_.neighbors, communicator_});
+  integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
+                                           {backend_->size()});
+  if (restart_) {
+    backend_->restore_state(restart_->data.state);
+    integrator_->restore(restart_->data.integrator);
+  }
+  make_analyzer();
+}
+
+void Simulation::make_analyzer() {
+  const bool lj = config_.units.name == "lj";  // reduced units have no unit names
+  analyzer_ = std::make_unique<Analyzer>(
+      config_.analysis,
+      AnalysisSystem{box_, config_.system.species, count_, config_.integrator.timestep,
+                     lj ? "" : config_.units.length, lj ? "" : config_.units.time,
+                     config_.file.string(), root_});
+}
+
+void Simulation::open_outputs() {
+  if (outputs_) return;
+  if (root_) {  // all input is valid: files open now, once no other run writes them
+    std::vector<std::filesystem::path> files;
+    for (const auto& o : planned_outputs_) files.push_back(o.file);
+    output_lock_ = OutputLock(files);
+  }
+  const auto tail =
+      forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume());
+  outputs_ = std::make_unique<RunOutputs>(
+      config_, backend_->size(), tail, restart_ ? std::optional(first_step_) : std::nullopt,
+      root_,
+      analysis::plasma_of(config_.forces, config_.system.species, count_, box_.volume(),
+                          config_.units));
+}
+
+RunResult Simulation::run(const StopSignals* signals,
+                          std::chrono::steady_clock::time_point started) {
+  open_outputs();
+  RunContext context{config_,
+                     *backend_,
+                     *integrator_,
+                     box_,
+                     *outputs_,
+                     *analyzer_,
+                     [&](std::int64_t step) {
+                       save_checkpoint(config_.output.checkpoint.file, config_, *backend_,
+                                       *integrator_, box_, step, backend_name_, root_);
+                     },
+                     started,
+                     communicator_.get(),
+                     signals};
+  return run_simulation(context, first_step_, restart_.has_value());
 }
 
 }  // namespace novamd::app

@@ -1,65 +1,103 @@
 #pragma once
 /// @file simulation.hpp
-/// The MD loop: integrate, check, write output and checkpoints when due, and stop cleanly on a
-/// signal or before the wall-clock limit.
+/// A simulation as a library object: built from a config file (with `--set` overrides) or a
+/// checkpoint, it owns the state (backend, integrator), the outputs and the analyses, and runs
+/// the step loop. The `novamd run` command builds one and prints around it; the Python package
+/// builds the same object. Signal handling stays with the caller (StopSignals).
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "novamd/app/analyzer.hpp"
-#include "novamd/analysis/thermo.hpp"
+#include "novamd/app/checkpointing.hpp"
+#include "novamd/app/output_lock.hpp"
+#include "novamd/app/output_plan.hpp"
 #include "novamd/app/run_outputs.hpp"
-#include "novamd/app/stop_signals.hpp"
+#include "novamd/app/step_loop.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
+#include "novamd/io/config_overrides.hpp"
 #include "novamd/parallel/communicator.hpp"
+#include "novamd/parallel/mpi_session.hpp"
+#include "novamd/parallel/process_grid.hpp"
 
 namespace novamd::app {
 
-/// Why the loop ended.
-enum class StopReason { Completed, Signal, Walltime };
-
-struct RunResult {
-  std::int64_t first_step = 0;  ///< the step the loop started from (0, or a checkpoint's)
-  std::int64_t last_step = 0;   ///< the last step taken
-  double wall_seconds = 0.0;
-  std::optional<analysis::ThermoState> initial, final;
-  std::int64_t thermo_rows = 0;
-  std::int64_t trajectory_frames = 0;
-  std::int64_t checkpoints = 0;
-  std::vector<std::string> analysis;  ///< the analyses' summary lines
-  StopReason reason = StopReason::Completed;
-  int signal = 0;  ///< the signal that stopped the run
-  std::int64_t steps() const { return last_step - first_step; }
+/// Where a simulation comes from.
+struct SimulationInput {
+  std::filesystem::path config;
+  std::vector<io::Override> overrides;           ///< --set, then --backend/--precision/--steps
+  std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue a checkpoint
 };
 
-/// What the loop needs besides the config: the state's owners and where checkpoints go.
-struct RunContext {
-  const io::Config& config;
-  backend::Backend& backend;
-  integrate::Integrator& integrator;
-  const core::Box& box;
-  RunOutputs& outputs;
-  app::Analyzer& analysis;  ///< samples after every step (it does nothing when none is set)
-  /// Writes a checkpoint of the state after the given step.
-  std::function<void(std::int64_t)> write_checkpoint;
-  /// When the process started work: run.walltime counts from here.
-  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-  /// The ranks of a decomposed run (none: one rank). They stop at the same step; only rank 0
-  /// prints progress.
-  const parallel::Communicator* communicator = nullptr;
-  /// SIGTERM and SIGINT, installed before the run wrote anything (none: installed here).
-  const StopSignals* signals = nullptr;
-};
+class Simulation {
+ public:
+  /// Reads the config (and the checkpoint), checks every output path (nothing is written), and
+  /// builds the state on every rank of `session`; each stage ends with every rank knowing
+  /// whether all succeeded (rank_agreement.hpp). Null when a restart has nothing left to do.
+  /// @throws core::InputError (bad input, exit code 2) or core::RunError.
+  static std::unique_ptr<Simulation> create(const SimulationInput& input,
+                                            const parallel::MpiSession& session);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
 
-/// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run (`restarted` false) evaluates
-/// the forces and writes the output of step 0 first; a restart continues from the restored
-/// state, whose forces are current.
-RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted);
+  /// Opens the output files (once no other run writes them) and the analyses' files; run()
+  /// does it when it has not been done.
+  void open_outputs();
+  /// Runs to config().run.steps: step 0's forces and output first on a fresh run, then the
+  /// steps, output and checkpoints when due. `signals` stop the run at a step boundary with a
+  /// checkpoint (none: installed for the run); `started`: where run.walltime counts from.
+  RunResult run(const StopSignals* signals = nullptr,
+                std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now());
+
+  const io::Config& config() const { return config_; }
+  const SimulationInput& input() const { return input_; }
+  const std::string& backend_name() const { return backend_name_; }
+  backend::Backend& backend() { return *backend_; }
+  const backend::Backend& backend() const { return *backend_; }
+  integrate::Integrator& integrator() { return *integrator_; }
+  const core::Box& box() const { return box_; }
+  const Analyzer& analyzer() const { return *analyzer_; }
+  const parallel::GridShape& grid() const { return grid_; }
+  /// Particles per species.
+  const std::vector<std::int64_t>& species_counts() const { return count_; }
+  /// The step the run starts from: 0, or the checkpoint's.
+  std::int64_t first_step() const { return first_step_; }
+  /// The checkpoint this run continues, if any.
+  const std::optional<Restart>& restart() const { return restart_; }
+  /// Whether this rank writes the files (rank 0).
+  bool writes_files() const { return root_; }
+
+ private:
+  Simulation() = default;
+  void read_input(const SimulationInput& input, const parallel::MpiSession& session);
+  void build_state(const parallel::MpiSession& session);
+  void make_analyzer();
+
+  SimulationInput input_;
+  io::Config config_;
+  std::string backend_name_;
+  core::Box box_;
+  core::ParticleData particles_;  ///< the starting state until the backend takes it
+  std::optional<Restart> restart_;
+  std::int64_t first_step_ = 0;
+  bool root_ = true;
+  parallel::GridShape grid_;
+  std::vector<std::int64_t> count_;
+  std::shared_ptr<const parallel::Communicator> communicator_;
+  std::unique_ptr<backend::Backend> backend_;
+  std::unique_ptr<integrate::Integrator> integrator_;
+  std::vector<PlannedOutput> planned_outputs_;
+  OutputLock output_lock_;  ///< held by the rank that writes
+  std::unique_ptr<RunOutputs> outputs_;
+  std::unique_ptr<Analyzer> analyzer_;
+};
 
 }  // namespace novamd::app

@@ -1,0 +1,134 @@
+#include "novamd/app/step_loop.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "novamd/app/console.hpp"
+#include "novamd/app/rank_agreement.hpp"
+#include "novamd/app/run_health.hpp"
+#include "novamd/app/stop_signals.hpp"
+#include "novamd/core/error.hpp"
+
+namespace novamd::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kWalltimeStop = 1;  ///< a stop request that is no signal (signal numbers are > 1)
+
+/// Stops before the wall-clock limit: when the time left would not hold two more steps at the
+/// mean pace so far and the longest checkpoint write so far, plus a 1% (at most a minute) margin.
+class WalltimeGuard {
+ public:
+  WalltimeGuard(std::optional<double> limit, Clock::time_point started)
+      : limit_(limit), start_(started) {}
+  void record_checkpoint(double seconds) { checkpoint_ = std::max(checkpoint_, seconds); }
+  bool should_stop(std::int64_t steps_done) const {
+    if (!limit_ || steps_done == 0) return false;
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double per_step =
+        std::chrono::duration<double>(now - loop_start_).count() / static_cast<double>(steps_done);
+    const double margin = std::min(0.01 * *limit_, 60.0);
+    return elapsed + 2.0 * per_step + checkpoint_ + margin >= *limit_;
+  }
+
+ private:
+  std::optional<double> limit_;
+  Clock::time_point start_;
+  Clock::time_point loop_start_ = Clock::now();
+  double checkpoint_ = 0.0;
+};
+
+/// Why to stop after this step, agreed by every rank (the largest reason over the ranks): a
+/// signal's number, 1 for the wall-clock limit, 0 to go on.
+int stop_request(const RunContext& run, const StopSignals& signals, const WalltimeGuard& walltime,
+                 std::int64_t steps_done) {
+  int reason = signals.received();
+  if (reason == 0 && walltime.should_stop(steps_done)) reason = kWalltimeStop;
+  return run.communicator ? run.communicator->max(reason, parallel::Group::World) : reason;
+}
+
+/// Writes the checkpoint after `step` and times it.
+void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, RunResult& result) {
+  const auto start = Clock::now();
+  run.write_checkpoint(step);
+  walltime.record_checkpoint(std::chrono::duration<double>(Clock::now() - start).count());
+  ++result.checkpoints;
+}
+
+/// Step 0 of a fresh run: forces, output, and the integrator's start.
+void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit,
+                 RunResult& result) {
+  run.backend.compute_forces(backend::EnergyRequest::Compute);
+  stop_if_unstable(run.backend, 0, limit, run.config);
+  result.initial = result.final =
+      run.outputs.write_due(0, last_step == 0, run.backend, run.integrator, run.box);
+  if (result.initial) print_thermo_row(*result.initial);
+  run.integrator.start(run.backend);
+}
+
+}  // namespace
+
+RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted) {
+  const auto& config = run.config;
+  const std::int64_t last = config.run.steps;
+  const auto& checkpoints = config.output.checkpoint;
+  RunResult result;
+  result.first_step = result.last_step = first_step;
+  std::optional<StopSignals> own_signals;
+  const StopSignals& signals = run.signals ? *run.signals : own_signals.emplace();
+  WalltimeGuard walltime(config.run.walltime, run.started);
+
+  const StepLimit limit = step_limit(config, run.box);
+  print_thermo_table_header(config.units);
+  if (!restarted) start_fresh(run, last, limit, result);
+  // run.steps = 0 evaluates the initial state: its checkpoint holds the step-0 forces.
+  if (!restarted && last == 0 && checkpoints.configured) checkpoint(run, 0, walltime, result);
+  run.analysis.after_step(first_step, run.backend);  // a restart starts the analyses anew
+
+  ProgressLine progress(first_step, last, !run.communicator || run.communicator->rank() == 0);
+  const auto start = Clock::now();
+  for (std::int64_t step = first_step + 1; step <= last; ++step) {
+    const bool last_step = step == last;
+    run.integrator.step(run.backend, step,
+                        run.outputs.energy_due(step, last_step) ? backend::EnergyRequest::Compute
+                                                                : backend::EnergyRequest::Skip);
+    const bool checkpoint_due = (checkpoints.every > 0 && step % checkpoints.every == 0) ||
+                                (last_step && checkpoints.configured);
+    // Checked at the backend's interval, and before anything is written: no file gets garbage.
+    if (step % run.backend.check_interval() == 0 || checkpoint_due ||
+        run.outputs.any_due(step, last_step))
+      stop_if_unstable(run.backend, step, limit, config);
+    result.last_step = step;
+    if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator, run.box)) {
+      progress.clear();
+      print_thermo_row(*state);
+      if (!result.initial) result.initial = state;
+      result.final = state;
+    }
+    run.analysis.after_step(step, run.backend);
+    if (checkpoint_due) checkpoint(run, step, walltime, result);
+    const int stop = last_step ? 0 : stop_request(run, signals, walltime, step - first_step);
+    if (stop != 0) {
+      progress.clear();
+      result.signal = stop != kWalltimeStop ? stop : 0;
+      result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
+      if (!checkpoint_due) {
+        stop_if_unstable(run.backend, step, limit, config);  // a checkpoint must be sound
+        checkpoint(run, step, walltime, result);
+      }
+      break;
+    }
+    progress.update(step);
+  }
+  progress.clear();
+  result.analysis = run.analysis.finish();
+  result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.thermo_rows = run.outputs.thermo_rows();
+  result.trajectory_frames = run.outputs.trajectory_frames();
+  return result;
+}
+
+}  // namespace novamd::app

@@ -1,0 +1,65 @@
+#pragma once
+/// @file step_loop.hpp
+/// The MD loop: integrate, check, write output and checkpoints when due, and stop cleanly on a
+/// signal or before the wall-clock limit.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "novamd/app/analyzer.hpp"
+#include "novamd/analysis/thermo.hpp"
+#include "novamd/app/run_outputs.hpp"
+#include "novamd/app/stop_signals.hpp"
+#include "novamd/backend/backend.hpp"
+#include "novamd/integrate/integrator.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/parallel/communicator.hpp"
+
+namespace novamd::app {
+
+/// Why the loop ended.
+enum class StopReason { Completed, Signal, Walltime };
+
+struct RunResult {
+  std::int64_t first_step = 0;  ///< the step the loop started from (0, or a checkpoint's)
+  std::int64_t last_step = 0;   ///< the last step taken
+  double wall_seconds = 0.0;
+  std::optional<analysis::ThermoState> initial, final;
+  std::int64_t thermo_rows = 0;
+  std::int64_t trajectory_frames = 0;
+  std::int64_t checkpoints = 0;
+  std::vector<std::string> analysis;  ///< the analyses' summary lines
+  StopReason reason = StopReason::Completed;
+  int signal = 0;  ///< the signal that stopped the run
+  std::int64_t steps() const { return last_step - first_step; }
+};
+
+/// What the loop needs besides the config: the state's owners and where checkpoints go.
+struct RunContext {
+  const io::Config& config;
+  backend::Backend& backend;
+  integrate::Integrator& integrator;
+  const core::Box& box;
+  RunOutputs& outputs;
+  app::Analyzer& analysis;  ///< samples after every step (it does nothing when none is set)
+  /// Writes a checkpoint of the state after the given step.
+  std::function<void(std::int64_t)> write_checkpoint;
+  /// When the process started work: run.walltime counts from here.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  /// The ranks of a decomposed run (none: one rank). They stop at the same step; only rank 0
+  /// prints progress.
+  const parallel::Communicator* communicator = nullptr;
+  /// SIGTERM and SIGINT, installed before the run wrote anything (none: installed here).
+  const StopSignals* signals = nullptr;
+};
+
+/// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run (`restarted` false) evaluates
+/// the forces and writes the output of step 0 first; a restart continues from the restored
+/// state, whose forces are current.
+RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted);
+
+}  // namespace novamd::app
