@@ -9,16 +9,13 @@
 #include <cstddef>
 #include <utility>
 
-#include "novamd/integrate/velocity_verlet.hpp"
+#include "novamd/backend/for_each_particle.hpp"
+#include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/space_filling_curve.hpp"
 #include "novamd/parallel/host_exchange.hpp"
 
 namespace novamd::backend {
 namespace {
-
-/// Below this count a per-particle loop is faster on one thread than the cost of a parallel
-/// region (results are the same either way: each particle is updated on its own).
-constexpr std::ptrdiff_t kMinParallelParticles = 8192;
 
 /// [begin, end) as signed loop bounds.
 std::pair<std::ptrdiff_t, std::ptrdiff_t> owned_bounds(parallel::IndexRange r) {
@@ -98,33 +95,28 @@ const core::ParticleData& CpuBackend::particles_on_host() {
 }
 
 void CpuBackend::kick(double dt) {
-  auto& v = particles_.velocity;
-  const auto& f = particles_.force;
   const auto [begin, end] = owned_bounds(owned());
-#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
-  for (std::ptrdiff_t i = begin; i < end; ++i) {
-    const double dt_over_mass = dt * inverse_mass_[particles_.type[i]];
-    v.set(i, integrate::kicked(v.get(i), f.get(i), dt_over_mass));
-  }
+  for_each_particle(begin, end, kick_update(dt));
 }
 
 void CpuBackend::drift(double dt) {
-  auto& x = particles_.position;
-  const auto& v = particles_.velocity;
-  const auto box = box_.view<double>();
   const auto [begin, end] = owned_bounds(owned());
-  if (particles_.has(particles_.image)) {  // count the periodic images crossed
-    auto& image = particles_.image;
-#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
-    for (std::ptrdiff_t i = begin; i < end; ++i) {
-      auto crossed = image.get(i);
-      x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box, crossed));
-      image.set(i, crossed);
-    }
-    return;
-  }
-#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
-  for (std::ptrdiff_t i = begin; i < end; ++i) x.set(i, integrate::drifted(x.get(i), v.get(i), dt, box));
+  for_each_particle(begin, end, drift_update(dt));
+}
+
+void CpuBackend::kick_drift(double kick_dt, double drift_dt) {
+  const auto [begin, end] = owned_bounds(owned());
+  for_each_particle(begin, end, integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)});
+}
+
+integrate::Kick CpuBackend::kick_update(double dt) {
+  return {integrate::pointers_of(particles_.velocity), integrate::pointers_of(particles_.force),
+          particles_.type.data(), inverse_mass_.data(), dt};
+}
+
+integrate::Drift CpuBackend::drift_update(double dt) {
+  return {integrate::pointers_of(particles_.position), integrate::pointers_of(particles_.velocity),
+          integrate::image_pointers_of(particles_.image), box_.view<double>(), dt};
 }
 
 std::int64_t CpuBackend::neighbor_list_builds() const {
@@ -134,24 +126,19 @@ std::int64_t CpuBackend::neighbor_list_builds() const {
 }
 
 void CpuBackend::scale_velocities(double factor) {
-  auto& v = particles_.velocity;
   const auto [begin, end] = owned_bounds(owned());
-#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
-  for (std::ptrdiff_t i = begin; i < end; ++i) v.set(i, factor * v.get(i));
+  for_each_particle(begin, end,
+                    integrate::ScaleVelocities{integrate::pointers_of(particles_.velocity), factor});
 }
 
 void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
   heat_.resize(size(), 0.0);
-  auto& v = particles_.velocity;
   const auto [begin, end] = owned_bounds(owned());
-#pragma omp parallel for schedule(static) if (end - begin >= kMinParallelParticles)
-  for (std::ptrdiff_t i = begin; i < end; ++i) {
-    const double inverse_mass = inverse_mass_[particles_.type[i]];
-    const auto before = v.get(i);
-    const auto after = integrate::thermalized(before, particles_.id[i], inverse_mass, noise);
-    v.set(i, after);
-    heat_[i] += 0.5 * (core::dot(after, after) - core::dot(before, before)) / inverse_mass;
-  }
+  for_each_particle(begin, end,
+                    integrate::Thermalize{noise, inverse_mass_.data(), particles_.type.data(),
+                                          particles_.id.data(),
+                                          integrate::pointers_of(particles_.velocity),
+                                          heat_.data()});
 }
 
 // Sums over the owned particles; a column holds every particle once (one rank per block row).

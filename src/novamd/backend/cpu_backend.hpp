@@ -10,6 +10,7 @@
 
 #include "novamd/backend/backend.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
+#include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/parallel/force_matrix.hpp"
 
@@ -24,6 +25,7 @@ class CpuBackend final : public Backend {
   void compute_forces(EnergyRequest energy) override;
   void kick(double dt) override;
   void drift(double dt) override;
+  void kick_drift(double kick_dt, double drift_dt) override;
   void scale_velocities(double factor) override;
   void thermalize(const integrate::VelocityNoise& noise) override;
   double langevin_heat() override;
@@ -42,6 +44,9 @@ class CpuBackend final : public Backend {
   const neighbors::ForceBuffers& force_buffers() const { return buffers_; }
 
  private:
+  /// The per-particle updates over this backend's arrays (integrate/particle_updates.hpp).
+  integrate::Kick kick_update(double dt);
+  integrate::Drift drift_update(double dt);
   void reorder_along_curve();
   /// The particles this rank integrates (all of them on one rank).
   parallel::IndexRange owned() const { return matrix_.targets; }

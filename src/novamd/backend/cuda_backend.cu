@@ -7,9 +7,10 @@
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/device_particles.cuh"
+#include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
-#include "novamd/integrate/thermostat_cuda.cuh"
-#include "novamd/integrate/velocity_verlet_cuda.cuh"
+#include "novamd/integrate/particle_updates.hpp"
+#include "novamd/integrate/particle_reductions_cuda.cuh"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/core/error.hpp"
 #include "novamd/neighbors/all_pairs_plan.hpp"
@@ -51,6 +52,22 @@ struct DeviceCollectives {
   void sum(double*, std::size_t, parallel::Group, cudaStream_t) const {}
 };
 #endif
+
+/// A position update (integrate::Drift, KickDrift) that also refreshes the moved particle's
+/// copy in the pair kernels' packed layout: the one place where the pair kernels' positions
+/// follow the particles' (besides uploads and reorders, which pack every particle).
+template <class Update, class PairT>
+struct RefreshPairPositions {
+  Update update;
+  const std::int32_t* type;
+  neighbors::PairPosition<PairT>* packed;
+
+  __device__ void operator()(int i) const {
+    const core::Vec3<double> x = update(i);
+    packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z),
+                 type[i]};
+  }
+};
 
 /// Device sums of per-particle arrays (CUB), into a small device array of results.
 class DeviceSums {
@@ -149,39 +166,27 @@ class CudaBackend final : public Backend {
   }
 
   void kick(double dt) override {
-    if (size() == 0) return;
-    integrate::kick_kernel<<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(owned_count()), dt, inverse_mass_.data(), device_.type.data() + first(),
-        pointers(device_.velocity, first()), pointers(device_.force, first()));
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    for_each_particle(static_cast<int>(owned_count()), kick_update(dt), stream_.get());
   }
 
   void kick_drift(double kick_dt, double drift_dt) override {
     energy_current_ = false;
-    if (size() == 0) return;
-    integrate::kick_drift_kernel<PairT><<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(owned_count()), kick_dt, drift_dt, inverse_mass_.data(),
-        device_.type.data() + first(), pointers(device_.force, first()),
-        pointers(device_.velocity, first()), box_.view<double>(),
-        pointers(device_.position, first()), images(first()), packed_.data() + first());
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    for_each_particle(static_cast<int>(owned_count()),
+                      refreshing_pair_positions(
+                          integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)}),
+                      stream_.get());
   }
 
   void drift(double dt) override {
     energy_current_ = false;
-    if (size() == 0) return;
-    integrate::drift_kernel<PairT><<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(owned_count()), dt, box_.view<double>(),
-        pointers(device_.position, first()), pointers(device_.velocity, first()), images(first()),
-        device_.type.data() + first(), packed_.data() + first());
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    for_each_particle(static_cast<int>(owned_count()), refreshing_pair_positions(drift_update(dt)),
+                      stream_.get());
   }
 
   void scale_velocities(double factor) override {
-    if (size() == 0) return;
-    integrate::scale_velocities_kernel<<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(owned_count()), factor, pointers(device_.velocity, first()));
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    for_each_particle(static_cast<int>(owned_count()),
+                      integrate::ScaleVelocities{pointers(device_.velocity, first()), factor},
+                      stream_.get());
   }
 
   void thermalize(const integrate::VelocityNoise& noise) override {
@@ -190,11 +195,13 @@ class CudaBackend final : public Backend {
       device_.heat.resize(size());
       device_.heat.fill_zero(stream_.get());
     }
-    integrate::thermalize_kernel<<<blocks_for(owned_count()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(owned_count()), noise, inverse_mass_.data(),
-        device_.type.data() + first(), device_.id.data() + first(),
-        pointers(device_.velocity, first()), device_.heat.data() + first());
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    for_each_particle(static_cast<int>(owned_count()),
+                      integrate::Thermalize{noise, inverse_mass_.data(),
+                                            device_.type.data() + first(),
+                                            device_.id.data() + first(),
+                                            pointers(device_.velocity, first()),
+                                            device_.heat.data() + first()},
+                      stream_.get());
   }
 
   // Sums over the owned particles, then over the column (which holds every particle once).
@@ -399,9 +406,23 @@ class CudaBackend final : public Backend {
 
   /// The image counts from particle `first` on, or none where the system does not track them.
   integrate::Int3Pointers images(std::size_t first) {
-    if (device_.image.x.size() == 0) return {};
-    return {device_.image.x.data() + first, device_.image.y.data() + first,
-            device_.image.z.data() + first};
+    return integrate::image_pointers_of(device_.image, first);
+  }
+
+  /// The per-particle updates over this rank's owned particles (from first()).
+  integrate::Kick kick_update(double dt) {
+    return {pointers(device_.velocity, first()), pointers(device_.force, first()),
+            device_.type.data() + first(), inverse_mass_.data(), dt};
+  }
+  integrate::Drift drift_update(double dt) {
+    return {pointers(device_.position, first()), pointers(device_.velocity, first()),
+            images(first()), box_.view<double>(), dt};
+  }
+  /// `update`, then the moved particle's packed position for the pair kernels: every update
+  /// that moves particles goes through here.
+  template <class Update>
+  RefreshPairPositions<Update, PairT> refreshing_pair_positions(const Update& update) {
+    return {update, device_.type.data() + first(), packed_.data() + first()};
   }
 
   /// The first particle this rank integrates, and how many (all of them on one GPU).
@@ -411,10 +432,13 @@ class CudaBackend final : public Backend {
   /// Positions of every particle packed for the pair kernels (after an upload).
   void pack_all_positions() {
     if (size() == 0) return;
-    integrate::drift_kernel<PairT><<<blocks_for(size()), kBlock, 0, stream_.get()>>>(
-        static_cast<int>(size()), 0.0, box_.view<double>(), pointers(device_.position),
-        pointers(device_.velocity), images(0), device_.type.data(), packed_.data());
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    // A drift by zero: wraps (counting images) and packs every particle, owned or not.
+    const integrate::Drift wrap{pointers(device_.position), pointers(device_.velocity), images(0),
+                                box_.view<double>(), 0.0};
+    for_each_particle(static_cast<int>(size()),
+                      RefreshPairPositions<integrate::Drift, PairT>{wrap, device_.type.data(),
+                                                                    packed_.data()},
+                      stream_.get());
   }
 
   /// The column allreduce (parallel/source_exchange_cuda.cuh): the column's sources, current.

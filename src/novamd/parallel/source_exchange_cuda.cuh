@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "novamd/integrate/vec3_pointers.cuh"
+#include "novamd/integrate/vec3_pointers.hpp"
 #include "novamd/neighbors/pair_position.hpp"
 
 namespace novamd::parallel {
