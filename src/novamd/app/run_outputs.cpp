@@ -15,9 +15,10 @@ bool due(std::int64_t every, std::int64_t step) { return every > 0 && step % eve
 }  // namespace
 
 RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
-                       forces::TailCorrection tail, std::optional<std::int64_t> resume_after_step,
+                       forces::TailCorrection tail, double tail_volume,
+                       std::optional<std::int64_t> resume_after_step,
                        bool writes_files, std::optional<analysis::PlasmaParameters> plasma)
-    : config_(config), tail_(tail), plasma_(std::move(plasma)),
+    : config_(config), tail_(tail), tail_volume_(tail_volume), plasma_(std::move(plasma)),
       energy_watch_(config.run.max_energy_drift) {
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
   if (writes_files)
@@ -37,12 +38,13 @@ bool RunOutputs::energy_due(std::int64_t step, bool last_step) const {
 }
 
 analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,
-                                               integrate::Integrator& integrator,
-                                               const core::Box& box) {
+                                               integrate::Integrator& integrator) {
+  const core::Box& box = backend.box();
   backend::Observables observables = backend.observables();
   observables.kinetic_energy = integrator.reported_kinetic_energy(observables.kinetic_energy);
-  observables.potential_energy += tail_.energy;
-  observables.virial += tail_.virial;
+  const double tail_scale = tail_volume_ / box.volume();  // 1 unless the box changed
+  observables.potential_energy += tail_scale * tail_.energy;
+  observables.virial += tail_scale * tail_.virial;
   const std::size_t n = backend.size();
   auto state = analysis::make_thermo_state(
       step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),
@@ -59,8 +61,9 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   return state;
 }
 
-void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend,
-                                    const core::Box& box) {
+void RunOutputs::write_trajectories(std::int64_t step, bool last_step,
+                                    backend::Backend& backend) {
+  const core::Box& box = backend.box();
   const core::ParticleData* particles = nullptr;  // fetched once, for every file due
   for (auto& t : trajectories_) {
     const auto& s = t.settings;
@@ -89,16 +92,15 @@ bool RunOutputs::any_due(std::int64_t step, bool last_step) const {
 
 std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bool last_step,
                                                            backend::Backend& backend,
-                                                           integrate::Integrator& integrator,
-                                                           const core::Box& box) {
+                                                           integrate::Integrator& integrator) {
   const bool thermo_row = last_step || due(config_.output.thermo.every, step);
   const bool console_row = last_step || due(config_.output.console.every, step);
   std::optional<analysis::ThermoState> state;
   if (thermo_row || console_row) {
-    state = thermo_state(step, backend, integrator, box);
+    state = thermo_state(step, backend, integrator);
     energy_watch_.check(*state, config_);  // before any file gets this step's garbage
   }
-  write_trajectories(step, last_step, backend, box);
+  write_trajectories(step, last_step, backend);
   if (thermo_row) {
     if (thermo_) thermo_->write(*state);
     ++thermo_rows_;

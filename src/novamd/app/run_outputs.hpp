@@ -22,13 +22,14 @@ namespace novamd::app {
 /// on bad input).
 class RunOutputs {
  public:
-  /// `tail`: energy and virial of the pairs beyond the cutoffs, added to every thermo row.
+  /// `tail`: energy and virial of the pairs beyond the cutoffs in a box of `tail_volume`, added
+  /// to every thermo row (scaled as 1/V when the box changes: the uniform-fluid formula).
   /// `resume_after_step`: a restart from a checkpoint at this step; existing files are kept up
   /// to it and appended to. `writes_files` false (MPI ranks other than 0): nothing is opened or
   /// written, but every step's collective reads (observables, particles) happen as on rank 0.
   /// `plasma`: the plasma parameters of an ion plasma, for the `plasma` thermo columns.
   RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
-             std::optional<std::int64_t> resume_after_step, bool writes_files = true,
+             double tail_volume, std::optional<std::int64_t> resume_after_step, bool writes_files = true,
              std::optional<analysis::PlasmaParameters> plasma = std::nullopt);
   ~RunOutputs();
 
@@ -38,12 +39,11 @@ class RunOutputs {
   /// Whether anything is written at `step`: the run checks the particles' state before.
   bool any_due(std::int64_t step, bool last_step) const;
 
-  /// Writes the thermo row and trajectory frames due at `step`; returns the thermo state if a
-  /// row was due. Step 0 (of a fresh run) and the last step are always written.
+  /// Writes the thermo row and trajectory frames due at `step`, in the backend's box; returns
+  /// the thermo state if a row was due. Step 0 (of a fresh run) and the last step are always written.
   std::optional<analysis::ThermoState> write_due(std::int64_t step, bool last_step,
                                                  backend::Backend& backend,
-                                                 integrate::Integrator& integrator,
-                                                 const core::Box& box);
+                                                 integrate::Integrator& integrator);
 
   std::int64_t thermo_rows() const { return thermo_rows_; }
   std::int64_t trajectory_frames() const { return frames_; }
@@ -55,12 +55,12 @@ class RunOutputs {
   };
 
   analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
-                                     integrate::Integrator& integrator, const core::Box& box);
-  void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend,
-                          const core::Box& box);
+                                     integrate::Integrator& integrator);
+  void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend);
 
   const io::Config& config_;
   forces::TailCorrection tail_;
+  double tail_volume_;
   std::optional<analysis::PlasmaParameters> plasma_;
   std::optional<io::ThermoWriter> thermo_;  ///< none where this rank writes no files
   std::vector<Trajectory> trajectories_;

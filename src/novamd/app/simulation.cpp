@@ -100,7 +100,8 @@ void Simulation::open_outputs() {
   const auto tail =
       forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume());
   outputs_ = std::make_unique<RunOutputs>(
-      config_, backend_->size(), tail, restart_ ? std::optional(first_step_) : std::nullopt,
+      config_, backend_->size(), tail, box_.volume(),
+      restart_ ? std::optional(first_step_) : std::nullopt,
       root_,
       analysis::plasma_of(config_.forces, config_.system.species, count_, box_.volume(),
                           config_.units));
@@ -112,12 +113,12 @@ RunResult Simulation::run(const StopSignals* signals,
   RunContext context{config_,
                      *backend_,
                      *integrator_,
-                     box_,
                      *outputs_,
                      *analyzer_,
                      [&](std::int64_t step) {
                        save_checkpoint(config_.output.checkpoint.file, config_, *backend_,
-                                       *integrator_, box_, step, backend_name_, root_);
+                                       *integrator_, backend_->box(), step, backend_name_,
+                                       root_);
                      },
                      started,
                      communicator_.get(),

@@ -63,7 +63,8 @@ class Simulation {
   backend::Backend& backend() { return *backend_; }
   const backend::Backend& backend() const { return *backend_; }
   integrate::Integrator& integrator() { return *integrator_; }
-  const core::Box& box() const { return box_; }
+  /// The box: the starting one until the backend is built, then the backend's (which owns it).
+  const core::Box& box() const { return backend_ ? backend_->box() : box_; }
   const Analyzer& analyzer() const { return *analyzer_; }
   const parallel::GridShape& grid() const { return grid_; }
   /// Particles per species.
@@ -84,7 +85,7 @@ class Simulation {
   SimulationInput input_;
   io::Config config_;
   std::string backend_name_;
-  core::Box box_;
+  core::Box box_;  ///< the starting box, until the backend takes it
   core::ParticleData particles_;  ///< the starting state until the backend takes it
   std::optional<Restart> restart_;
   std::int64_t first_step_ = 0;

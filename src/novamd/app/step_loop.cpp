@@ -64,7 +64,7 @@ void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit
   run.backend.compute_forces(backend::EnergyRequest::Compute);
   stop_if_unstable(run.backend, 0, limit, run.config);
   result.initial = result.final =
-      run.outputs.write_due(0, last_step == 0, run.backend, run.integrator, run.box);
+      run.outputs.write_due(0, last_step == 0, run.backend, run.integrator);
   if (result.initial) print_thermo_row(*result.initial);
   run.integrator.start(run.backend);
 }
@@ -81,7 +81,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
   const StopSignals& signals = run.signals ? *run.signals : own_signals.emplace();
   WalltimeGuard walltime(config.run.walltime, run.started);
 
-  const StepLimit limit = step_limit(config, run.box);
+  const StepLimit limit = step_limit(config, run.backend.box());
   print_thermo_table_header(config.units);
   if (!restarted) start_fresh(run, last, limit, result);
   // run.steps = 0 evaluates the initial state: its checkpoint holds the step-0 forces.
@@ -102,7 +102,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
         run.outputs.any_due(step, last_step))
       stop_if_unstable(run.backend, step, limit, config);
     result.last_step = step;
-    if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator, run.box)) {
+    if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator)) {
       progress.clear();
       print_thermo_row(*state);
       if (!result.initial) result.initial = state;

@@ -43,7 +43,6 @@ struct RunContext {
   const io::Config& config;
   backend::Backend& backend;
   integrate::Integrator& integrator;
-  const core::Box& box;
   RunOutputs& outputs;
   app::Analyzer& analysis;  ///< samples after every step (it does nothing when none is set)
   /// Writes a checkpoint of the state after the given step.

@@ -85,6 +85,14 @@ class Backend : public integrate::StepOperations {
   virtual std::string description() const = 0;
   virtual std::size_t size() const = 0;
 
+  /// The periodic box: the backend is its one owner; outputs and checks read it here.
+  virtual const core::Box& box() const = 0;
+  /// Changes the box to `box`, scaling every position by the ratio of the edges along its axis
+  /// (the affine move of a barostat); neighbour lists are rebuilt at the next evaluation and
+  /// forces are stale until then. @throws core::RunError when a force term's cutoff would
+  /// exceed half the new shortest edge.
+  virtual void rescale_box(const core::Box& box) = 0;
+
   /// Kinetic energy now; potential energy and virial at the current positions (computed if the
   /// last evaluation skipped them).
   virtual Observables observables() = 0;

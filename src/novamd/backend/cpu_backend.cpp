@@ -41,6 +41,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
         static_cast<std::ptrdiff_t>(matrix_.sources.end)};
   }
   for (const auto& settings : setup.forces) {
+    cutoffs_.push_back(forces::cutoff_of(settings));
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
                                                  setup.neighbors, box_.shortest_edge(), block));
   }
@@ -117,6 +118,16 @@ integrate::Kick CpuBackend::kick_update(double dt) {
 integrate::Drift CpuBackend::drift_update(double dt) {
   return {integrate::pointers_of(particles_.position), integrate::pointers_of(particles_.velocity),
           integrate::image_pointers_of(particles_.image), box_.view<double>(), dt};
+}
+
+void CpuBackend::rescale_box(const core::Box& box) {
+  forces::check_cutoffs_fit(cutoffs_, box);
+  const auto [begin, end] = owned_bounds({0, particles_.size()});  // every rank scales all
+  for_each_particle(begin, end,
+                    integrate::ScalePositions{integrate::pointers_of(particles_.position),
+                                              integrate::edge_ratios(box_, box)});
+  box_ = box;
+  for (const auto& term : terms_) term->invalidate_lists();
 }
 
 std::int64_t CpuBackend::neighbor_list_builds() const {

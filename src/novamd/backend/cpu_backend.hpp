@@ -22,6 +22,8 @@ class CpuBackend final : public Backend {
 
   std::string description() const override;
   std::size_t size() const override { return particles_.size(); }
+  const core::Box& box() const override { return box_; }
+  void rescale_box(const core::Box& box) override;
   void compute_forces(EnergyRequest energy) override;
   void kick(double dt) override;
   void drift(double dt) override;
@@ -56,6 +58,7 @@ class CpuBackend final : public Backend {
   core::UnitSystem units_;
   core::SpeciesTable species_;
   core::Box box_;
+  std::vector<double> cutoffs_;  ///< of the force terms, for rescale_box's check
   core::ParticleData particles_;  ///< in storage order
   core::ParticleData by_id_;      ///< a copy in id order, once particles were reordered
   std::int64_t reorder_every_ = 0;

@@ -124,6 +124,7 @@ class CudaBackend final : public Backend {
     auto neighbor_settings = setup.neighbors;
     if (matrix_.decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
     for (const auto& f : setup.forces) {
+      cutoffs_.push_back(forces::cutoff_of(f));
       terms_.push_back(
           forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_));
     }
@@ -133,6 +134,20 @@ class CudaBackend final : public Backend {
 
   std::string description() const override { return description_; }
   std::size_t size() const override { return host_.size(); }
+  const core::Box& box() const override { return box_; }
+
+  // Every particle (owned or not: each rank holds them all) scaled, then packed anew.
+  void rescale_box(const core::Box& box) override {
+    forces::check_cutoffs_fit(cutoffs_, box);
+    for_each_particle(static_cast<int>(size()),
+                      integrate::ScalePositions{pointers(device_.position),
+                                                integrate::edge_ratios(box_, box)},
+                      stream_.get());
+    box_ = box;
+    energy_current_ = false;
+    pack_all_positions();
+    for (auto& term : terms_) term->invalidate_lists();
+  }
   std::int64_t check_interval() const override { return 100; }
   std::int64_t neighbor_list_builds() const override {
     std::int64_t builds = 0;
@@ -526,6 +541,7 @@ class CudaBackend final : public Backend {
   core::UnitSystem units_;
   core::SpeciesTable species_;
   core::Box box_;
+  std::vector<double> cutoffs_;  ///< of the force terms, for rescale_box's check
   core::ParticleData host_;   ///< host copy in storage order, refreshed only for output
   core::ParticleData by_id_;  ///< the host copy in id order, once particles were reordered
   core::CudaStream stream_;

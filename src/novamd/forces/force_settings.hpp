@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "novamd/core/box.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/physics/lennard_jones.hpp"
@@ -207,6 +208,10 @@ inline bool cutoff_may_be_none(const ForceSettings& settings) {
 inline std::string name_of(const ForceSettings& settings) {
   return std::visit([](const auto& s) { return std::string(s.kName); }, settings);
 }
+
+/// Throws core::RunError when a finite cutoff of `cutoffs` exceeds half the shortest edge of
+/// `box` (the minimum image would miss pairs): a box that shrank too far.
+void check_cutoffs_fit(const std::vector<double>& cutoffs, const core::Box& box);
 
 /// Energy and virial of the pairs beyond the cutoffs, for a uniform fluid (tail corrections).
 struct TailCorrection {

@@ -71,6 +71,23 @@ struct ScaleVelocities {
   NOVAMD_HD void operator()(int i) const { velocity.set(i, factor * velocity.get(i)); }
 };
 
+/// x *= ratio per axis: the affine move of positions when the box edges change by `ratio`.
+struct ScalePositions {
+  Vec3Pointers position;
+  core::Vec3<double> ratio;
+
+  NOVAMD_HD void operator()(int i) const {
+    const auto x = position.get(i);
+    position.set(i, {x.x * ratio.x, x.y * ratio.y, x.z * ratio.z});
+  }
+};
+
+/// The ratios of the edges of `to` to those of `from`, axis by axis.
+inline core::Vec3<double> edge_ratios(const core::Box& from, const core::Box& to) {
+  return {to.length().x / from.length().x, to.length().y / from.length().y,
+          to.length().z / from.length().z};
+}
+
 /// O: the Langevin velocity update (velocity_noise.hpp); heat[i] gains the particle's
 /// kinetic-energy change.
 struct Thermalize {
