@@ -67,7 +67,7 @@ if [[ $what == all || $what == tests ]]; then
   exclude=()
   if ((${#left_out[@]})); then exclude=(-E "$(IFS='|'; echo "${left_out[*]}")"); fi
   ctest --test-dir $build --output-on-failure -j 4 "${exclude[@]}" > "$OUT/tests.log" 2>&1 || status=1
-  grep -E "^(LJ |pasta )?N = |CPU mixed against|worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
+  grep -E "^N = |^CudaForceTerms|worst ulps|max force error" -r $build/Testing/Temporary/LastTest.log > "$OUT/cuda_errors.txt" 2>/dev/null
   grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$OUT/tests.log" | tail -20
 fi
 if [[ $what == all || $what == bench ]]; then

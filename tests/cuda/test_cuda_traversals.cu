@@ -1,17 +1,13 @@
-// Every CUDA short-range traversal (Verlet lists, cell lists) at every lane count (1, 2, 4 or
-// 8 lanes per target) against the CPU backend over all pairs: on fresh random input, after
-// moving every particle by just under half the skin without a rebuild, and after removing
-// particles; bitwise repeatable; in a dilute gas whose cell grid is capped. Skipped where no
-// CUDA device exists.
+// The CUDA short-range traversals (Verlet lists, cell lists) against the CPU backend over all
+// pairs in a dilute gas whose cell grid is capped. Every traversal at every lane count, in every
+// force term and precision, through moves and removals, bitwise repeatable: CudaForceTerms
+// (test_cuda_force_terms.cpp). Skipped where no CUDA device exists.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
-#include <random>
-#include <string>
 #include <vector>
 
 #include "novamd/backend/cpu_backend.hpp"
@@ -91,97 +87,6 @@ double error_against_cpu(const std::vector<double>& gpu, const BackendSetup& set
   }
   return worst;
 }
-
-/// Every particle moved by `distance` in a random direction, wrapped into the box.
-void move_all(BackendSetup& s, double distance, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal;
-  const auto box = s.box.view<double>();
-  for (std::size_t i = 0; i < s.particles.size(); ++i) {
-    novamd::core::Vec3<double> u{normal(rng), normal(rng), normal(rng)};
-    u = (distance / std::sqrt(novamd::core::dot(u, u))) * u;
-    s.particles.position.set(i, box.wrap(s.particles.position.get(i) + u));
-  }
-}
-
-/// The first `keep` particles of `s`.
-BackendSetup first_particles(BackendSetup s, std::size_t keep) {
-  auto& p = s.particles;
-  for (auto* a : {&p.position, &p.velocity, &p.force}) a->resize(keep);
-  p.type.resize(keep);
-  p.id.resize(keep);
-  return s;
-}
-
-struct Case {
-  Precision precision;
-  NeighborMethod method;
-  int lanes;
-};
-
-class CudaTraversal : public testing::TestWithParam<Case> {};
-
-template <Precision P>
-void check_traversal(NeighborMethod method, int lanes) {
-  constexpr double kSkin = 0.3;
-  auto setup = novamd::test::lj_mixture(3000, P, novamd::forces::Truncation::ShiftForce);
-  setup.neighbors.method = method;
-  setup.neighbors.skin = kSkin;
-  const double lmax = std::max({setup.box.length().x, setup.box.length().y, setup.box.length().z});
-  // double: each pair within a few ulp and the sums in another order, far below 1e-12.
-  // mixed: positions rounded to FP32 move r by eps_f L, a relative force change of
-  // (eps_f L / r) x 14 (the r^-13 term) for r >= r_min = 0.8 (0.8 - skin after the move),
-  // plus 32 eps_f for the pair arithmetic and the FP32 sums over one target.
-  const double r_min = 0.8 - kSkin;
-  const double bound = P == Precision::Double
-                           ? 1e-12
-                           : (32.0 + 14.0 * lmax / r_min) * std::numeric_limits<float>::epsilon();
-  const BackendSetup original = setup;
-  TermHarness<P> gpu(setup, lanes);
-  const auto fresh = gpu.forces(setup);
-  EXPECT_LE(error_against_cpu(fresh, setup), bound) << "fresh";
-
-  move_all(setup, 0.49 * kSkin, 7);  // just under skin/2: the lists must still hold every pair
-  const auto moved = gpu.forces(setup);
-  if (method == NeighborMethod::NeighborList) EXPECT_EQ(gpu.builds(), 1) << "rebuilt too early";
-  const double moved_error = error_against_cpu(moved, setup);
-  std::printf("%s %s G=%d: max force error after the move %.3g (bound %.3g)\n",
-              method == NeighborMethod::CellList ? "cell_list" : "neighbor_list",
-              std::string(novamd::core::to_string(P)).c_str(), lanes, moved_error, bound);
-  EXPECT_LE(moved_error, bound) << "moved by 0.49 skin";
-
-  const auto fewer = first_particles(setup, 2500);  // particles removed: lists rebuilt
-  EXPECT_LE(error_against_cpu(gpu.forces(fewer), fewer), bound) << "particles removed";
-  if (method == NeighborMethod::NeighborList) EXPECT_EQ(gpu.builds(), 2);
-
-  TermHarness<P> again(setup, lanes);  // the same sequence again: the same bits
-  EXPECT_EQ(again.forces(original), fresh) << "not bitwise repeatable";
-  EXPECT_EQ(again.forces(setup), moved) << "not bitwise repeatable";
-}
-
-TEST_P(CudaTraversal, MatchesAllPairsOnTheCpu) {
-  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
-  const auto c = GetParam();
-  if (c.precision == Precision::Double) check_traversal<Precision::Double>(c.method, c.lanes);
-  if (c.precision == Precision::Mixed) check_traversal<Precision::Mixed>(c.method, c.lanes);
-}
-
-std::vector<Case> all_cases() {
-  std::vector<Case> cases;
-  for (auto p : {Precision::Double, Precision::Mixed})
-    for (auto m : {NeighborMethod::NeighborList, NeighborMethod::CellList})
-      for (int lanes : {1, 2, 4, 8}) cases.push_back({p, m, lanes});
-  return cases;
-}
-
-INSTANTIATE_TEST_SUITE_P(MethodsAndLanes, CudaTraversal, testing::ValuesIn(all_cases()),
-                         [](const testing::TestParamInfo<Case>& info) {
-                           const auto& c = info.param;
-                           return std::string(novamd::core::to_string(c.precision)) +
-                                  (c.method == NeighborMethod::CellList ? "_cell_list"
-                                                                        : "_neighbor_list") +
-                                  "_G" + std::to_string(c.lanes);
-                         });
 
 /// `s` with its particles moved by (-4, -3, -0.5), wrapped, into `box`: the cluster keeps its
 /// pairs, part of it across the box's corner.

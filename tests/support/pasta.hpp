@@ -3,11 +3,8 @@
 // screened Coulomb between protons, and both pair formulas written out again in long double,
 // independently of the evaluators (physics/nuclear.hpp, physics/yukawa.hpp).
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
-#include <vector>
 
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/units.hpp"
@@ -68,92 +65,6 @@ inline backend::BackendSetup random_pasta(std::size_t n, double density, std::ui
   forces::YukawaSettings coulomb{10.0, coulomb_cutoff, forces::Truncation::ShiftForce};
   s.forces = {nuclear, coulomb};
   return s;
-}
-
-/// What bounds a backend's round-off (the GPU's, or the CPU's in `mixed`) against the CPU's
-/// double result, per particle (forces) and in total (energy, virial), in units of the
-/// precision's epsilon (multiply by eps_d or eps_f).
-///
-/// A pair term t = F or V with magnitude |t| differs between the two backends by
-///   (a) the separation: positions rounded to the pair type (mixed: FP32) and the minimum image
-///       taken in it move r by up to 3 eps L (L the longest box edge), changing F by
-///       |dF/dr| 3 eps L and V by |F| 3 eps L;
-///   (b) the arithmetic: for the nuclear term with x = r^2 / (2 Lambda), the exponent carries
-///       1.5 eps x of error, CUDA's exp 2 + 1.2 x ulp at most (__expf; exp in double 1 ulp),
-///       so e2 = exp(-x) is within (2 + 2.7 x) eps and e1 = e2^2 within twice that plus a
-///       rounding: with the products, (3 + 3x) eps for the b' e2 term and (6 + 6x) eps for the
-///       a e1 term; for Coulomb with y = r / lambda, rsqrt (2 ulp), the exponent and __expf give
-///       (6 + 5y) eps;
-///   (c) the sums: m nonzero terms summed in the pair type (FP32 in mixed, per target or per
-///       tile) lose at most (m - 1) eps of their summed magnitudes; then FP64.
-/// |dF/dr| <= |F1| (1/r + 2r/Lambda) + |F2| (1/r + r/Lambda) for the two Gaussian terms, and
-/// |F_C| (2/r + 1/lambda) for Coulomb (differentiate F = V (1/r + 1/lambda)).
-struct Bounds {
-  std::vector<double> force;      ///< per particle, in eps
-  double energy = 0, virial = 0;  ///< in eps
-};
-
-/// The bounds for `s`, whose nuclear term is cut at 10 fm; nuclear terms beyond 10 fm (nonzero
-/// when the term has no cutoff) are below 2e-15 MeV/fm and add at most their own size.
-inline Bounds round_off_bounds(const backend::BackendSetup& s) {
-  const double rc = std::get<forces::YukawaSettings>(s.forces[1]).cutoff;
-  const double f_at_rc = static_cast<double>(coulomb_formula(rc * rc, 1, 1).f);
-  const auto& p = s.particles;
-  const auto box = s.box.view<double>();
-  const auto L = s.box.length();
-  const double delta_r = 3.0 * std::max({L.x, L.y, L.z});  // (a), in eps
-  const double lambda = 1.25, a = 110.0;
-  Bounds b;
-  b.force.assign(p.size(), 0.0);
-  double energy = 0, virial = 0;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : energy, virial)
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    double f_sum = 0, f_arith = 0, f_deriv = 0, f_tail = 0, v_sum = 0, v_arith = 0;
-    int terms = 0;
-    for (std::size_t j = 0; j < p.size(); ++j) {
-      if (j == i) continue;
-      const auto d = box.minimum_image(p.position.get(i) - p.position.get(j));
-      const double r2 = core::dot(d, d), r = std::sqrt(r2);
-      const double x = r2 / (2 * lambda);
-      const int tau_i = p.type[i] == 0 ? 1 : -1, tau_j = p.type[j] == 0 ? 1 : -1;
-      const double b_pair = std::abs(-26.0 + 24.0 * tau_i * tau_j);
-      const double e2 = std::exp(-x), e1 = e2 * e2;
-      const double f1 = r * 2 * a * e1 / lambda, f2 = r * b_pair * e2 / lambda;
-      if (r2 < 100.0) {
-        f_sum += f1 + f2;
-        f_arith += f1 * (6 + 6 * x) + f2 * (3 + 3 * x);
-        f_deriv += f1 * (1 / r + 2 * r / lambda) + f2 * (1 / r + r / lambda);
-        v_sum += a * e1 + b_pair * e2;
-        v_arith += a * e1 * (6 + 6 * x) + b_pair * e2 * (3 + 3 * x);
-        ++terms;
-      } else {
-        f_tail += f1 + f2;
-      }
-      if (tau_i == 1 && tau_j == 1 && r < rc) {
-        const auto c = coulomb_formula(r2, 1, 1);
-        const double fc = static_cast<double>(c.f), vc = static_cast<double>(c.v);
-        const double y = r / 10.0;
-        f_sum += fc + f_at_rc;
-        f_arith += (fc + f_at_rc) * (6 + 5 * y);
-        f_deriv += fc * (2 / r + 0.1);
-        v_sum += vc + rc * f_at_rc;
-        v_arith += vc * (6 + 5 * y);
-        ++terms;
-      }
-    }
-    const double sums = terms + 16.0;  // (c), with room for the final FP64 additions
-    // The tail beyond 10 fm enters at its own size: divided by eps_d here, so that the bound,
-    // multiplied by eps_d or the larger eps_f, holds it whole.
-    const double eps_d = std::numeric_limits<double>::epsilon();
-    b.force[i] = sums * f_sum + f_arith + delta_r * f_deriv + f_tail / eps_d;
-    // Each pair's energy is shared by its two particles.
-    energy += 0.5 * (sums * v_sum + v_arith + delta_r * f_sum + f_tail * rc / eps_d);
-    // r . f per pair: r (<= the longer cutoff) times the force bound, plus |F| times r's error.
-    virial += 0.5 * (std::max(10.0, rc) * b.force[i] + delta_r * f_sum);
-  }
-  b.energy = energy;
-  b.virial = virial;
-  return b;
 }
 
 }  // namespace novamd::test

@@ -1,17 +1,15 @@
 // The nuclear-pasta potential: the evaluator against its formula for pp, pn and nn pairs, force
 // = -dV/dr, FP32 against FP64, each truncation at the cutoff; a nucleon tetrahedron with
 // Coulomb between its protons through the CPU backend on every traversal, against energies,
-// forces and virial derived by hand; nuclear + Coulomb on random pasta on every traversal
-// against an independent double loop.
+// forces and virial derived by hand; nuclear + Coulomb on random pasta over all pairs against
+// an independent double loop. Every traversal and precision against all pairs: ForceTerms
+// (test_force_terms.cpp).
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
-#include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -343,67 +341,16 @@ void expect_matches(CpuBackend& b, const Reference& ref, const std::string& what
   EXPECT_NEAR(o.virial, ref.virial, 4.0 * p.size() * kEps * ref.virial_scale) << what;
 }
 
-TEST(NuclearBackend, NuclearPlusCoulombOnEveryTraversalMatchesADoubleLoop) {
+TEST(NuclearBackend, NuclearPlusCoulombMatchesADoubleLoop) {
   // 3,000 nucleons at 0.05 fm^-3 (box ~39 x 35 x 43 fm), nuclear cut at 10 fm, Coulomb
-  // force-shifted at 11 fm: three cells of cutoff + skin fit on every axis for both terms.
-  auto base = novamd::test::random_pasta(3000, 0.05, 11, 0.5, 10.0, 11.0);
-  // Velocities that carry every particle 0.59 fm in a unit drift: just under half the Verlet
-  // skin (0.12 rc: 0.6 fm for the nuclear term, 0.66 fm for Coulomb), so lists are kept and
-  // must still hold every pair within the cutoffs.
-  std::mt19937_64 rng(3);
-  std::normal_distribution<double> g(0.0, 1.0);
-  for (std::size_t i = 0; i < base.particles.size(); ++i) {
-    const novamd::core::Vec3<double> v{g(rng), g(rng), g(rng)};
-    base.particles.velocity.set(i, (0.59 / std::sqrt(novamd::core::dot(v, v))) * v);
-  }
-  const Reference fresh = naive_pasta(base);
-  std::optional<Reference> moved;  // the same drift on every traversal: computed once
-  for (auto method : {NeighborMethod::AllPairs, NeighborMethod::CellList,
-                      NeighborMethod::NeighborList, NeighborMethod::Auto}) {
-    auto setup = base;
-    setup.neighbors.method = method;
-    CpuBackend b(setup);
-    const std::string name = "method " + std::to_string(static_cast<int>(method));
-    expect_matches(b, fresh, name + ", fresh");
-    const auto builds = b.neighbor_list_builds();
-    b.drift(1.0);
-    if (!moved) {
-      auto at = base;
-      at.particles = b.particles_on_host();
-      moved = naive_pasta(at);
-    }
-    expect_matches(b, *moved, name + ", every particle moved 0.59 fm");
-    EXPECT_EQ(b.neighbor_list_builds(), builds) << name << ": lists kept";
-  }
-}
-
-TEST(NuclearBackend, MixedPrecisionStaysWithinTheDerivedRoundOffBound) {
-  // The CPU in `mixed` (pair arithmetic in FP32 from FP64 separations, sums in FP64) against
-  // `double`, within the per-nucleon bound that the CUDA comparison uses (support/pasta.hpp):
-  // a check of that bound on an FP32 evaluator that can run here. Measured when written: the
-  // bound is 6e-5 to 1.4e-4 of each nucleon's summed nuclear force magnitude, the CPU's FP32
-  // error 0.5% of the bound; a pair lost or evaluated in the wrong precision would exceed it.
-  auto setup = novamd::test::random_pasta(2000, 0.05, 5, 0.5, 10.0, 12.0);
-  const auto bounds = novamd::test::round_off_bounds(setup);
-  CpuBackend reference(setup);
-  setup.precision = novamd::core::Precision::Mixed;
-  CpuBackend mixed(setup);
-  reference.compute_forces(kEnergy);
-  mixed.compute_forces(kEnergy);
-  const auto& fd = reference.particles_on_host().force;
-  const auto& fm = mixed.particles_on_host().force;
-  double worst = 0;
-  for (std::size_t i = 0; i < fd.size(); ++i) {
-    const double err = std::max(
-        {std::abs(fm.x[i] - fd.x[i]), std::abs(fm.y[i] - fd.y[i]), std::abs(fm.z[i] - fd.z[i])});
-    worst = std::max(worst, err / (kEpsFloat * bounds.force[i]));
-  }
-  std::printf("CPU mixed against double: force error %.3g of its bound\n", worst);
-  EXPECT_LE(worst, 1.0);
-  EXPECT_GT(worst, 0.0);  // FP32 arithmetic did run
-  const auto od = reference.observables(), om = mixed.observables();
-  EXPECT_LE(std::abs(om.potential_energy - od.potential_energy), kEpsFloat * bounds.energy);
-  EXPECT_LE(std::abs(om.virial - od.virial), kEpsFloat * bounds.virial);
+  // force-shifted at 11 fm, through the CPU backend over all pairs (the reference of ForceTerms,
+  // which compares every traversal and precision with it) against the double loop above.
+  const auto setup = novamd::test::random_pasta(3000, 0.05, 11, 0.5, 10.0, 11.0);
+  const Reference ref = naive_pasta(setup);
+  auto all_pairs = setup;
+  all_pairs.neighbors.method = NeighborMethod::AllPairs;
+  CpuBackend b(all_pairs);
+  expect_matches(b, ref, "all pairs");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Every CPU traversal through the backend against the all-pairs reference; the `neighbors`
-// config; NVE energy conservation of the LJ liquid with a force-shifted cutoff on Verlet lists.
+// The traversal `auto` resolves to; the `neighbors` config; NVE energy conservation of the LJ
+// liquid with a force-shifted cutoff on Verlet lists. Every traversal against the all-pairs
+// reference: ForceTerms (test_force_terms.cpp).
 
 #include <gtest/gtest.h>
 
@@ -11,55 +12,12 @@
 #include "novamd/integrate/velocity_verlet.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
-#include "support/systems.hpp"
 
 namespace {
 
-using novamd::backend::BackendSetup;
 using novamd::backend::CpuBackend;
 using novamd::neighbors::NeighborMethod;
 constexpr auto kEnergy = novamd::backend::EnergyRequest::Compute;
-
-BackendSetup lj_liquid(std::size_t n, novamd::forces::Truncation truncation) {
-  const double edge = std::cbrt(n / 0.75 / (0.9 * 1.1));
-  auto s = novamd::test::random_mixture(n, edge, 21, 1.0, 0.88, 1.0);
-  novamd::forces::LennardJonesSettings lj;
-  lj.pairs = {{"A", "A", 1.0, 1.0}, {"B", "B", 0.7, 0.95}, {"C", "C", 1.3, 1.05}};
-  lj.cutoff = 2.5;
-  lj.truncation = truncation;
-  s.forces = {lj};
-  return s;
-}
-
-TEST(CpuTraversals, EveryMethodMatchesAllPairs) {
-  for (auto truncation :
-       {novamd::forces::Truncation::Cut, novamd::forces::Truncation::ShiftForce}) {
-    auto reference_setup = lj_liquid(2000, truncation);
-    reference_setup.neighbors.method = NeighborMethod::AllPairs;
-    CpuBackend reference(reference_setup);
-    reference.compute_forces(kEnergy);
-    const auto& f_ref = reference.particles_on_host().force;
-    double f_max = 0;
-    for (double f : f_ref.x) f_max = std::max(f_max, std::abs(f));
-    for (auto method :
-         {NeighborMethod::CellList, NeighborMethod::NeighborList, NeighborMethod::Auto}) {
-      auto setup = reference_setup;
-      setup.neighbors.method = method;
-      CpuBackend b(setup);
-      b.compute_forces(kEnergy);
-      const auto& f = b.particles_on_host().force;
-      // The same pair terms summed in another order: 4 N eps of the largest force.
-      const double tol = 4.0 * 2000 * std::numeric_limits<double>::epsilon() * f_max;
-      for (std::size_t i = 0; i < f.size(); ++i) {
-        ASSERT_NEAR(f.x[i], f_ref.x[i], tol) << static_cast<int>(method) << " particle " << i;
-        ASSERT_NEAR(f.z[i], f_ref.z[i], tol) << static_cast<int>(method) << " particle " << i;
-      }
-      const double e = reference.observables().potential_energy;
-      EXPECT_NEAR(b.observables().potential_energy, e, 1e-12 * std::abs(e));
-      EXPECT_EQ(b.neighbor_list_builds() > 0, method != NeighborMethod::CellList);  // auto: list
-    }
-  }
-}
 
 TEST(CpuTraversals, AutoChoosesAllPairsWithoutACutoffOrInASmallBox) {
   using novamd::neighbors::resolve_method;

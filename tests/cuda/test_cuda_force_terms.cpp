@@ -1,0 +1,153 @@
+// Every force term of the case table (support/force_term_cases.hpp) on every CUDA traversal and
+// in every precision, against the CPU's all-pairs reference in double, through the same body as
+// the CPU's ForceTerms (support/force_term_check.hpp): fresh random input, particles moved under
+// half the skin, one particle jumped (lists rebuilt), particles removed. Each traversal runs in
+// each of its launch shapes (1, 2, 4 or 8 lanes per target for cell and Verlet lists; the chunked
+// and the each-pair-once all-pairs kernels), and a second set of terms repeats the sequence
+// bitwise. This file supplies only the CUDA force terms. Skipped where no CUDA device exists.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "novamd/backend/cuda_device.hpp"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/forces/cuda_force_term.cuh"
+#include "support/force_term_cases.hpp"
+#include "support/force_term_check.hpp"
+
+namespace {
+
+using novamd::core::Precision;
+using novamd::neighbors::NeighborMethod;
+using novamd::test::Evaluation;
+
+/// How the terms are launched: the lanes per target that the list and cell kernels take
+/// (lanes_per_target sees 2 n lanes resident threads), and the multiprocessors the all-pairs
+/// kernels plan for (132: the chunked kernel for a few hundred particles; 1: each pair once).
+struct Launch {
+  const char* name;
+  int lanes;
+  int multiprocessors;
+};
+
+std::vector<Launch> launches(NeighborMethod method) {
+  if (method == NeighborMethod::AllPairs) return {{"chunked", 1, 132}, {"each pair once", 1, 1}};
+  return {{"1 lane", 1, 132}, {"2 lanes", 2, 132}, {"4 lanes", 4, 132}, {"8 lanes", 8, 132}};
+}
+
+/// The setup's force terms as the CUDA backend builds them (make_cuda_force_term<P>), kept
+/// between evaluations; positions packed in the pair type, as the backend packs them.
+template <Precision P>
+novamd::test::Evaluate cuda_terms(const novamd::backend::BackendSetup& s, Launch launch) {
+  using PairT = novamd::forces::PairTypeOf<P>;
+  struct State {
+    novamd::core::CudaStream stream;
+    std::vector<std::unique_ptr<novamd::forces::CudaForceTerm<PairT>>> terms;
+    novamd::core::DeviceBuffer<novamd::neighbors::PairPosition<PairT>> positions;
+    novamd::core::DeviceBuffer<double> fx, fy, fz, energy, virial;
+  };
+  auto state = std::make_shared<State>();
+  for (const auto& f : s.forces) {
+    state->terms.push_back(
+        novamd::forces::make_cuda_force_term<P>(f, s.species, s.units, s.neighbors, s.box));
+  }
+  return [state, launch, box = s.box](const novamd::core::ParticleData& p) {
+    const int n = static_cast<int>(p.size());
+    std::vector<novamd::neighbors::PairPosition<PairT>> packed(n);
+    for (int i = 0; i < n; ++i) {
+      packed[i] = {PairT(p.position.x[i]), PairT(p.position.y[i]), PairT(p.position.z[i]),
+                   p.type[i]};
+    }
+    auto& st = *state;
+    st.positions.copy_from_host(packed, st.stream.get());
+    for (auto* b : {&st.fx, &st.fy, &st.fz, &st.energy, &st.virial}) b->resize(n);
+    const novamd::forces::CudaForceInput<PairT> input{st.positions.data(),
+                                                      n,
+                                                      box.view<PairT>(),
+                                                      box,
+                                                      launch.multiprocessors,
+                                                      2 * n * launch.lanes,
+                                                      std::nullopt,  // the whole matrix
+                                                      0};
+    for (std::size_t k = 0; k < st.terms.size(); ++k) {  // the first writes, the others add
+      st.terms[k]->add_to(
+          input, {st.fx.data(), st.fy.data(), st.fz.data(), st.energy.data(), st.virial.data()},
+          {k > 0, true}, st.stream.get());
+    }
+    Evaluation e;
+    std::vector<double> energy, virial;
+    st.fx.copy_to_host(e.fx, st.stream.get());
+    st.fy.copy_to_host(e.fy, st.stream.get());
+    st.fz.copy_to_host(e.fz, st.stream.get());
+    st.energy.copy_to_host(energy, st.stream.get());
+    st.virial.copy_to_host(virial, st.stream.get());
+    st.stream.synchronize();
+    for (int i = 0; i < n; ++i) {  // the per-particle shares in order, as the backend's sums
+      e.energy += energy[i];
+      e.virial += virial[i];
+    }
+    for (const auto& term : st.terms) e.list_builds += term->list_builds();
+    return e;
+  };
+}
+
+template <Precision P>
+void check_every_launch(const novamd::test::ForceTermCase& c, NeighborMethod method) {
+  for (const auto& launch : launches(method)) {
+    const auto make = [launch](const novamd::backend::BackendSetup& s) {
+      return cuda_terms<P>(s, launch);
+    };
+    const std::string label = std::string("CudaForceTerms (") + launch.name + ")";
+    const auto first = novamd::test::check_force_terms(
+        c, method, P, novamd::test::cuda_arithmetic(P), make, label);
+    const auto again = novamd::test::evaluate_phases(c, method, P, make);
+    ASSERT_EQ(first.size(), again.size()) << label;
+    for (std::size_t k = 0; k < first.size(); ++k) {  // no atomics: the same bits
+      EXPECT_EQ(first[k].fx, again[k].fx) << label << ", phase " << k << ": not bitwise repeatable";
+      EXPECT_EQ(first[k].fy, again[k].fy) << label << ", phase " << k << ": not bitwise repeatable";
+      EXPECT_EQ(first[k].fz, again[k].fz) << label << ", phase " << k << ": not bitwise repeatable";
+      EXPECT_EQ(first[k].energy, again[k].energy) << label << ", phase " << k;
+      EXPECT_EQ(first[k].virial, again[k].virial) << label << ", phase " << k;
+    }
+  }
+}
+
+using Param = std::tuple<std::size_t, NeighborMethod, Precision>;
+
+class CudaForceTerms : public testing::TestWithParam<Param> {};
+
+TEST_P(CudaForceTerms, MatchTheDoubleAllPairsReference) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  const auto [index, method, precision] = GetParam();
+  const auto& c = novamd::test::force_term_cases()[index];
+  switch (precision) {
+    case Precision::Double:
+      check_every_launch<Precision::Double>(c, method);
+      break;
+    case Precision::Mixed:
+      check_every_launch<Precision::Mixed>(c, method);
+      break;
+    case Precision::Single:
+      check_every_launch<Precision::Single>(c, method);
+      break;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    , CudaForceTerms,
+    testing::Combine(testing::Range<std::size_t>(0, novamd::test::force_term_cases().size()),
+                     testing::Values(NeighborMethod::AllPairs, NeighborMethod::CellList,
+                                     NeighborMethod::NeighborList),
+                     testing::Values(Precision::Double, Precision::Mixed, Precision::Single)),
+    [](const testing::TestParamInfo<Param>& info) {
+      return novamd::test::force_term_cases()[std::get<0>(info.param)].name + "_" +
+             novamd::test::method_name(std::get<1>(info.param)) + "_" +
+             std::string(novamd::core::to_string(std::get<2>(info.param)));
+    });
+
+}  // namespace
