@@ -122,7 +122,7 @@ inline std::vector<Phase> phases_of(const ForceTermCase& c, const backend::Backe
 inline Evaluation cpu_reference(const backend::BackendSetup& s, const core::ParticleData& p) {
   neighbors::NeighborSettings all_pairs;
   all_pairs.method = neighbors::NeighborMethod::AllPairs;
-  forces::ForceBuffers out;
+  neighbors::ForceBuffers out;
   out.reset(p.size());
   for (const auto& f : s.forces) {
     forces::make_cpu_force_term(f, s.species, s.units, core::Precision::Double, all_pairs,

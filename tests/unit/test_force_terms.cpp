@@ -30,7 +30,7 @@ novamd::test::Evaluate cpu_terms(const novamd::backend::BackendSetup& s) {
                                                          s.neighbors, s.box.shortest_edge()));
   }
   return [terms, box = s.box](const novamd::core::ParticleData& p) {
-    novamd::forces::ForceBuffers out;
+    novamd::neighbors::ForceBuffers out;
     out.reset(p.size());
     Evaluation e;
     for (const auto& term : *terms) {
