@@ -117,7 +117,7 @@ void check_every_launch(const novamd::test::ForceTermCase& c, NeighborMethod met
   }
 }
 
-using Param = std::tuple<std::size_t, NeighborMethod, Precision>;
+using Param = novamd::test::ForceTermParam;
 
 class CudaForceTerms : public testing::TestWithParam<Param> {};
 
@@ -138,16 +138,7 @@ TEST_P(CudaForceTerms, MatchTheDoubleAllPairsReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    , CudaForceTerms,
-    testing::Combine(testing::Range<std::size_t>(0, novamd::test::force_term_cases().size()),
-                     testing::Values(NeighborMethod::AllPairs, NeighborMethod::CellList,
-                                     NeighborMethod::NeighborList),
-                     testing::Values(Precision::Double, Precision::Mixed, Precision::Single)),
-    [](const testing::TestParamInfo<Param>& info) {
-      return novamd::test::force_term_cases()[std::get<0>(info.param)].name + "_" +
-             novamd::test::method_name(std::get<1>(info.param)) + "_" +
-             std::string(novamd::core::to_string(std::get<2>(info.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(, CudaForceTerms, novamd::test::every_force_term_param(),
+                         novamd::test::force_term_param_name);
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "novamd/backend/cpu_backend.hpp"
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
-#include "support/systems.hpp"
+#include "support/moving_particles.hpp"
 
 namespace {
 
@@ -16,19 +16,10 @@ using novamd::backend::Backend;
 using novamd::backend::BackendSetup;
 using novamd::core::ParticleData;
 
-double charge_of(std::int32_t id) { return 0.25 * id - 3.0; }
+using novamd::test::charge_of;
 
-/// Free particles (no force term) crossing the box edges within a few steps, reordered at every
-/// evaluation, with charges and image counts enabled; double precision.
 BackendSetup moving_particles_with_fields() {
-  auto setup = novamd::test::random_mixture(3000, 12.0, 29, 1.5, 0.0, /*v=*/6.0);
-  setup.forces.clear();
-  setup.neighbors.reorder_every = 1;
-  auto& p = setup.particles;
-  p.enable(p.charge);
-  p.enable(p.image);
-  for (std::size_t i = 0; i < p.size(); ++i) p.charge[i] = charge_of(p.id[i]);
-  return setup;
+  return novamd::test::moving_particles_with_fields(3000, 12.0, 29, /*v=*/6.0);
 }
 
 /// Velocity Verlet steps (fused kick-drift) and, every third step, a Langevin-like split drift.

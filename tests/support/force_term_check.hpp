@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <tuple>
 #include <limits>
 #include <map>
 #include <random>
@@ -345,6 +346,26 @@ inline std::vector<Evaluation> check_force_terms(const ForceTermCase& c,
       std::string(core::to_string(precision)).c_str(), static_cast<unsigned long long>(c.seed),
       setup.particles.size(), worst_force, worst_phase, relative_bound, worst_energy, worst_virial);
   return results;
+}
+
+/// A parameter of the table-driven suites: (case index, traversal, precision).
+using ForceTermParam = std::tuple<std::size_t, neighbors::NeighborMethod, core::Precision>;
+
+/// Every case x traversal x precision, for INSTANTIATE_TEST_SUITE_P.
+inline auto every_force_term_param() {
+  return testing::Combine(testing::Range<std::size_t>(0, force_term_cases().size()),
+                          testing::Values(neighbors::NeighborMethod::AllPairs,
+                                          neighbors::NeighborMethod::CellList,
+                                          neighbors::NeighborMethod::NeighborList),
+                          testing::Values(core::Precision::Double, core::Precision::Mixed,
+                                          core::Precision::Single));
+}
+
+/// "lennard_jones_cut_cell_list_mixed".
+inline std::string force_term_param_name(const testing::TestParamInfo<ForceTermParam>& info) {
+  return force_term_cases()[std::get<0>(info.param)].name + "_" +
+         method_name(std::get<1>(info.param)) + "_" +
+         std::string(core::to_string(std::get<2>(info.param)));
 }
 
 }  // namespace novamd::test

@@ -46,7 +46,7 @@ novamd::test::Evaluate cpu_terms(const novamd::backend::BackendSetup& s) {
   };
 }
 
-using Param = std::tuple<std::size_t, NeighborMethod, Precision>;
+using Param = novamd::test::ForceTermParam;
 
 class ForceTerms : public testing::TestWithParam<Param> {};
 
@@ -57,16 +57,7 @@ TEST_P(ForceTerms, MatchTheDoubleAllPairsReference) {
                                   cpu_terms, "ForceTerms");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    , ForceTerms,
-    testing::Combine(testing::Range<std::size_t>(0, novamd::test::force_term_cases().size()),
-                     testing::Values(NeighborMethod::AllPairs, NeighborMethod::CellList,
-                                     NeighborMethod::NeighborList),
-                     testing::Values(Precision::Double, Precision::Mixed, Precision::Single)),
-    [](const testing::TestParamInfo<Param>& info) {
-      return novamd::test::force_term_cases()[std::get<0>(info.param)].name + "_" +
-             novamd::test::method_name(std::get<1>(info.param)) + "_" +
-             std::string(novamd::core::to_string(std::get<2>(info.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(, ForceTerms, novamd::test::every_force_term_param(),
+                         novamd::test::force_term_param_name);
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "novamd/core/particles.hpp"
 #include "novamd/io/checkpoint.hpp"
 #include "novamd/io/xyz.hpp"
-#include "support/systems.hpp"
+#include "support/moving_particles.hpp"
 
 namespace {
 
@@ -23,20 +23,10 @@ using novamd::backend::BackendSetup;
 using novamd::backend::CpuBackend;
 using novamd::core::ParticleData;
 
-/// A charge no other particle has, from the id: a misplaced value shows.
-double charge_of(std::int32_t id) { return 0.25 * id - 3.0; }
+using novamd::test::charge_of;
 
-/// Free particles (no force term) that cross the box edges within a few steps, reordered along
-/// the curve at every force evaluation, with charges and image counts enabled.
 BackendSetup moving_particles_with_fields() {
-  auto setup = novamd::test::random_mixture(300, 6.0, 17, 1.5, 0.0, /*v=*/3.0);
-  setup.forces.clear();
-  setup.neighbors.reorder_every = 1;
-  auto& p = setup.particles;
-  p.enable(p.charge);
-  p.enable(p.image);
-  for (std::size_t i = 0; i < p.size(); ++i) p.charge[i] = charge_of(p.id[i]);
-  return setup;
+  return novamd::test::moving_particles_with_fields(300, 6.0, 17, /*v=*/3.0);
 }
 
 void advance(CpuBackend& backend, int steps, double dt) {
