@@ -25,7 +25,7 @@ packages=(g++ cmake ninja-build git pkg-config libyaml-cpp-dev libcli11-dev libf
           libspdlog-dev libgtest-dev librandom123-dev zlib1g-dev libhdf5-dev libopenmpi-dev
           openmpi-bin)
 if ((with_tests)); then
-  packages+=(python3-h5py python3-mdanalysis python3-numpy python3-matplotlib clang
+  packages+=(python3-h5py python3-mdanalysis python3-ase python3-numpy python3-matplotlib clang
              libclang-rt-dev)
 fi
 missing=()

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <cstdlib>
 #include <string>
 
 #include "novamd/backend/cpu_backend.hpp"
@@ -16,6 +17,7 @@
 #include "novamd/io/checkpoint.hpp"
 #include "novamd/io/xyz.hpp"
 #include "support/moving_particles.hpp"
+#include "support/trajectories.hpp"
 
 namespace {
 
@@ -128,7 +130,10 @@ TEST(ParticleFields, XyzFramesNameAndHoldEveryPresentOptionalField) {
   {
     novamd::io::XyzWriter writer(file, false, false, novamd::io::XyzWriter::kRoundTrip,
                                  novamd::io::XyzWriter::Mode::Truncate);
-    writer.write_frame(5, 0.05, setup.box, backend.particles_on_host(), setup.species);
+    // Element names, which ASE needs (the test system's species are A, B and C).
+    const novamd::core::SpeciesTable elements(
+        {{"He", 1.0, 1.0, 0}, {"B", 6.0, 12.0, 0}, {"C", 8.0, 16.0, 0}});
+    writer.write_frame(5, 0.05, setup.box, backend.particles_on_host(), elements);
   }
   std::ifstream in(file);
   std::string count, comment, line;
@@ -148,7 +153,20 @@ TEST(ParticleFields, XyzFramesNameAndHoldEveryPresentOptionalField) {
     EXPECT_EQ(ix, p.image.x[id]);
     EXPECT_EQ(iz, p.image.z[id]);
   }
+  // ASE reads the same frame, columns by name (tests/scripts/read_xyz_ase.py).
+  const auto images = std::filesystem::temp_directory_path() / "novamd_particle_fields.images";
+  {
+    std::ofstream out(images);
+    for (std::size_t k = 0; k < p.size(); ++k)
+      out << p.image.x[k] << ' ' << p.image.y[k] << ' ' << p.image.z[k] << '\n';
+  }
+  const std::string command = "'" + novamd::test::test_python() + "' -W ignore '" +
+                              NOVAMD_SOURCE_DIR "/tests/scripts/read_xyz_ase.py' '" +
+                              file.string() + "' --charge-of-id '0.25*i-3' --images '" +
+                              images.string() + "'";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
   std::filesystem::remove(file);
+  std::filesystem::remove(images);
 }
 
 }  // namespace
