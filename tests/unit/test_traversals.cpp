@@ -8,10 +8,12 @@
 #include <limits>
 
 #include "novamd/backend/cpu_backend.hpp"
+#include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/integrate/velocity_verlet.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
+#include "support/force_scale.hpp"
 
 namespace {
 
@@ -29,6 +31,46 @@ TEST(CpuTraversals, AutoChoosesAllPairsWithoutACutoffOrInASmallBox) {
   novamd::neighbors::NeighborSettings cells;
   cells.method = NeighborMethod::CellList;
   EXPECT_EQ(resolve_method(cells, 2.5, 8.3), NeighborMethod::CellList);
+}
+
+// A Verlet list is checked only every check_every evaluations, but a list built for another
+// particle count must never be traversed: after particles are removed between checks, the term
+// rebuilds at once and matches all pairs (it read past its arrays before).
+TEST(CpuTraversals, VerletListsFollowAChangeOfParticleCountBetweenChecks) {
+  auto setup = novamd::test::lj_mixture(900, novamd::core::Precision::Double,
+                                        novamd::forces::Truncation::ShiftEnergy);
+  novamd::neighbors::NeighborSettings lists;
+  lists.method = NeighborMethod::NeighborList;
+  lists.check_every = 10;
+  novamd::neighbors::NeighborSettings all;
+  all.method = NeighborMethod::AllPairs;
+  const auto make = [&](const novamd::neighbors::NeighborSettings& n) {
+    return novamd::forces::make_cpu_force_term(setup.forces[0], setup.species, setup.units,
+                                               novamd::core::Precision::Double, n,
+                                               setup.box.shortest_edge());
+  };
+  auto listed = make(lists);
+  novamd::neighbors::ForceBuffers out;
+  out.reset(setup.particles.size());
+  listed->add_to(setup.particles, setup.box, out);  // built for 900
+  novamd::core::ParticleData fewer;
+  for (std::size_t i = 0; i < setup.particles.size(); i += 2) {
+    const std::size_t k = fewer.size();
+    fewer.resize(k + 1);
+    fewer.position.set(k, setup.particles.position.get(i));
+    fewer.type[k] = setup.particles.type[i];
+    fewer.id[k] = static_cast<std::int32_t>(k);
+  }
+  novamd::neighbors::ForceBuffers with_lists, reference;
+  with_lists.reset(fewer.size());
+  reference.reset(fewer.size());
+  listed->add_to(fewer, setup.box, with_lists);  // the second call: no scheduled check
+  make(all)->add_to(fewer, setup.box, reference);
+  EXPECT_EQ(listed->list_builds(), 2);
+  for (std::size_t i = 0; i < fewer.size(); ++i)  // the same pairs, another order: 1e-12
+    ASSERT_NEAR(with_lists.force.x[i], reference.force.x[i],
+                1e-12 * (1.0 + std::abs(reference.force.x[i])))
+        << i;
 }
 
 const char* kLjMelt = R"(units: lj

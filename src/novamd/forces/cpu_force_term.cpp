@@ -37,7 +37,11 @@ class CpuPairForce final : public CpuForceTerm {
         neighbors::cell_list_cpu<Evaluator, AccT>(particles, view, table_.view(), grid_, out);
         return;
       case NeighborMethod::NeighborList:
-        if (calls_++ % check_every_ == 0 || list_.builds() == 0) list_.update(particles, box);
+        // Checked every check_every calls, and whenever the particle count changed (a list
+        // built for other particles must not be traversed).
+        if (calls_++ % check_every_ == 0 || list_.builds() == 0 ||
+            list_.built_at().size() != particles.size())
+          list_.update(particles, box);
         neighbors::neighbor_list_cpu<Evaluator, AccT>(particles, view, table_.view(), list_, out);
         return;
       default:
