@@ -1,12 +1,13 @@
 #include <climits>
 #include <cmath>
-#include <cub/device/device_reduce.cuh>
 #include <string>
 #include <vector>
 
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/device_collectives.hpp"
 #include "novamd/backend/device_particles.cuh"
+#include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/integrate/particle_updates.hpp"
@@ -17,9 +18,6 @@
 #include "novamd/parallel/force_matrix.hpp"
 #include "novamd/parallel/host_exchange.hpp"
 #include "novamd/parallel/source_exchange_cuda.cuh"
-#ifdef NOVAMD_HAVE_NCCL
-#include "novamd/parallel/nccl_collectives.hpp"
-#endif
 
 namespace novamd::backend {
 namespace {
@@ -38,20 +36,6 @@ integrate::Vec3Pointers pointers(DeviceVec3Array& a, std::size_t first = 0) {
   return {a.x.data() + first, a.y.data() + first, a.z.data() + first};
 }
 
-/// The device collectives of a decomposed run: NCCL where this build has it.
-#ifdef NOVAMD_HAVE_NCCL
-using DeviceCollectives = parallel::NcclCollectives;
-#else
-struct DeviceCollectives {
-  explicit DeviceCollectives(const parallel::Communicator&) {
-    throw core::InputError(
-        "backend: cuda on several MPI ranks needs NCCL, and this build of novamd has none; "
-        "rebuild with NCCL (the CUDA toolkit's, or libnccl-dev), or use --backend cpu");
-  }
-  void sum3(double*, double*, double*, std::size_t, parallel::Group, cudaStream_t) const {}
-  void sum(double*, std::size_t, parallel::Group, cudaStream_t) const {}
-};
-#endif
 
 /// A position update (integrate::Drift, KickDrift) that also refreshes the moved particle's
 /// copy in the pair kernels' packed layout: the one place where the pair kernels' positions
@@ -69,32 +53,6 @@ struct RefreshPairPositions {
   }
 };
 
-/// Device sums of per-particle arrays (CUB), into a small device array of results.
-class DeviceSums {
- public:
-  void reserve(std::size_t n) {
-    std::size_t bytes = 0;
-    cub::DeviceReduce::Sum(nullptr, bytes, static_cast<double*>(nullptr),
-                           static_cast<double*>(nullptr), static_cast<int>(n));
-    std::size_t min_bytes = 0;
-    cub::DeviceReduce::Min(nullptr, min_bytes, static_cast<std::int32_t*>(nullptr),
-                           static_cast<std::int32_t*>(nullptr), static_cast<int>(n));
-    temp_.resize(std::max(bytes, min_bytes));
-  }
-  void sum(const double* in, double* out, std::size_t n, cudaStream_t stream) {
-    std::size_t bytes = temp_.size();
-    NOVAMD_CUDA_CHECK(
-        cub::DeviceReduce::Sum(temp_.data(), bytes, in, out, static_cast<int>(n), stream));
-  }
-  void min(const std::int32_t* in, std::int32_t* out, std::size_t n, cudaStream_t stream) {
-    std::size_t bytes = temp_.size();
-    NOVAMD_CUDA_CHECK(
-        cub::DeviceReduce::Min(temp_.data(), bytes, in, out, static_cast<int>(n), stream));
-  }
-
- private:
-  core::DeviceBuffer<unsigned char> temp_;
-};
 
 template <core::Precision P>
 class CudaBackend final : public Backend {
