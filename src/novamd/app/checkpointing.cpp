@@ -34,10 +34,10 @@ namespace {
 /// fresh run's box must hold it.
 void check_cutoffs(const std::filesystem::path& file, const io::CheckpointData& data,
                    const io::Config& config) {
-  const double half_edge = 0.5 * std::min({data.box[0], data.box[1], data.box[2]});
+  const double shortest_edge = std::min({data.box[0], data.box[1], data.box[2]});
   for (std::size_t t = 0; t < config.forces.size(); ++t) {
     const double cutoff = forces::cutoff_of(config.forces[t]);
-    if (std::isfinite(cutoff) && cutoff > half_edge)
+    if (!forces::cutoff_fits(cutoff, shortest_edge))
       throw core::InputError(fmt::format(
           "{}: the checkpoint's box {} x {} x {} is too small for forces[{}].{}.cutoff: {}; "
           "expected a box whose shortest edge is at least twice the cutoff",

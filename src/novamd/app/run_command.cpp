@@ -185,8 +185,7 @@ namespace {
 /// The version line, the run's header, and the notes of a restart.
 void print_run_header(const Simulation& sim) {
   const auto& config = sim.config();
-  auto plasma = analysis::plasma_of(config.forces, config.system.species, sim.species_counts(),
-                                    sim.box().volume(), config.units);
+  const auto& plasma = sim.plasma();
   fmt::print("{}\n", version_line());
   auto lines =
       header_lines(config, sim.box(), sim.species_counts(), sim.backend(), sim.analyzer());

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "novamd/analysis/plasma.hpp"
 #include "novamd/app/rank_agreement.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
@@ -79,6 +78,8 @@ void Simulation::build_state(const parallel::MpiSession& session) {
     integrator_->restore(restart_->data.integrator);
   }
   make_analyzer();
+  plasma_ = analysis::plasma_of(config_.forces, config_.system.species, count_, box_.volume(),
+                                config_.units);
 }
 
 void Simulation::make_analyzer() {
@@ -102,9 +103,7 @@ void Simulation::open_outputs() {
   outputs_ = std::make_unique<RunOutputs>(
       config_, backend_->size(), tail, box_.volume(),
       restart_ ? std::optional(first_step_) : std::nullopt,
-      root_,
-      analysis::plasma_of(config_.forces, config_.system.species, count_, box_.volume(),
-                          config_.units));
+      root_, plasma_);
 }
 
 RunResult Simulation::run(const StopSignals* signals,

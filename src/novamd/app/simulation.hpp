@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "novamd/analysis/plasma.hpp"
 #include "novamd/app/analyzer.hpp"
 #include "novamd/app/checkpointing.hpp"
 #include "novamd/app/output_lock.hpp"
@@ -66,6 +67,8 @@ class Simulation {
   /// The box: the starting one until the backend is built, then the backend's (which owns it).
   const core::Box& box() const { return backend_ ? backend_->box() : box_; }
   const Analyzer& analyzer() const { return *analyzer_; }
+  /// The plasma parameters of an ion plasma (Yukawa terms), for the header and thermo columns.
+  const std::optional<analysis::PlasmaParameters>& plasma() const { return plasma_; }
   const parallel::GridShape& grid() const { return grid_; }
   /// Particles per species.
   const std::vector<std::int64_t>& species_counts() const { return count_; }
@@ -99,6 +102,7 @@ class Simulation {
   OutputLock output_lock_;  ///< held by the rank that writes
   std::unique_ptr<RunOutputs> outputs_;
   std::unique_ptr<Analyzer> analyzer_;
+  std::optional<analysis::PlasmaParameters> plasma_;
 };
 
 }  // namespace novamd::app

@@ -9,9 +9,9 @@
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
+#include "novamd/backend/particle_terms.hpp"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/integrate/particle_updates.hpp"
-#include "novamd/integrate/particle_reductions_cuda.cuh"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/core/error.hpp"
 #include "novamd/neighbors/all_pairs_plan.hpp"
@@ -31,10 +31,7 @@ int blocks_for(std::size_t n) {
   return static_cast<int>((n + kBlock - 1) / kBlock);
 }
 
-/// The arrays of `a` from particle `first` on.
-integrate::Vec3Pointers pointers(DeviceVec3Array& a, std::size_t first = 0) {
-  return {a.x.data() + first, a.y.data() + first, a.z.data() + first};
-}
+using integrate::pointers_of;
 
 
 /// A position update (integrate::Drift, KickDrift) that also refreshes the moved particle's
@@ -98,7 +95,7 @@ class CudaBackend final : public Backend {
   void rescale_box(const core::Box& box) override {
     forces::check_cutoffs_fit(cutoffs_, box);
     for_each_particle(static_cast<int>(size()),
-                      integrate::ScalePositions{pointers(device_.position),
+                      integrate::ScalePositions{pointers_of(device_.position),
                                                 integrate::edge_ratios(box_, box)},
                       stream_.get());
     box_ = box;
@@ -158,7 +155,7 @@ class CudaBackend final : public Backend {
 
   void scale_velocities(double factor) override {
     for_each_particle(static_cast<int>(owned_count()),
-                      integrate::ScaleVelocities{pointers(device_.velocity, first()), factor},
+                      integrate::ScaleVelocities{pointers_of(device_.velocity, first()), factor},
                       stream_.get());
   }
 
@@ -172,7 +169,7 @@ class CudaBackend final : public Backend {
                       integrate::Thermalize{noise, inverse_mass_.data(),
                                             device_.type.data() + first(),
                                             device_.id.data() + first(),
-                                            pointers(device_.velocity, first()),
+                                            pointers_of(device_.velocity, first()),
                                             device_.heat.data() + first()},
                       stream_.get());
   }
@@ -275,12 +272,14 @@ class CudaBackend final : public Backend {
     const std::size_t owned = owned_count();
     std::int64_t code = kNoneFound;
     if (owned > 0) {
-      integrate::non_finite_id_kernel<<<blocks_for(owned), kBlock, 0, stream>>>(
-          static_cast<int>(owned), pointers(device_.position, first()),
-          pointers(device_.velocity, first()), pointers(device_.force, first()),
-          device_.energy.data() + first(), device_.id.data() + first(), max_speed * max_speed,
-          flag_ids_.data());
-      NOVAMD_CUDA_CHECK_LAUNCH();
+      for_each_particle(static_cast<int>(owned),
+                        InstabilityFlag{pointers_of(device_.position, first()),
+                                        pointers_of(device_.velocity, first()),
+                                        pointers_of(device_.force, first()),
+                                        device_.energy.data() + first(),
+                                        device_.id.data() + first(), max_speed * max_speed,
+                                        flag_ids_.data()},
+                        stream);
       sums_.min(flag_ids_.data(), first_non_finite_.data(), owned, stream);
       std::vector<std::int32_t> flagged;
       first_non_finite_.copy_to_host(flagged, stream);
@@ -384,11 +383,11 @@ class CudaBackend final : public Backend {
 
   /// The per-particle updates over this rank's owned particles (from first()).
   integrate::Kick kick_update(double dt) {
-    return {pointers(device_.velocity, first()), pointers(device_.force, first()),
+    return {pointers_of(device_.velocity, first()), pointers_of(device_.force, first()),
             device_.type.data() + first(), inverse_mass_.data(), dt};
   }
   integrate::Drift drift_update(double dt) {
-    return {pointers(device_.position, first()), pointers(device_.velocity, first()),
+    return {pointers_of(device_.position, first()), pointers_of(device_.velocity, first()),
             images(first()), box_.view<double>(), dt};
   }
   /// `update`, then the moved particle's packed position for the pair kernels: every update
@@ -406,7 +405,7 @@ class CudaBackend final : public Backend {
   void pack_all_positions() {
     if (size() == 0) return;
     // A drift by zero: wraps (counting images) and packs every particle, owned or not.
-    const integrate::Drift wrap{pointers(device_.position), pointers(device_.velocity), images(0),
+    const integrate::Drift wrap{pointers_of(device_.position), pointers_of(device_.velocity), images(0),
                                 box_.view<double>(), 0.0};
     for_each_particle(static_cast<int>(size()),
                       RefreshPairPositions<integrate::Drift, PairT>{wrap, device_.type.data(),
@@ -422,22 +421,22 @@ class CudaBackend final : public Backend {
     const int count = static_cast<int>(s.size());
     parallel::pack_owned_sources_kernel<<<blocks_for(count), kBlock, 0, stream>>>(
         static_cast<int>(s.begin), count, static_cast<int>(t.begin), static_cast<int>(t.end),
-        pointers(device_.position), exchange_.data());
+        pointers_of(device_.position), exchange_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     collectives_->sum(exchange_.data(), exchange_.size(), parallel::Group::Column, stream);
     parallel::unpack_sources_kernel<PairT><<<blocks_for(count), kBlock, 0, stream>>>(
         static_cast<int>(s.begin), count, static_cast<int>(t.begin), static_cast<int>(t.end),
-        exchange_.data(), device_.type.data(), pointers(device_.position), packed_.data());
+        exchange_.data(), device_.type.data(), pointers_of(device_.position), packed_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
   /// m v^2 of every owned particle into scratch_ (from index 0).
   void queue_twice_kinetic_energy() {
-    integrate::twice_kinetic_energy_kernel<<<blocks_for(owned_count()), kBlock, 0,
-                                             stream_.get()>>>(
-        static_cast<int>(owned_count()), mass_energy_.data(), device_.type.data() + first(),
-        pointers(device_.velocity, first()), scratch_.data());
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    for_each_particle(static_cast<int>(owned_count()),
+                      TwiceKineticEnergy{mass_energy_.data(), device_.type.data() + first(),
+                                         pointers_of(device_.velocity, first()),
+                                         scratch_.data()},
+                      stream_.get());
   }
 
   /// The sum over the owned particles of a per-particle device array (from the first owned
@@ -479,7 +478,7 @@ class CudaBackend final : public Backend {
   /// The lowest id x core::kInstabilityKinds + kind over the owned particles, on the host (after the
   /// kernel flagged some particle).
   std::int64_t host_check(double max_speed_squared) {
-    device_.download_state(host_, stream_.get());
+    device_.download(host_, stream_.get());
     device_.id.copy_to_host(host_.id, stream_.get());
     std::vector<double> energy;
     device_.energy.copy_to_host(energy, stream_.get());

@@ -70,9 +70,6 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
         },
         *this, host);
   }
-  void download_state(core::ParticleData& host, cudaStream_t stream) const {
-    download(host, stream);
-  }
 
   /// Every per-particle array rearranged so that particle k is the old particle order[k].
   void permute(const std::uint32_t* order, cudaStream_t stream) {

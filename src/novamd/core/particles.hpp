@@ -70,7 +70,6 @@ template <class T>
 using HostArray = std::vector<T>;
 
 using Vec3Array = Vec3Of<HostArray<double>>;
-using Int3Array = Vec3Of<HostArray<std::int32_t>>;
 
 /// What the engine needs to know of a field, besides its arrays.
 struct FieldInfo {
@@ -116,30 +115,15 @@ inline constexpr FieldInfo kTorque{"torque", "the torques", true, true};
 inline constexpr FieldInfo kBody{"body", "the rigid-body indices", true, false};
 }  // namespace field
 
-/// The component arrays of a field: three or four for vectors and quaternions, one for scalars.
-template <class Array>
-std::array<Array*, 1> components_of(Array& a) {
-  return {&a};
-}
-template <class Array>
-std::array<const Array*, 1> components_of(const Array& a) {
-  return {&a};
-}
-template <class Array>
-auto components_of(Vec3Of<Array>& a) {
-  return a.components();
-}
-template <class Array>
-auto components_of(const Vec3Of<Array>& a) {
-  return a.components();
-}
-template <class Array>
-auto components_of(QuaternionOf<Array>& a) {
-  return a.components();
-}
-template <class Array>
-auto components_of(const QuaternionOf<Array>& a) {
-  return a.components();
+/// Pointers to the component arrays of a field: three or four for vectors and quaternions (their
+/// components()), one for a scalar array; const where the field is.
+template <class Field>
+auto components_of(Field& f) {
+  if constexpr (requires { f.components(); }) {
+    return f.components();
+  } else {
+    return std::array<Field*, 1>{&f};
+  }
 }
 
 /// Calls f(info, field_a, field_b, ...) for every field, with the same field of each store

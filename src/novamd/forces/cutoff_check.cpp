@@ -3,17 +3,14 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "novamd/core/error.hpp"
 #include "novamd/forces/force_settings.hpp"
 
 namespace novamd::forces {
 
 void check_cutoffs_fit(const std::vector<double>& cutoffs, const core::Box& box) {
-  const double half_edge = 0.5 * box.shortest_edge();
   for (std::size_t t = 0; t < cutoffs.size(); ++t) {
-    if (std::isinf(cutoffs[t]) || cutoffs[t] <= half_edge) continue;
+    if (cutoff_fits(cutoffs[t], box.shortest_edge())) continue;
     const auto& L = box.length();
     throw core::RunError(fmt::format(
         "the box shrank to {:.6g} x {:.6g} x {:.6g}: the cutoff {:.6g} of force term {} exceeds "

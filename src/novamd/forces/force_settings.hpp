@@ -209,8 +209,16 @@ inline std::string name_of(const ForceSettings& settings) {
   return std::visit([](const auto& s) { return std::string(s.kName); }, settings);
 }
 
-/// Throws core::RunError when a finite cutoff of `cutoffs` exceeds half the shortest edge of
-/// `box` (the minimum image would miss pairs): a box that shrank too far.
+/// Whether a cutoff fits a box whose shortest edge is `shortest_edge`: none (all pairs under
+/// the minimum image), or at most half that edge (else the minimum image would miss pairs).
+/// Every check of a cutoff against a box (config, initial system, checkpoint, rescale) asks
+/// this.
+inline bool cutoff_fits(double cutoff, double shortest_edge) {
+  return std::isinf(cutoff) || cutoff <= 0.5 * shortest_edge;
+}
+
+/// Throws core::RunError when a cutoff of `cutoffs` does not fit `box` (cutoff_fits): a box
+/// that shrank too far.
 void check_cutoffs_fit(const std::vector<double>& cutoffs, const core::Box& box);
 
 /// Energy and virial of the pairs beyond the cutoffs, for a uniform fluid (tail corrections).

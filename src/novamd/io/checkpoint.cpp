@@ -1,7 +1,8 @@
 /// @file checkpoint.cpp
 /// The checkpoint file format, version 2 (see checkpoint.hpp; the layout is in
 /// docs/file-formats.md). Version 2 stores the particles as named fields, every present field
-/// of core::ParticleFields (for_each_field); version 1 files (five fixed arrays) are still read. Values are little-endian (binary_io.hpp):
+/// of core::ParticleFields (for_each_field); version 1 files (five fixed arrays) are still
+/// read. Values are little-endian (binary_io.hpp):
 ///
 ///     header   "NOVAMDCK", uint32 version, uint32 byte-order mark, uint64 content length
 ///     content  a fixed sequence of fields: strings length-prefixed, arrays count-prefixed
@@ -58,7 +59,21 @@ std::string component(std::string_view what, int d) {
 /// particle ids" for scalars.
 std::string component_of(const core::FieldInfo& info, int c, std::size_t components) {
   if (components == 1) return std::string(info.description);
-  return fmt::format("{} ({})", info.description, components == 4 ? "wxyz"[c] : "xyz"[c]);
+  if (components == 3) return component(info.description, c);
+  return fmt::format("{} ({})", info.description, "wxyz"[c]);
+}
+
+/// Calls f(info, name, array) for every component array of every field of `p`, with the
+/// component's name in messages ("the particle positions (x)").
+template <class Particles, class F>
+void for_each_named_array(Particles& p, F&& f) {
+  core::for_each_field(
+      [&](const core::FieldInfo& info, auto& field) {
+        const auto arrays = core::components_of(field);
+        for (std::size_t c = 0; c < arrays.size(); ++c)
+          f(info, component_of(info, static_cast<int>(c), arrays.size()), *arrays[c]);
+      },
+      p);
 }
 
 // --- Writing -----------------------------------------------------------------------------------
@@ -79,14 +94,10 @@ void add_vec3(std::vector<ArraySize>& out, std::string_view what, const core::Ve
 
 std::vector<ArraySize> per_particle_arrays(const CheckpointData& data) {
   std::vector<ArraySize> arrays;
-  core::for_each_field(
-      [&](const core::FieldInfo& info, const auto& f) {
-        const auto components = core::components_of(f);
-        for (std::size_t c = 0; c < components.size(); ++c)
-          arrays.push_back({component_of(info, static_cast<int>(c), components.size()),
-                            components[c]->size(), info.optional});
-      },
-      data.state.particles);
+  for_each_named_array(data.state.particles,
+                       [&](const core::FieldInfo& info, std::string name, const auto& a) {
+                         arrays.push_back({std::move(name), a.size(), info.optional});
+                       });
   arrays.push_back({"the thermostat heat", data.state.thermostat_heat.size(), true});
   for (std::size_t k = 0; k < data.state.terms.size(); ++k)
     add_vec3(arrays, fmt::format("the list-build positions of force term {}", k),
@@ -95,7 +106,8 @@ std::vector<ArraySize> per_particle_arrays(const CheckpointData& data) {
 }
 
 /// Throws core::RunError if an array does not hold one value per particle (particles.type
-/// defines the count; an absent optional field holds none), or a term's list-build positions differ in size between x, y and z.
+/// defines the count; an absent optional field holds none), or a term's list-build positions
+/// differ in size between x, y and z.
 void check_consistent(const std::filesystem::path& file, const CheckpointData& data) {
   const std::size_t n = data.state.particles.size();
   for (const ArraySize& a : per_particle_arrays(data)) {
@@ -120,8 +132,8 @@ void put_vec3(BinaryWriter& out, const core::Vec3Array& a) {
   out.vector(a.z);
 }
 
-/// The particle count, then each required and each present optional field: its name, its number of components, the size
-/// of one value in bytes, and its component arrays.
+/// The particle count, then each required and each present optional field: its name, its
+/// number of components, the size of one value in bytes, and its component arrays.
 void put_particles(BinaryWriter& out, const core::ParticleData& p) {
   out.u64(p.size());
   const auto stored = [&](const core::FieldInfo& info, const auto& f) {
@@ -266,7 +278,8 @@ bool get_field(BinaryReader& in, std::string_view name, std::size_t n, core::Par
           in.corrupt(fmt::format("{} are stored twice", info.description));
         const auto arrays = core::components_of(f);
         using Value = typename std::decay_t<decltype(*arrays[0])>::value_type;
-        const std::uint32_t components = in.u32(fmt::format("the components of {}", info.description));
+        const std::uint32_t components =
+            in.u32(fmt::format("the components of {}", info.description));
         const std::uint32_t bytes = in.u32(fmt::format("the value size of {}", info.description));
         if (components != arrays.size() || bytes != sizeof(Value))
           in.corrupt(fmt::format("{} stored as {} components of {} bytes; expected {} of {}",
@@ -401,15 +414,11 @@ void check_content(const CheckpointData& data, const std::string& file) {
   }
   const backend::BackendState& state = data.state;
   check_ids(state.particles.id, file);
-  core::for_each_field(
-      [&](const core::FieldInfo& info, const auto& f) {
-        const auto arrays = core::components_of(f);
-        for (std::size_t c = 0; c < arrays.size(); ++c) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(*arrays[c])>, std::vector<double>>)
-            check_finite(*arrays[c], component_of(info, static_cast<int>(c), arrays.size()), file);
-        }
-      },
-      state.particles);
+  for_each_named_array(state.particles, [&](const core::FieldInfo&, const std::string& name,
+                                             const auto& a) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::vector<double>>)
+      check_finite(a, name, file);
+  });
   check_finite(state.thermostat_heat, "the thermostat heat", file);
   check_count(state.force_evaluations, "the force-evaluation count", file);
   check_count(state.reorders, "the reorder count", file);

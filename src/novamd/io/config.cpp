@@ -390,11 +390,12 @@ std::vector<std::string> cutoff_keys(const Config& config, const YamlReader& for
 void check_cutoffs(const Config& config, const YamlReader& forces_node) {
   if (!config.system.box) return;
   const auto& box = *config.system.box;
-  const double half_edge = 0.5 * std::min({box[0], box[1], box[2]});
+  const double shortest_edge = std::min({box[0], box[1], box[2]});
+  const double half_edge = 0.5 * shortest_edge;
   const std::vector<YamlReader> elements = forces_node.elements();
   for (std::size_t i = 0; i < config.forces.size(); ++i) {
     const double cutoff = forces::cutoff_of(config.forces[i]);
-    if (std::isinf(cutoff) || cutoff <= half_edge) continue;
+    if (forces::cutoff_fits(cutoff, shortest_edge)) continue;
     const YamlReader term = elements[i].required(forces::name_of(config.forces[i]));
     const std::string problem =
         fmt::format("{} is more than half the shortest box edge ({})", cutoff, half_edge);

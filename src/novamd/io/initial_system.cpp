@@ -151,7 +151,7 @@ void check_cutoffs(const Config& config, const core::Box& box) {
     const std::string key = i < config.cutoff_keys.size()
                                 ? config.cutoff_keys[i]
                                 : fmt::format("forces[{}].{}.cutoff", i, forces::name_of(terms[i]));
-    if (std::isfinite(cutoff) && cutoff > limit)
+    if (!forces::cutoff_fits(cutoff, box.shortest_edge()))
       throw core::InputError(fmt::format(
           "{}: {} exceeds half the shortest box edge of {} ({}); expected at "
           "most {} (the minimum image convention){}",

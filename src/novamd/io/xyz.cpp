@@ -393,12 +393,18 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
   fmt::format_to(it, " Time={} Step={} pbc=\"T T T\"\n", time, step);
 
   const int digits = significant_digits_;
-  const auto put3 = [&](const core::Vec3Array& a, std::size_t i) {
-    if (digits == kRoundTrip)
-      fmt::format_to(it, " {} {} {}", a.x[i], a.y[i], a.z[i]);
+  const auto put = [&](auto value) {
+    if constexpr (std::is_integral_v<decltype(value)>)
+      fmt::format_to(it, " {}", value);
+    else if (digits == kRoundTrip)
+      fmt::format_to(it, " {}", value);
     else
-      fmt::format_to(it, " {:.{}g} {:.{}g} {:.{}g}", a.x[i], digits, a.y[i], digits, a.z[i],
-                     digits);
+      fmt::format_to(it, " {:.{}g}", value, digits);
+  };
+  const auto put3 = [&](const core::Vec3Array& a, std::size_t i) {
+    put(a.x[i]);
+    put(a.y[i]);
+    put(a.z[i]);
   };
   for (const std::size_t i : order) {
     const int t = particles.type[i];
@@ -409,14 +415,7 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
     core::for_each_field(
         [&](const core::FieldInfo& info, const auto& f) {
           if (!info.optional || !particles.has(f)) return;
-          for (const auto* a : core::components_of(f)) {
-            if constexpr (std::is_integral_v<typename std::decay_t<decltype(*a)>::value_type>)
-              fmt::format_to(it, " {}", (*a)[i]);
-            else if (digits == kRoundTrip)
-              fmt::format_to(it, " {}", (*a)[i]);
-            else
-              fmt::format_to(it, " {:.{}g}", (*a)[i], digits);
-          }
+          for (const auto* a : core::components_of(f)) put((*a)[i]);
         },
         particles);
     out.push_back('\n');
