@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/console.hpp"
 #include "novamd/app/plasma_report.hpp"
+#include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/simulation.hpp"
 #include "novamd/app/step_loop.hpp"
 #include "novamd/app/stop_signals.hpp"
@@ -187,8 +187,7 @@ void print_run_header(const Simulation& sim) {
   const auto& config = sim.config();
   const auto& plasma = sim.plasma();
   fmt::print("{}\n", version_line());
-  auto lines =
-      header_lines(config, sim.box(), sim.species_counts(), sim.backend(), sim.analyzer());
+  auto lines = header_lines(config, sim.box(), sim.species_counts(), sim.backend(), sim.analyzer());
   if (plasma) {  // after the force terms
     const auto neighbors = std::find_if(lines.begin(), lines.end(),
                                         [](const HeaderLine& l) { return l.key == "neighbors"; });
@@ -197,9 +196,10 @@ void print_run_header(const Simulation& sim) {
   if (sim.grid().ranks() > 1 || parallel::launched_by_mpi()) {
     std::string ranks = describe_ranks(sim.grid(), config);
     if (sim.backend_name() == "cuda")
-      ranks += fmt::format("; {} GPUs, one per rank (device = the rank's number on its node "
-                           "mod the node's GPUs; rank 0's is shown under backend)",
-                           sim.grid().ranks());
+      ranks += fmt::format(
+          "; {} GPUs, one per rank (device = the rank's number on its node "
+          "mod the node's GPUs; rank 0's is shown under backend)",
+          sim.grid().ranks());
     lines.insert(lines.begin() + 2, {"ranks", ranks});
   }
   print_header(lines);
@@ -207,9 +207,10 @@ void print_run_header(const Simulation& sim) {
     fmt::print("Restarting from {} at step {}\n", sim.input().restart->string(), sim.first_step());
     for (const auto& note : sim.restart()->notes) fmt::print("Note: {}\n", note);
     if (sim.analyzer().active())
-      fmt::print("Note: the analyses start anew from step {}: their files will hold only the "
-                 "samples from here on\n",
-                 sim.first_step());
+      fmt::print(
+          "Note: the analyses start anew from step {}: their files will hold only the "
+          "samples from here on\n",
+          sim.first_step());
     fmt::print("\n");
   }
 }

@@ -14,11 +14,13 @@ bool due(std::int64_t every, std::int64_t step) { return every > 0 && step % eve
 
 }  // namespace
 
-RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
-                       forces::TailCorrection tail, double tail_volume,
-                       std::optional<std::int64_t> resume_after_step,
+RunOutputs::RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
+                       double tail_volume, std::optional<std::int64_t> resume_after_step,
                        bool writes_files, std::optional<analysis::PlasmaParameters> plasma)
-    : config_(config), tail_(tail), tail_volume_(tail_volume), plasma_(std::move(plasma)),
+    : config_(config),
+      tail_(tail),
+      tail_volume_(tail_volume),
+      plasma_(std::move(plasma)),
       energy_watch_(config.run.max_energy_drift) {
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
   if (writes_files)
@@ -61,8 +63,7 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   return state;
 }
 
-void RunOutputs::write_trajectories(std::int64_t step, bool last_step,
-                                    backend::Backend& backend) {
+void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend) {
   const core::Box& box = backend.box();
   const core::ParticleData* particles = nullptr;  // fetched once, for every file due
   for (auto& t : trajectories_) {

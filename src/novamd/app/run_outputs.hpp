@@ -29,7 +29,8 @@ class RunOutputs {
   /// written, but every step's collective reads (observables, particles) happen as on rank 0.
   /// `plasma`: the plasma parameters of an ion plasma, for the `plasma` thermo columns.
   RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
-             double tail_volume, std::optional<std::int64_t> resume_after_step, bool writes_files = true,
+             double tail_volume, std::optional<std::int64_t> resume_after_step,
+             bool writes_files = true,
              std::optional<analysis::PlasmaParameters> plasma = std::nullopt);
   ~RunOutputs();
 
@@ -40,7 +41,8 @@ class RunOutputs {
   bool any_due(std::int64_t step, bool last_step) const;
 
   /// Writes the thermo row and trajectory frames due at `step`, in the backend's box; returns
-  /// the thermo state if a row was due. Step 0 (of a fresh run) and the last step are always written.
+  /// the thermo state if a row was due. Step 0 (of a fresh run) and the last step are always
+  /// written.
   std::optional<analysis::ThermoState> write_due(std::int64_t step, bool last_step,
                                                  backend::Backend& backend,
                                                  integrate::Integrator& integrator);

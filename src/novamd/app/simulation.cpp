@@ -23,10 +23,10 @@ std::unique_ptr<Simulation> Simulation::create(const SimulationInput& input,
     return !(sim->restart_ && sim->first_step_ >= sim->config_.run.steps);
   });
   if (!more_to_do) {
-    fmt::print("{}: the checkpoint is at step {}, and run.steps is {}: nothing to do (raise "
-               "run.steps, e.g. --steps {}, to go on)\n",
-               input.restart->string(), sim->first_step_, sim->config_.run.steps,
-               2 * sim->first_step_);
+    fmt::print(
+        "{}: the checkpoint is at step {}, and run.steps is {}: nothing to do (raise "
+        "run.steps, e.g. --steps {}, to go on)\n",
+        input.restart->string(), sim->first_step_, sim->config_.run.steps, 2 * sim->first_step_);
     return nullptr;
   }
   sim->communicator_ = std::make_shared<parallel::Communicator>(session, sim->grid_);
@@ -85,10 +85,9 @@ void Simulation::build_state(const parallel::MpiSession& session) {
 void Simulation::make_analyzer() {
   const bool lj = config_.units.name == "lj";  // reduced units have no unit names
   analyzer_ = std::make_unique<Analyzer>(
-      config_.analysis,
-      AnalysisSystem{box_, config_.system.species, count_, config_.integrator.timestep,
-                     lj ? "" : config_.units.length, lj ? "" : config_.units.time,
-                     config_.file.string(), root_});
+      config_.analysis, AnalysisSystem{box_, config_.system.species, count_,
+                                       config_.integrator.timestep, lj ? "" : config_.units.length,
+                                       lj ? "" : config_.units.time, config_.file.string(), root_});
 }
 
 void Simulation::open_outputs() {
@@ -100,10 +99,9 @@ void Simulation::open_outputs() {
   }
   const auto tail =
       forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume());
-  outputs_ = std::make_unique<RunOutputs>(
-      config_, backend_->size(), tail, box_.volume(),
-      restart_ ? std::optional(first_step_) : std::nullopt,
-      root_, plasma_);
+  outputs_ = std::make_unique<RunOutputs>(config_, backend_->size(), tail, box_.volume(),
+                                          restart_ ? std::optional(first_step_) : std::nullopt,
+                                          root_, plasma_);
 }
 
 RunResult Simulation::run(const StopSignals* signals,
@@ -116,8 +114,7 @@ RunResult Simulation::run(const StopSignals* signals,
                      *analyzer_,
                      [&](std::int64_t step) {
                        save_checkpoint(config_.output.checkpoint.file, config_, *backend_,
-                                       *integrator_, backend_->box(), step, backend_name_,
-                                       root_);
+                                       *integrator_, backend_->box(), step, backend_name_, root_);
                      },
                      started,
                      communicator_.get(),

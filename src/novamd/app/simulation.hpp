@@ -88,7 +88,7 @@ class Simulation {
   SimulationInput input_;
   io::Config config_;
   std::string backend_name_;
-  core::Box box_;  ///< the starting box, until the backend takes it
+  core::Box box_;                 ///< the starting box, until the backend takes it
   core::ParticleData particles_;  ///< the starting state until the backend takes it
   std::optional<Restart> restart_;
   std::int64_t first_step_ = 0;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "novamd/app/analyzer.hpp"
 #include "novamd/analysis/thermo.hpp"
+#include "novamd/app/analyzer.hpp"
 #include "novamd/app/run_outputs.hpp"
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/backend/backend.hpp"
@@ -56,9 +56,9 @@ struct RunContext {
   const StopSignals* signals = nullptr;
 };
 
-/// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run (`restarted` false) evaluates
-/// the forces and writes the output of step 0 first; a restart continues from the restored
-/// state, whose forces are current.
+/// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run
+/// (`restarted` false) evaluates the forces and writes the output of step 0 first; a restart
+/// continues from the restored state, whose forces are current.
 RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted);
 
 }  // namespace novamd::app

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "novamd/backend/backend_state.hpp"
-#include "novamd/core/state_check.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/particle_view.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
+#include "novamd/core/state_check.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/step_operations.hpp"

@@ -138,18 +138,17 @@ std::int64_t CpuBackend::neighbor_list_builds() const {
 
 void CpuBackend::scale_velocities(double factor) {
   const auto [begin, end] = owned_bounds(owned());
-  for_each_particle(begin, end,
-                    integrate::ScaleVelocities{integrate::pointers_of(particles_.velocity), factor});
+  for_each_particle(
+      begin, end, integrate::ScaleVelocities{integrate::pointers_of(particles_.velocity), factor});
 }
 
 void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
   heat_.resize(size(), 0.0);
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end,
-                    integrate::Thermalize{noise, inverse_mass_.data(), particles_.type.data(),
-                                          particles_.id.data(),
-                                          integrate::pointers_of(particles_.velocity),
-                                          heat_.data()});
+                    integrate::Thermalize{
+                        noise, inverse_mass_.data(), particles_.type.data(), particles_.id.data(),
+                        integrate::pointers_of(particles_.velocity), heat_.data()});
 }
 
 // Sums over the owned particles; a column holds every particle once (one rank per block row).

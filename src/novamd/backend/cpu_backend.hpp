@@ -58,7 +58,7 @@ class CpuBackend final : public Backend {
   core::UnitSystem units_;
   core::SpeciesTable species_;
   core::Box box_;
-  std::vector<double> cutoffs_;  ///< of the force terms, for rescale_box's check
+  std::vector<double> cutoffs_;   ///< of the force terms, for rescale_box's check
   core::ParticleData particles_;  ///< in storage order
   core::ParticleData by_id_;      ///< a copy in id order, once particles were reordered
   std::int64_t reorder_every_ = 0;

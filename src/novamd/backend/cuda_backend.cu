@@ -10,11 +10,11 @@
 #include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/backend/particle_terms.hpp"
+#include "novamd/core/error.hpp"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/integrate/particle_updates.hpp"
-#include "novamd/neighbors/spatial_order_cuda.cuh"
-#include "novamd/core/error.hpp"
 #include "novamd/neighbors/all_pairs_plan.hpp"
+#include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/parallel/force_matrix.hpp"
 #include "novamd/parallel/host_exchange.hpp"
 #include "novamd/parallel/source_exchange_cuda.cuh"
@@ -33,7 +33,6 @@ int blocks_for(std::size_t n) {
 
 using integrate::pointers_of;
 
-
 /// A position update (integrate::Drift, KickDrift) that also refreshes the moved particle's
 /// copy in the pair kernels' packed layout: the one place where the pair kernels' positions
 /// follow the particles' (besides uploads and reorders, which pack every particle).
@@ -49,7 +48,6 @@ struct RefreshPairPositions {
                  type[i]};
   }
 };
-
 
 template <core::Precision P>
 class CudaBackend final : public Backend {
@@ -94,10 +92,10 @@ class CudaBackend final : public Backend {
   // Every particle (owned or not: each rank holds them all) scaled, then packed anew.
   void rescale_box(const core::Box& box) override {
     forces::check_cutoffs_fit(cutoffs_, box);
-    for_each_particle(static_cast<int>(size()),
-                      integrate::ScalePositions{pointers_of(device_.position),
-                                                integrate::edge_ratios(box_, box)},
-                      stream_.get());
+    for_each_particle(
+        static_cast<int>(size()),
+        integrate::ScalePositions{pointers_of(device_.position), integrate::edge_ratios(box_, box)},
+        stream_.get());
     box_ = box;
     energy_current_ = false;
     pack_all_positions();
@@ -165,13 +163,12 @@ class CudaBackend final : public Backend {
       device_.heat.resize(size());
       device_.heat.fill_zero(stream_.get());
     }
-    for_each_particle(static_cast<int>(owned_count()),
-                      integrate::Thermalize{noise, inverse_mass_.data(),
-                                            device_.type.data() + first(),
-                                            device_.id.data() + first(),
-                                            pointers_of(device_.velocity, first()),
-                                            device_.heat.data() + first()},
-                      stream_.get());
+    for_each_particle(
+        static_cast<int>(owned_count()),
+        integrate::Thermalize{noise, inverse_mass_.data(), device_.type.data() + first(),
+                              device_.id.data() + first(), pointers_of(device_.velocity, first()),
+                              device_.heat.data() + first()},
+        stream_.get());
   }
 
   // Sums over the owned particles, then over the column (which holds every particle once).
@@ -272,14 +269,13 @@ class CudaBackend final : public Backend {
     const std::size_t owned = owned_count();
     std::int64_t code = kNoneFound;
     if (owned > 0) {
-      for_each_particle(static_cast<int>(owned),
-                        InstabilityFlag{pointers_of(device_.position, first()),
-                                        pointers_of(device_.velocity, first()),
-                                        pointers_of(device_.force, first()),
-                                        device_.energy.data() + first(),
-                                        device_.id.data() + first(), max_speed * max_speed,
-                                        flag_ids_.data()},
-                        stream);
+      for_each_particle(
+          static_cast<int>(owned),
+          InstabilityFlag{pointers_of(device_.position, first()),
+                          pointers_of(device_.velocity, first()),
+                          pointers_of(device_.force, first()), device_.energy.data() + first(),
+                          device_.id.data() + first(), max_speed * max_speed, flag_ids_.data()},
+          stream);
       sums_.min(flag_ids_.data(), first_non_finite_.data(), owned, stream);
       std::vector<std::int32_t> flagged;
       first_non_finite_.copy_to_host(flagged, stream);
@@ -405,12 +401,12 @@ class CudaBackend final : public Backend {
   void pack_all_positions() {
     if (size() == 0) return;
     // A drift by zero: wraps (counting images) and packs every particle, owned or not.
-    const integrate::Drift wrap{pointers_of(device_.position), pointers_of(device_.velocity), images(0),
-                                box_.view<double>(), 0.0};
-    for_each_particle(static_cast<int>(size()),
-                      RefreshPairPositions<integrate::Drift, PairT>{wrap, device_.type.data(),
-                                                                    packed_.data()},
-                      stream_.get());
+    const integrate::Drift wrap{pointers_of(device_.position), pointers_of(device_.velocity),
+                                images(0), box_.view<double>(), 0.0};
+    for_each_particle(
+        static_cast<int>(size()),
+        RefreshPairPositions<integrate::Drift, PairT>{wrap, device_.type.data(), packed_.data()},
+        stream_.get());
   }
 
   /// The column allreduce (parallel/source_exchange_cuda.cuh): the column's sources, current.
@@ -434,8 +430,7 @@ class CudaBackend final : public Backend {
   void queue_twice_kinetic_energy() {
     for_each_particle(static_cast<int>(owned_count()),
                       TwiceKineticEnergy{mass_energy_.data(), device_.type.data() + first(),
-                                         pointers_of(device_.velocity, first()),
-                                         scratch_.data()},
+                                         pointers_of(device_.velocity, first()), scratch_.data()},
                       stream_.get());
   }
 

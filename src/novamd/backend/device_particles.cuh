@@ -50,11 +50,9 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
 
   /// Every field of `host` (present optional fields included) to the device.
   void upload(const core::ParticleData& host, cudaStream_t stream) {
-    core::for_each_field_array(
-        [&](const core::FieldInfo&, int, auto& device, const auto& from) {
-          device.copy_from_host(from, stream);
-        },
-        *this, host);
+    core::for_each_field_array([&](const core::FieldInfo&, int, auto& device,
+                                   const auto& from) { device.copy_from_host(from, stream); },
+                               *this, host);
     energy.resize(host.size());
     virial.resize(host.size());
     energy.fill_zero(stream);
@@ -87,8 +85,8 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
   std::size_t bytes() const {
     std::size_t total = energy.bytes() + virial.bytes() + heat.bytes() + scratch_real_.bytes() +
                         scratch_int_.bytes();
-    core::for_each_field_array([&](const core::FieldInfo&, int, const auto& a) { total += a.bytes(); },
-                               *this);
+    core::for_each_field_array(
+        [&](const core::FieldInfo&, int, const auto& a) { total += a.bytes(); }, *this);
     return total;
   }
 
@@ -103,7 +101,9 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
   }
 
  private:
-  core::DeviceBuffer<double>& scratch_of(const core::DeviceBuffer<double>&) { return scratch_real_; }
+  core::DeviceBuffer<double>& scratch_of(const core::DeviceBuffer<double>&) {
+    return scratch_real_;
+  }
   core::DeviceBuffer<std::int32_t>& scratch_of(const core::DeviceBuffer<std::int32_t>&) {
     return scratch_int_;
   }

@@ -3,11 +3,10 @@
 /// Whole-array reductions of the CUDA backend (CUB's device-wide sum and minimum), in a fixed
 /// order for a given size and device: energies, virials, kinetic energy, the first flagged id.
 
-#include <cub/device/device_reduce.cuh>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cub/device/device_reduce.cuh>
 
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"

@@ -37,8 +37,8 @@ struct InstabilityFlag {
   std::int32_t* out;
 
   NOVAMD_HD void operator()(int i) const {
-    const core::Instability what = core::instability_of(
-        position.get(i), velocity.get(i), force.get(i), energy[i], max_speed_squared);
+    const core::Instability what = core::instability_of(position.get(i), velocity.get(i),
+                                                        force.get(i), energy[i], max_speed_squared);
     out[i] = what == core::Instability::None ? INT32_MAX : id[i];
   }
 };

@@ -88,14 +88,14 @@ struct ParticleFields {
   Vec3Of<Array<double>> force;
   Array<std::int32_t> type;
   Array<std::int32_t> id;
-  Array<double> charge;                    ///< per-particle charge (optional)
-  Array<double> mass;                      ///< per-particle mass (optional; else by type)
-  Array<std::int32_t> molecule;            ///< molecule index (optional)
-  Vec3Of<Array<std::int32_t>> image;       ///< periodic images crossed (optional)
-  QuaternionOf<Array<double>> orientation; ///< body orientation (optional)
-  Vec3Of<Array<double>> angular_momentum;  ///< body-frame angular momentum (optional)
-  Vec3Of<Array<double>> torque;            ///< torque (optional)
-  Array<std::int32_t> body;                ///< rigid body a site belongs to (optional)
+  Array<double> charge;                     ///< per-particle charge (optional)
+  Array<double> mass;                       ///< per-particle mass (optional; else by type)
+  Array<std::int32_t> molecule;             ///< molecule index (optional)
+  Vec3Of<Array<std::int32_t>> image;        ///< periodic images crossed (optional)
+  QuaternionOf<Array<double>> orientation;  ///< body orientation (optional)
+  Vec3Of<Array<double>> angular_momentum;   ///< body-frame angular momentum (optional)
+  Vec3Of<Array<double>> torque;             ///< torque (optional)
+  Array<std::int32_t> body;                 ///< rigid body a site belongs to (optional)
 };
 
 namespace field {
@@ -109,8 +109,7 @@ inline constexpr FieldInfo kMass{"mass", "the particle masses", true, false};
 inline constexpr FieldInfo kMolecule{"molecule", "the molecule indices", true, false};
 inline constexpr FieldInfo kImage{"image", "the image counts", true, true};
 inline constexpr FieldInfo kOrientation{"orientation", "the orientations", true, true};
-inline constexpr FieldInfo kAngularMomentum{"angular_momentum", "the angular momenta", true,
-                                            true};
+inline constexpr FieldInfo kAngularMomentum{"angular_momentum", "the angular momenta", true, true};
 inline constexpr FieldInfo kTorque{"torque", "the torques", true, true};
 inline constexpr FieldInfo kBody{"body", "the rigid-body indices", true, false};
 }  // namespace field
@@ -153,8 +152,10 @@ void for_each_field_array(F&& f, Stores&... s) {
         const auto arrays = std::make_tuple(components_of(fields)...);
         constexpr std::size_t k = std::tuple_size_v<std::tuple_element_t<0, decltype(arrays)>>;
         [&]<std::size_t... I>(std::index_sequence<I...>) {
-          for (std::size_t c = 0; c < k; ++c) f(info, static_cast<int>(c), *std::get<I>(arrays)[c]...);
-        }(std::index_sequence_for<decltype(fields)...>{});
+          for (std::size_t c = 0; c < k; ++c)
+            f(info, static_cast<int>(c), *std::get<I>(arrays)[c]...);
+        }
+        (std::index_sequence_for<decltype(fields)...>{});
       },
       s...);
 }

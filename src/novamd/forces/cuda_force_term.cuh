@@ -14,15 +14,15 @@
 #include <vector>
 
 #include "novamd/core/box.hpp"
+#include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
-#include "novamd/core/precision.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/neighbors/force_output.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/neighbors/neighbor_state.hpp"
 #include "novamd/neighbors/pair_block.hpp"
 #include "novamd/neighbors/pair_position.hpp"
-#include "novamd/neighbors/force_output.hpp"
-#include "novamd/neighbors/neighbor_state.hpp"
 
 namespace novamd::forces {
 

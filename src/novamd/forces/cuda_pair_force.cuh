@@ -82,9 +82,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       const int chunk_length = neighbors::choose_block_chunk_length(
           static_cast<int>(b.target_end - b.target_begin),
           static_cast<int>(b.source_end - b.source_begin), in.multiprocessors);
-      neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, b, in.box, table_.data(),
-                                                 num_types_, chunk_length, partial_, out, mode,
-                                                 stream);
+      neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, b, in.box, table_.data(), num_types_,
+                                                 chunk_length, partial_, out, mode, stream);
       return;
     }
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
@@ -102,7 +101,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                                                    table_.data(), num_types_, cutoff_, lanes,
                                                    cells_, out, mode, stream);
         return;
-      default: add_all_pairs(in, out, mode, stream);
+      default:
+        add_all_pairs(in, out, mode, stream);
     }
   }
 

@@ -13,9 +13,12 @@ namespace {
 
 std::string describe_truncation(Truncation t) {
   switch (t) {
-    case Truncation::Cut: return "cut";
-    case Truncation::ShiftEnergy: return "energy shifted";
-    case Truncation::ShiftForce: return "force shifted";
+    case Truncation::Cut:
+      return "cut";
+    case Truncation::ShiftEnergy:
+      return "energy shifted";
+    case Truncation::ShiftForce:
+      return "force shifted";
   }
   return "?";
 }
@@ -36,9 +39,9 @@ std::string YukawaSettings::describe(const core::UnitSystem& units) const {
 }
 
 std::string NuclearSettings::describe(const core::UnitSystem& units) const {
-  return fmt::format("nuclear (a {} {e}, b {} {e}, c {} {e}, Lambda {} {l}^2, {})", a, b, c,
-                     lambda, describe_range(cutoff, truncation, units),
-                     fmt::arg("e", units.energy), fmt::arg("l", units.length));
+  return fmt::format("nuclear (a {} {e}, b {} {e}, c {} {e}, Lambda {} {l}^2, {})", a, b, c, lambda,
+                     describe_range(cutoff, truncation, units), fmt::arg("e", units.energy),
+                     fmt::arg("l", units.length));
 }
 
 std::string LennardJonesSettings::describe(const core::UnitSystem& units) const {

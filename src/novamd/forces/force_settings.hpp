@@ -118,7 +118,8 @@ struct NuclearSettings {
   Truncation truncation = Truncation::Cut;  ///< `shift: none | energy | force`
 
   static constexpr const char* kName = "nuclear";
-  static constexpr std::array<std::string_view, 6> kKeys{"a", "b", "c", "Lambda", "cutoff", "shift"};
+  static constexpr std::array<std::string_view, 6> kKeys{"a",      "b",      "c",
+                                                         "Lambda", "cutoff", "shift"};
   static constexpr bool kCutoffMayBeNone = true;
   std::string describe(const core::UnitSystem& units) const;
 

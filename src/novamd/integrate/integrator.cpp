@@ -20,10 +20,18 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
           ops.kick(stage.fraction * dt_);
         }
         break;
-      case Operator::Drift: ops.drift(stage.fraction * dt_); break;
-      case Operator::Thermostat: thermostat(ops, step, stage.fraction * dt_, thermostats++); break;
-      case Operator::Forces: ops.compute_forces(energy); break;
-      case Operator::Measure: measure(ops, energy, measures++); break;
+      case Operator::Drift:
+        ops.drift(stage.fraction * dt_);
+        break;
+      case Operator::Thermostat:
+        thermostat(ops, step, stage.fraction * dt_, thermostats++);
+        break;
+      case Operator::Forces:
+        ops.compute_forces(energy);
+        break;
+      case Operator::Measure:
+        measure(ops, energy, measures++);
+        break;
     }
   }
 }

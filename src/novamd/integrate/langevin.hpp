@@ -23,8 +23,12 @@ class Langevin final : public Integrator {
   /// `kT` in energy units, `friction` gamma per time unit.
   Langevin(double dt, double kT, double friction, std::uint64_t seed, const SystemFreedom& system)
       : Integrator(dt, system,
-                   {{Operator::Kick, 0.5}, {Operator::Drift, 0.5}, {Operator::Thermostat},
-                    {Operator::Drift, 0.5}, {Operator::Forces}, {Operator::Kick, 0.5}}),
+                   {{Operator::Kick, 0.5},
+                    {Operator::Drift, 0.5},
+                    {Operator::Thermostat},
+                    {Operator::Drift, 0.5},
+                    {Operator::Forces},
+                    {Operator::Kick, 0.5}}),
         kT_(kT),
         c1_(std::exp(-friction * dt)),
         seed_(seed) {}

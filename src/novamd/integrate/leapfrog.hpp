@@ -19,8 +19,11 @@ class Leapfrog final : public Integrator {
  public:
   Leapfrog(double dt, const SystemFreedom& system)
       : Integrator(dt, system,
-                   {{Operator::Drift, 1.0}, {Operator::Forces}, {Operator::Measure},
-                    {Operator::Kick, 1.0}, {Operator::Measure}}) {}
+                   {{Operator::Drift, 1.0},
+                    {Operator::Forces},
+                    {Operator::Measure},
+                    {Operator::Kick, 1.0},
+                    {Operator::Measure}}) {}
   std::string name() const override { return "leapfrog"; }
 
   void start(StepOperations& ops) override { ops.kick(0.5 * dt()); }

@@ -45,8 +45,12 @@ class NoseHooverChain final : public Integrator {
   /// O B/2 A F B/2 O: the chain's half steps around velocity Verlet.
   NoseHooverChain(double dt, double kT, double tau, int length, const SystemFreedom& system)
       : Integrator(dt, system,
-                   {{Operator::Thermostat}, {Operator::Kick, 0.5}, {Operator::Drift, 1.0},
-                    {Operator::Forces}, {Operator::Kick, 0.5}, {Operator::Thermostat}}),
+                   {{Operator::Thermostat},
+                    {Operator::Kick, 0.5},
+                    {Operator::Drift, 1.0},
+                    {Operator::Forces},
+                    {Operator::Kick, 0.5},
+                    {Operator::Thermostat}}),
         chain_(length, kT, tau, degrees_of_freedom()) {}
   std::string name() const override { return "nose_hoover"; }
 

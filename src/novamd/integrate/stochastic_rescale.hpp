@@ -35,8 +35,11 @@ class StochasticRescale final : public Integrator {
   StochasticRescale(double dt, double kT, double tau, std::uint64_t seed,
                     const SystemFreedom& system)
       : Integrator(dt, system,
-                   {{Operator::Kick, 0.5}, {Operator::Drift, 1.0}, {Operator::Forces},
-                    {Operator::Kick, 0.5}, {Operator::Thermostat}}),
+                   {{Operator::Kick, 0.5},
+                    {Operator::Drift, 1.0},
+                    {Operator::Forces},
+                    {Operator::Kick, 0.5},
+                    {Operator::Thermostat}}),
         kT_(kT),
         tau_(tau),
         dof_(degrees_of_freedom()),

@@ -52,7 +52,9 @@ class VelocityVerlet final : public Integrator {
  public:
   VelocityVerlet(double dt, const SystemFreedom& system)
       : Integrator(dt, system,
-                   {{Operator::Kick, 0.5}, {Operator::Drift, 1.0}, {Operator::Forces},
+                   {{Operator::Kick, 0.5},
+                    {Operator::Drift, 1.0},
+                    {Operator::Forces},
                     {Operator::Kick, 0.5}}) {}
   std::string name() const override { return "velocity_verlet"; }
 };

@@ -140,8 +140,8 @@ void put_particles(BinaryWriter& out, const core::ParticleData& p) {
     return !info.optional || p.has(f);
   };
   std::uint32_t fields = 0;
-  core::for_each_field([&](const core::FieldInfo& info, const auto& f) { fields += stored(info, f); },
-                       p);
+  core::for_each_field(
+      [&](const core::FieldInfo& info, const auto& f) { fields += stored(info, f); }, p);
   out.u32(fields);
   core::for_each_field(
       [&](const core::FieldInfo& info, const auto& f) {
@@ -205,8 +205,8 @@ std::size_t checked_content_length(std::span<const unsigned char> bytes, const s
   if (size >= kVersionOffset + 4) {
     const auto version = load<std::uint32_t>(bytes, kVersionOffset);
     if (version < kOldestVersion || version > kFormatVersion)
-      fail(fmt::format("checkpoint format version {}; this novamd reads versions {} to {}",
-                       version, kOldestVersion, kFormatVersion));
+      fail(fmt::format("checkpoint format version {}; this novamd reads versions {} to {}", version,
+                       kOldestVersion, kFormatVersion));
   }
   if (order == ByteOrder::kUnknown)
     fail(fmt::format("corrupt header: byte-order mark 0x{:08x}, expected 0x{:08x}",
@@ -414,11 +414,11 @@ void check_content(const CheckpointData& data, const std::string& file) {
   }
   const backend::BackendState& state = data.state;
   check_ids(state.particles.id, file);
-  for_each_named_array(state.particles, [&](const core::FieldInfo&, const std::string& name,
-                                             const auto& a) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::vector<double>>)
-      check_finite(a, name, file);
-  });
+  for_each_named_array(
+      state.particles, [&](const core::FieldInfo&, const std::string& name, const auto& a) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::vector<double>>)
+          check_finite(a, name, file);
+      });
   check_finite(state.thermostat_heat, "the thermostat heat", file);
   check_count(state.force_evaluations, "the force-evaluation count", file);
   check_count(state.reorders, "the reorder count", file);

@@ -17,8 +17,8 @@
 #include <map>
 #include <numeric>
 #include <string>
-#include <type_traits>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 

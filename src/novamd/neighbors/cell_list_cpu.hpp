@@ -10,9 +10,9 @@
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
-#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_grid.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/neighbors/target_sums.hpp"
 #include "novamd/physics/pair_table.hpp"
 

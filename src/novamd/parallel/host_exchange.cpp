@@ -1,11 +1,11 @@
 #include "novamd/parallel/host_exchange.hpp"
 
-#include "novamd/core/error.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <type_traits>
+
+#include "novamd/core/error.hpp"
 
 namespace novamd::parallel {
 namespace {
