@@ -349,6 +349,36 @@ TEST_F(CheckpointFile, CorruptCountsUnderAValidChecksum) {
   EXPECT_HAS(error_reading(bytes), "truncated or corrupt: a particle count of");
 }
 
+// Format 2's particle fields by name, under a valid checksum: an unknown name, a field stored
+// twice, a field of the wrong shape are refused naming the file and the field.
+TEST_F(CheckpointFile, FieldsOfFormatTwoAreCheckedByName) {
+  const std::size_t count_at = particle_count_offset(data_);
+  // After the count (8) and the field count (4): the first field's name, "position" (8 + 8),
+  // then its component count (4); the second field, "velocity", starts after the three arrays
+  // of 257 doubles (3 x (8 + 257 x 8)) and the value size (4).
+  const std::size_t first_name = count_at + 8 + 4 + 8;
+  const std::size_t first_components = first_name + 8;
+  const std::size_t second_name = first_components + 4 + 4 + 3 * (8 + 257 * 8) + 8;
+  const auto rename = [&](std::size_t at, const char* name) {
+    Bytes bytes = bytes_;
+    std::memcpy(bytes.data() + at, name, 8);
+    reseal(bytes);
+    return error_reading(bytes);
+  };
+  ASSERT_EQ(std::string(reinterpret_cast<const char*>(bytes_.data() + first_name), 8), "position");
+  ASSERT_EQ(std::string(reinterpret_cast<const char*>(bytes_.data() + second_name), 8), "velocity");
+  EXPECT_HAS(rename(first_name, "pozition"),
+             file_.string() +
+                 ": truncated or corrupt: a particle field named 'pozition', which "
+                 "this novamd does not know");
+  EXPECT_HAS(rename(second_name, "position"), "the particle positions are stored twice");
+  Bytes bytes = bytes_;
+  patch(bytes, first_components, std::uint32_t{2});
+  reseal(bytes);
+  EXPECT_HAS(error_reading(bytes),
+             "the particle positions stored as 2 components of 8 bytes; expected 3 of 8");
+}
+
 // --- config_differences ------------------------------------------------------------------------
 
 const std::string kConfig = R"(units: lj

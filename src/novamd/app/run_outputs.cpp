@@ -14,12 +14,12 @@ bool due(std::int64_t every, std::int64_t step) { return every > 0 && step % eve
 
 }  // namespace
 
-RunOutputs::RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
-                       double tail_volume, std::optional<std::int64_t> resume_after_step,
-                       bool writes_files, std::optional<analysis::PlasmaParameters> plasma)
+RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
+                       std::vector<std::int64_t> species_counts,
+                       std::optional<std::int64_t> resume_after_step, bool writes_files,
+                       std::optional<analysis::PlasmaParameters> plasma)
     : config_(config),
-      tail_(tail),
-      tail_volume_(tail_volume),
+      species_counts_(std::move(species_counts)),
       plasma_(std::move(plasma)),
       energy_watch_(config.run.max_energy_drift) {
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
@@ -44,9 +44,10 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   const core::Box& box = backend.box();
   backend::Observables observables = backend.observables();
   observables.kinetic_energy = integrator.reported_kinetic_energy(observables.kinetic_energy);
-  const double tail_scale = tail_volume_ / box.volume();  // 1 unless the box changed
-  observables.potential_energy += tail_scale * tail_.energy;
-  observables.virial += tail_scale * tail_.virial;
+  const auto tail = forces::tail_correction(config_.forces, config_.system.species, species_counts_,
+                                            box.volume());
+  observables.potential_energy += tail.energy;
+  observables.virial += tail.virial;
   const std::size_t n = backend.size();
   auto state = analysis::make_thermo_state(
       step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),

@@ -22,15 +22,15 @@ namespace novamd::app {
 /// on bad input).
 class RunOutputs {
  public:
-  /// `tail`: energy and virial of the pairs beyond the cutoffs in a box of `tail_volume`, added
-  /// to every thermo row (scaled as 1/V when the box changes: the uniform-fluid formula).
+  /// `species_counts`: particles per species, for the energy and virial of the pairs beyond
+  /// the cutoffs (forces::tail_correction), added to every thermo row in the backend's box.
   /// `resume_after_step`: a restart from a checkpoint at this step; existing files are kept up
   /// to it and appended to. `writes_files` false (MPI ranks other than 0): nothing is opened or
   /// written, but every step's collective reads (observables, particles) happen as on rank 0.
   /// `plasma`: the plasma parameters of an ion plasma, for the `plasma` thermo columns.
-  RunOutputs(const io::Config& config, std::size_t particles, forces::TailCorrection tail,
-             double tail_volume, std::optional<std::int64_t> resume_after_step,
-             bool writes_files = true,
+  RunOutputs(const io::Config& config, std::size_t particles,
+             std::vector<std::int64_t> species_counts,
+             std::optional<std::int64_t> resume_after_step, bool writes_files = true,
              std::optional<analysis::PlasmaParameters> plasma = std::nullopt);
   ~RunOutputs();
 
@@ -61,8 +61,7 @@ class RunOutputs {
   void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend);
 
   const io::Config& config_;
-  forces::TailCorrection tail_;
-  double tail_volume_;
+  std::vector<std::int64_t> species_counts_;
   std::optional<analysis::PlasmaParameters> plasma_;
   std::optional<io::ThermoWriter> thermo_;  ///< none where this rank writes no files
   std::vector<Trajectory> trajectories_;

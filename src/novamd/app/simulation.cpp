@@ -97,9 +97,7 @@ void Simulation::open_outputs() {
     for (const auto& o : planned_outputs_) files.push_back(o.file);
     output_lock_ = OutputLock(files);
   }
-  const auto tail =
-      forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume());
-  outputs_ = std::make_unique<RunOutputs>(config_, backend_->size(), tail, box_.volume(),
+  outputs_ = std::make_unique<RunOutputs>(config_, backend_->size(), count_,
                                           restart_ ? std::optional(first_step_) : std::nullopt,
                                           root_, plasma_);
 }
