@@ -17,6 +17,7 @@
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
+#include "novamd/neighbors/force_arrays_cuda.cuh"
 #include "novamd/parallel/process_grid.hpp"
 #include "novamd/parallel/source_exchange_cuda.cuh"
 #include "support/force_scale.hpp"
@@ -46,20 +47,21 @@ std::vector<double> gpu_block_forces(const BackendSetup& setup, const PairBlock&
   novamd::core::DeviceBuffer<novamd::neighbors::PairPosition<PairT>> positions;
   positions.copy_from_host(packed, stream.get());
   const std::vector<double> sentinel(n, kSentinel);
-  novamd::core::DeviceBuffer<double> fx, fy, fz, energy, virial;
-  for (auto* b : {&fx, &fy, &fz, &energy, &virial}) b->copy_from_host(sentinel, stream.get());
+  novamd::neighbors::DeviceForceArrays<double> out;  // every array filled with the sentinel
+  for (auto* b : {&out.fx, &out.fy, &out.fz, &out.energy})
+    b->copy_from_host(sentinel, stream.get());
+  for (auto& b : out.virial) b.copy_from_host(sentinel, stream.get());
   auto term = novamd::forces::make_cuda_force_term<P>(setup.forces[0], setup.species,
                                                       setup.units, setup.neighbors, setup.box);
   const novamd::forces::CudaForceInput<PairT> input{
       positions.data(), n, setup.box.view<PairT>(), setup.box, 132, 2048 * 132, block,
       block_range};
-  term->add_to(input, {fx.data(), fy.data(), fz.data(), energy.data(), virial.data()},
-               {false, true}, stream.get());
+  term->add_to(input, out.view(), {false, true}, stream.get());
   std::vector<double> x, y, z;
-  fx.copy_to_host(x, stream.get());
-  fy.copy_to_host(y, stream.get());
-  fz.copy_to_host(z, stream.get());
-  if (energies) energy.copy_to_host(*energies, stream.get());
+  out.fx.copy_to_host(x, stream.get());
+  out.fy.copy_to_host(y, stream.get());
+  out.fz.copy_to_host(z, stream.get());
+  if (energies) out.energy.copy_to_host(*energies, stream.get());
   stream.synchronize();
   x.insert(x.end(), y.begin(), y.end());
   x.insert(x.end(), z.begin(), z.end());
@@ -73,7 +75,7 @@ std::vector<double> cpu_block_forces(const BackendSetup& setup, const PairBlock&
       setup.forces[0], setup.species, setup.units, [&]<class Evaluator>(const auto& table) {
         novamd::neighbors::ForceBuffers buffers;
         buffers.reset(setup.particles.size());
-        novamd::neighbors::all_pairs_cpu<Evaluator, double>(
+        novamd::neighbors::all_pairs_cpu<Evaluator, double, true>(
             setup.particles, setup.box.view<double>(), table.view(), buffers, block);
         out = buffers.force.x;
         out.insert(out.end(), buffers.force.y.begin(), buffers.force.y.end());
@@ -150,7 +152,7 @@ TEST(CudaForceMatrix, EachPairOnceOverTheGridGivesTheWholeMatrix) {
       setup.forces[0], setup.species, setup.units, [&]<class Evaluator>(const auto& table) {
         novamd::neighbors::ForceBuffers buffers;
         buffers.reset(kN);
-        novamd::neighbors::all_pairs_cpu<Evaluator, double>(
+        novamd::neighbors::all_pairs_cpu<Evaluator, double, true>(
             setup.particles, setup.box.view<double>(), table.view(), buffers);
         total_energy = buffers.total_energy();
         return 0;

@@ -17,6 +17,7 @@
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
+#include "novamd/neighbors/force_arrays_cuda.cuh"
 #include "support/force_term_cases.hpp"
 #include "support/force_term_check.hpp"
 
@@ -49,7 +50,7 @@ novamd::test::Evaluate cuda_terms(const novamd::backend::BackendSetup& s, Launch
     novamd::core::CudaStream stream;
     std::vector<std::unique_ptr<novamd::forces::CudaForceTerm<PairT>>> terms;
     novamd::core::DeviceBuffer<novamd::neighbors::PairPosition<PairT>> positions;
-    novamd::core::DeviceBuffer<double> fx, fy, fz, energy, virial;
+    novamd::neighbors::DeviceForceArrays<double> out;
   };
   auto state = std::make_shared<State>();
   for (const auto& f : s.forces) {
@@ -65,7 +66,7 @@ novamd::test::Evaluate cuda_terms(const novamd::backend::BackendSetup& s, Launch
     }
     auto& st = *state;
     st.positions.copy_from_host(packed, st.stream.get());
-    for (auto* b : {&st.fx, &st.fy, &st.fz, &st.energy, &st.virial}) b->resize(n);
+    st.out.resize(n);
     const novamd::forces::CudaForceInput<PairT> input{st.positions.data(),
                                                       n,
                                                       box.view<PairT>(),
@@ -75,21 +76,21 @@ novamd::test::Evaluate cuda_terms(const novamd::backend::BackendSetup& s, Launch
                                                       std::nullopt,  // the whole matrix
                                                       0};
     for (std::size_t k = 0; k < st.terms.size(); ++k) {  // the first writes, the others add
-      st.terms[k]->add_to(
-          input, {st.fx.data(), st.fy.data(), st.fz.data(), st.energy.data(), st.virial.data()},
-          {k > 0, true}, st.stream.get());
+      st.terms[k]->add_to(input, st.out.view(), {k > 0, true}, st.stream.get());
     }
     Evaluation e;
-    std::vector<double> energy, virial;
-    st.fx.copy_to_host(e.fx, st.stream.get());
-    st.fy.copy_to_host(e.fy, st.stream.get());
-    st.fz.copy_to_host(e.fz, st.stream.get());
-    st.energy.copy_to_host(energy, st.stream.get());
-    st.virial.copy_to_host(virial, st.stream.get());
+    std::vector<double> energy;
+    std::vector<double> virial[novamd::core::kTensorComponents];
+    st.out.fx.copy_to_host(e.fx, st.stream.get());
+    st.out.fy.copy_to_host(e.fy, st.stream.get());
+    st.out.fz.copy_to_host(e.fz, st.stream.get());
+    st.out.energy.copy_to_host(energy, st.stream.get());
+    for (int q = 0; q < novamd::core::kTensorComponents; ++q)
+      st.out.virial[q].copy_to_host(virial[q], st.stream.get());
     st.stream.synchronize();
     for (int i = 0; i < n; ++i) {  // the per-particle shares in order, as the backend's sums
       e.energy += energy[i];
-      e.virial += virial[i];
+      for (int q = 0; q < novamd::core::kTensorComponents; ++q) e.virial.c[q] += virial[q][i];
     }
     for (const auto& term : st.terms) e.list_builds += term->list_builds();
     return e;

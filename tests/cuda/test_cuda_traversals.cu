@@ -14,6 +14,7 @@
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
+#include "novamd/neighbors/force_arrays_cuda.cuh"
 #include "support/force_scale.hpp"
 
 namespace {
@@ -44,16 +45,15 @@ class TermHarness {
                    p.type[i]};
     }
     positions_.copy_from_host(packed, stream_.get());
-    for (auto* b : {&fx_, &fy_, &fz_, &energy_, &virial_}) b->resize(n);
+    out_.resize(n);
     // resident threads such that lanes_per_target picks exactly `lanes_`
     const novamd::forces::CudaForceInput<PairT> input{
         positions_.data(), n, setup.box.view<PairT>(), setup.box, 132, 2 * n * lanes_};
-    term_->add_to(input, {fx_.data(), fy_.data(), fz_.data(), energy_.data(), virial_.data()},
-                  {false, true}, stream_.get());
+    term_->add_to(input, out_.view(), {false, true}, stream_.get());
     std::vector<double> x, y, z;
-    fx_.copy_to_host(x, stream_.get());
-    fy_.copy_to_host(y, stream_.get());
-    fz_.copy_to_host(z, stream_.get());
+    out_.fx.copy_to_host(x, stream_.get());
+    out_.fy.copy_to_host(y, stream_.get());
+    out_.fz.copy_to_host(z, stream_.get());
     stream_.synchronize();
     x.insert(x.end(), y.begin(), y.end());
     x.insert(x.end(), z.begin(), z.end());
@@ -66,7 +66,7 @@ class TermHarness {
   novamd::core::CudaStream stream_;
   std::unique_ptr<novamd::forces::CudaForceTerm<PairT>> term_;
   novamd::core::DeviceBuffer<novamd::neighbors::PairPosition<PairT>> positions_;
-  novamd::core::DeviceBuffer<double> fx_, fy_, fz_, energy_, virial_;
+  novamd::neighbors::DeviceForceArrays<double> out_;
 };
 
 /// max_i |F_gpu - F_cpu|_inf / S_i, the CPU evaluating all pairs in double.

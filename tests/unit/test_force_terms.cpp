@@ -34,7 +34,7 @@ novamd::test::Evaluate cpu_terms(const novamd::backend::BackendSetup& s) {
     out.reset(p.size());
     Evaluation e;
     for (const auto& term : *terms) {
-      term->add_to(p, box, out);
+      term->add_to(p, box, out, /*with_energy=*/true);
       e.list_builds += term->list_builds();
     }
     e.fx = out.force.x;

@@ -115,7 +115,7 @@ TEST(LjMeltReference, StepZeroEnergyAndPressureMatchLammpsAndTheLatticeSum) {
   const double e_pair = thermo.potential_energy / nd;
   const double tot_eng = thermo.total_energy / nd;
   const double press = thermo.pressure;
-  const double press_virial = obs.virial / (3.0 * volume);
+  const double press_virial = obs.virial.trace() / (3.0 * volume);
   const double dof = 3.0 * nd - 3.0;  // LAMMPS's and NovaMD's
   const double press_kinetic_lammps = dof * kLammpsTemp / (3.0 * volume);
 
@@ -128,10 +128,11 @@ TEST(LjMeltReference, StepZeroEnergyAndPressureMatchLammpsAndTheLatticeSum) {
   ASSERT_EQ(sums.neighbours, 12 + 6 + 24 + 12);
   const double roundoff = 1e-11;
   EXPECT_NEAR(e_pair, sums.energy_per_atom, roundoff * std::abs(sums.energy_per_atom));
-  EXPECT_NEAR(obs.virial / nd, sums.virial_per_atom, roundoff * std::abs(sums.virial_per_atom));
+  EXPECT_NEAR(obs.virial.trace() / nd, sums.virial_per_atom,
+              roundoff * std::abs(sums.virial_per_atom));
   std::printf("lattice sum: U/N = %.12f (NovaMD - sum: %.2e), W/N = %.12f (NovaMD - sum: %.2e)\n",
               sums.energy_per_atom, e_pair - sums.energy_per_atom, sums.virial_per_atom,
-              obs.virial / nd - sums.virial_per_atom);
+              obs.virial.trace() / nd - sums.virial_per_atom);
 
   // 2. LAMMPS. The temperature is the printed 1.44 (NovaMD scales to it to 1e-12 relative).
   EXPECT_NEAR(thermo.temperature, kLammpsTemp, 1e-12 * kLammpsTemp);

@@ -178,7 +178,7 @@ TEST(BlockTraversal, BlocksSummedOverEachRowAreTheWholeMatrix) {
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   novamd::neighbors::ForceBuffers whole;
   whole.reset(particles.size());
-  novamd::neighbors::all_pairs_cpu<Evaluator, double>(particles, box, table.view(), whole);
+  novamd::neighbors::all_pairs_cpu<Evaluator, double, true>(particles, box, table.view(), whole);
 
   // sum_j |f_ij| per component: the scale of each force's round-off.
   std::vector<double> magnitude(3 * particles.size(), 0.0);
@@ -203,7 +203,7 @@ TEST(BlockTraversal, BlocksSummedOverEachRowAreTheWholeMatrix) {
         const IndexRange s = block_range(particles.size(), grid.columns, q);
         novamd::neighbors::ForceBuffers block;
         block.reset(particles.size());
-        novamd::neighbors::all_pairs_cpu<Evaluator, double>(
+        novamd::neighbors::all_pairs_cpu<Evaluator, double, true>(
             particles, box, table.view(), block,
             {static_cast<std::ptrdiff_t>(t.begin), static_cast<std::ptrdiff_t>(t.end),
              static_cast<std::ptrdiff_t>(s.begin), static_cast<std::ptrdiff_t>(s.end)});

@@ -52,7 +52,7 @@ TEST(CpuTraversals, VerletListsFollowAChangeOfParticleCountBetweenChecks) {
   auto listed = make(lists);
   novamd::neighbors::ForceBuffers out;
   out.reset(setup.particles.size());
-  listed->add_to(setup.particles, setup.box, out);  // built for 900
+  listed->add_to(setup.particles, setup.box, out, /*with_energy=*/true);  // built for 900
   novamd::core::ParticleData fewer;
   for (std::size_t i = 0; i < setup.particles.size(); i += 2) {
     const std::size_t k = fewer.size();
@@ -64,8 +64,9 @@ TEST(CpuTraversals, VerletListsFollowAChangeOfParticleCountBetweenChecks) {
   novamd::neighbors::ForceBuffers with_lists, reference;
   with_lists.reset(fewer.size());
   reference.reset(fewer.size());
-  listed->add_to(fewer, setup.box, with_lists);  // the second call: no scheduled check
-  make(all)->add_to(fewer, setup.box, reference);
+  listed->add_to(fewer, setup.box, with_lists,
+                 /*with_energy=*/true);  // the second call: no scheduled check
+  make(all)->add_to(fewer, setup.box, reference, /*with_energy=*/true);
   EXPECT_EQ(listed->list_builds(), 2);
   for (std::size_t i = 0; i < fewer.size(); ++i)  // the same pairs, another order: 1e-12
     ASSERT_NEAR(with_lists.force.x[i], reference.force.x[i],

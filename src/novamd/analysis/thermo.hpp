@@ -4,7 +4,9 @@
 ///
 ///     T = 2 K / (f k_B)      f: degrees of freedom (3N - 3 where total momentum is conserved
 ///                            at zero, 3N under Langevin dynamics; the integrator says)
-///     P = (2 K + W) / (3 V), W = sum over pairs of r_ij . f_ij   (virial pressure)
+///     P = (2 K + W) / (3 V), W = trace of the virial tensor       (virial pressure)
+///     P_ab = (2 K_ab + W_ab) / V,  W_ab = sum over pairs of r_ij,a f_ij,b,
+///                                  K_ab = 1/2 sum over particles of m v_a v_b
 ///     conserved = K + U + thermostat energy (the energy the thermostat has taken out)
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 
 #include "novamd/analysis/plasma.hpp"
 #include "novamd/backend/backend.hpp"
+#include "novamd/core/tensor.hpp"
 #include "novamd/core/units.hpp"
 
 namespace novamd::analysis {
@@ -27,7 +30,8 @@ struct ThermoState {
   double pressure = 0.0;
   double conserved_energy = 0.0;
   double thermostat_energy = 0.0;
-  double virial = 0.0;
+  double virial = 0.0;                            ///< trace of the virial tensor
+  core::SymmetricTensor<double> pressure_tensor;  ///< xx, yy, zz, xy, xz, yz
   double volume = 0.0;
   std::size_t particles = 0;
   // Filled in by the run, for the extra columns:
@@ -49,10 +53,17 @@ inline ThermoState make_thermo_state(std::int64_t step, double time,
   s.potential_energy = obs.potential_energy;
   s.total_energy = obs.kinetic_energy + obs.potential_energy;
   s.temperature = dof > 0 ? 2.0 * obs.kinetic_energy / (dof * units.boltzmann) : 0.0;
-  s.pressure = (2.0 * obs.kinetic_energy + obs.virial) / (3.0 * volume);
+  s.virial = obs.virial.trace();
+  s.pressure = (2.0 * obs.kinetic_energy + s.virial) / (3.0 * volume);
+  // The kinetic tensor scaled to the reported kinetic energy (which an integrator may average
+  // over half steps), so that the trace of P_ab / 3 is the pressure.
+  const double raw_kinetic = obs.kinetic.trace();
+  s.pressure_tensor = obs.kinetic;
+  s.pressure_tensor *= raw_kinetic > 0.0 ? 2.0 * obs.kinetic_energy / raw_kinetic : 2.0;
+  s.pressure_tensor += obs.virial;
+  s.pressure_tensor *= 1.0 / volume;
   s.thermostat_energy = thermostat_energy;
   s.conserved_energy = s.total_energy + thermostat_energy;
-  s.virial = obs.virial;
   s.volume = volume;
   s.particles = n;
   return s;
@@ -65,6 +76,10 @@ inline double thermo_value(const ThermoState& s, std::string_view column) {
   if (column == "conserved_energy_drift") return s.conserved_energy_drift;
   if (column == "virial") return s.virial;
   if (column == "volume") return s.volume;
+  for (int k = 0; k < core::kTensorComponents; ++k)
+    if (column.size() == 3 && column[0] == 'p' &&
+        column.substr(1) == core::kTensorComponentNames[k])
+      return s.pressure_tensor.c[k];
   if (column == "density") return static_cast<double>(s.particles) / s.volume;
   if (column == "kinetic_energy_per_particle") return s.kinetic_energy / n;
   if (column == "potential_energy_per_particle") return s.potential_energy / n;

@@ -16,24 +16,30 @@ inline const std::vector<std::string> kStandardThermoColumns{
 /// May be added, in the order the user lists them:
 ///   thermostat_energy       energy the thermostat has taken out (conserved - total)
 ///   conserved_energy_drift  (conserved - conserved at the run's first row) / |conserved there|
-///   virial                  sum over pairs of r_ij . f_ij
+///   virial                  sum over pairs of r_ij . f_ij (the virial tensor's trace)
+///   pxx, pyy, pzz, pxy, pxz, pyz  the pressure tensor (2 K_ab + W_ab) / V (analysis/thermo.hpp)
 ///   volume, density         box volume and number density
 ///   kinetic_energy_per_particle, potential_energy_per_particle, total_energy_per_particle
 ///   neighbor_list_builds    list builds so far, over all force terms
 ///   wall_time               seconds since the run started (this process)
 ///   plasma                  gamma_<species> for each charged species and kappa
 ///                           (analysis/plasma.hpp); the default for ion plasmas
-inline const std::vector<std::string> kExtraThermoColumns{
-    "thermostat_energy",
-    "conserved_energy_drift",
-    "virial",
-    "volume",
-    "density",
-    "kinetic_energy_per_particle",
-    "potential_energy_per_particle",
-    "total_energy_per_particle",
-    "neighbor_list_builds",
-    "wall_time",
-    "plasma"};
+inline const std::vector<std::string> kExtraThermoColumns{"thermostat_energy",
+                                                          "conserved_energy_drift",
+                                                          "virial",
+                                                          "pxx",
+                                                          "pyy",
+                                                          "pzz",
+                                                          "pxy",
+                                                          "pxz",
+                                                          "pyz",
+                                                          "volume",
+                                                          "density",
+                                                          "kinetic_energy_per_particle",
+                                                          "potential_energy_per_particle",
+                                                          "total_energy_per_particle",
+                                                          "neighbor_list_builds",
+                                                          "wall_time",
+                                                          "plasma"};
 
 }  // namespace novamd::analysis

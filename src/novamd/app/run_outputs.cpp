@@ -47,7 +47,7 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   const auto tail = forces::tail_correction(config_.forces, config_.system.species, species_counts_,
                                             box.volume());
   observables.potential_energy += tail.energy;
-  observables.virial += tail.virial;
+  observables.virial.add_isotropic(tail.virial / 3.0);  // isotropic: a third on each axis
   const std::size_t n = backend.size();
   auto state = analysis::make_thermo_state(
       step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),

@@ -17,6 +17,7 @@
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/state_check.hpp"
+#include "novamd/core/tensor.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/step_operations.hpp"
@@ -40,7 +41,10 @@ struct ParticleArrays {
 struct Observables {
   double kinetic_energy = 0.0;
   double potential_energy = 0.0;
-  double virial = 0.0;  ///< sum over pairs of r_ij . f_ij
+  /// W_ab = sum over pairs of r_ij,a f_ij,b (its trace is the scalar virial sum r_ij . f_ij).
+  core::SymmetricTensor<double> virial;
+  /// K_ab = 1/2 sum over particles of m v_a v_b (trace: the kinetic energy, summed apart).
+  core::SymmetricTensor<double> kinetic;
 };
 
 /// The first particle (lowest id) whose state is not finite.
@@ -93,8 +97,8 @@ class Backend : public integrate::StepOperations {
   /// exceed half the new shortest edge.
   virtual void rescale_box(const core::Box& box) = 0;
 
-  /// Kinetic energy now; potential energy and virial at the current positions (computed if the
-  /// last evaluation skipped them).
+  /// Kinetic energy and kinetic tensor now; potential energy and virial tensor at the current
+  /// positions (computed if the last evaluation skipped them).
   virtual Observables observables() = 0;
   /// The particle of lowest id whose position, velocity, force or energy is not finite, or
   /// whose speed exceeds `max_speed` (or whose kinetic energy would overflow), if any; every

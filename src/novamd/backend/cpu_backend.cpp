@@ -54,11 +54,13 @@ std::string CpuBackend::description() const {
   return fmt::format("cpu (OpenMP, {} threads)", omp_get_max_threads());
 }
 
-void CpuBackend::compute_forces(EnergyRequest) {  // the oracle always computes everything
+void CpuBackend::compute_forces(EnergyRequest energy) {
+  const bool with_energy = energy == EnergyRequest::Compute;
   if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
   parallel::exchange_source_positions(matrix_, particles_.position, exchange_);
-  buffers_.reset(particles_.size());
-  for (const auto& term : terms_) term->add_to(particles_, box_, buffers_);
+  buffers_.reset(particles_.size(), with_energy);
+  for (const auto& term : terms_) term->add_to(particles_, box_, buffers_, with_energy);
+  energy_current_ = with_energy;
   parallel::sum_target_forces(matrix_, buffers_.force, exchange_);
   std::swap(particles_.force, buffers_.force);  // buffers_ keeps the old array for reuse
 }
@@ -101,11 +103,13 @@ void CpuBackend::kick(double dt) {
 }
 
 void CpuBackend::drift(double dt) {
+  energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, drift_update(dt));
 }
 
 void CpuBackend::kick_drift(double kick_dt, double drift_dt) {
+  energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)});
 }
@@ -127,6 +131,7 @@ void CpuBackend::rescale_box(const core::Box& box) {
                     integrate::ScalePositions{integrate::pointers_of(particles_.position),
                                               integrate::edge_ratios(box_, box)});
   box_ = box;
+  energy_current_ = false;
   for (const auto& term : terms_) term->invalidate_lists();
 }
 
@@ -166,9 +171,28 @@ double CpuBackend::kinetic_energy() {
 }
 
 Observables CpuBackend::observables() {
+  if (!energy_current_) compute_forces(EnergyRequest::Compute);
+  Observables o;
+  o.kinetic_energy = kinetic_energy();
   // Each rank's energy and virial shares are its block's pairs: the world sum holds each once.
-  return {kinetic_energy(), owned_sum(buffers_.energy, parallel::Group::World),
-          owned_sum(buffers_.virial, parallel::Group::World)};
+  o.potential_energy = owned_sum(buffers_.energy, parallel::Group::World);
+  for (int k = 0; k < core::kTensorComponents; ++k)
+    o.virial.c[k] = owned_sum(buffers_.virial[k], parallel::Group::World);
+  o.kinetic = kinetic_tensor();
+  return o;
+}
+
+core::SymmetricTensor<double> CpuBackend::kinetic_tensor() const {
+  core::SymmetricTensor<double> twice;
+  const auto& v = particles_.velocity;
+  for (std::size_t i = owned().begin; i < owned().end; ++i) {
+    const double m = species_[particles_.type[i]].mass;
+    const auto vi = v.get(i);
+    twice.add_outer(m, vi.x, vi.y, vi.z);
+  }
+  matrix_.comm->sum(twice.c, core::kTensorComponents, parallel::Group::Column);
+  twice *= 0.5 * units_.mvv_to_energy;
+  return twice;
 }
 
 BackendState CpuBackend::save_state() {
@@ -196,6 +220,7 @@ void CpuBackend::restore_state(const BackendState& state) {
   for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t)
     terms_[t]->restore_neighbors(state.terms[t], particles_, box_);
   buffers_.reset(particles_.size());
+  energy_current_ = false;
 }
 
 namespace {
@@ -209,9 +234,9 @@ std::optional<Unstable> CpuBackend::find_unstable(double max_speed) {
   const double max_speed_squared = max_speed * max_speed;
   std::int64_t first = kNoneFound;  // id x core::kInstabilityKinds + kind
   for (std::size_t i = owned().begin; i < owned().end; ++i) {
-    const core::Instability what =
-        core::instability_of(particles_.position.get(i), particles_.velocity.get(i),
-                       particles_.force.get(i), buffers_.energy[i], max_speed_squared);
+    const core::Instability what = core::instability_of(
+        particles_.position.get(i), particles_.velocity.get(i), particles_.force.get(i),
+        energy_current_ ? buffers_.energy[i] : 0.0, max_speed_squared);
     if (what != core::Instability::None)
       first = std::min(first, std::int64_t{particles_.id[i]} * core::kInstabilityKinds +
                                   static_cast<int>(what));

@@ -42,7 +42,8 @@ class CpuBackend final : public Backend {
   std::int64_t neighbor_list_builds() const override;
   std::int64_t reorders() const override { return reorders_; }
 
-  /// Per-particle energy shares of the last force evaluation, in storage order (tests).
+  /// Per-particle energy and virial shares of the last force evaluation that computed them, in
+  /// storage order (tests).
   const neighbors::ForceBuffers& force_buffers() const { return buffers_; }
 
  private:
@@ -54,6 +55,8 @@ class CpuBackend final : public Backend {
   parallel::IndexRange owned() const { return matrix_.targets; }
   /// The sum of `values` over the owned particles, then over the ranks of `group`.
   double owned_sum(const std::vector<double>& values, parallel::Group group) const;
+  /// K_ab over the owned particles, then the column (which holds every particle once).
+  core::SymmetricTensor<double> kinetic_tensor() const;
 
   core::UnitSystem units_;
   core::SpeciesTable species_;
@@ -64,6 +67,7 @@ class CpuBackend final : public Backend {
   std::int64_t reorder_every_ = 0;
   std::int64_t evaluations_ = 0;
   std::int64_t reorders_ = 0;
+  bool energy_current_ = false;  ///< energy and virial shares belong to the current positions
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   neighbors::ForceBuffers buffers_;
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor

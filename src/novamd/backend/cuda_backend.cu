@@ -71,7 +71,7 @@ class CudaBackend final : public Backend {
     packed_.resize(n);
     scratch_.resize(n);
     flag_ids_.resize(n);
-    results_.resize(7);  // kinetic energy; energy and virial over up to 3 ranges
+    results_.resize(28);  // kinetic energy and tensor; energy and virial over up to 3 ranges
     first_non_finite_.resize(1);
     sums_.reserve(n);
     auto neighbor_settings = setup.neighbors;
@@ -193,27 +193,43 @@ class CudaBackend final : public Backend {
     const std::size_t n = size();
     if (n == 0) return {};
     if (!energy_current_) compute_forces(EnergyRequest::Compute);
+    // results_: [0] 2 K, [1, 7) 2 K_ab, then energy and W_ab (7 entries) per energy range.
+    constexpr int kPerRange = 1 + core::kTensorComponents;
     const std::size_t owned = owned_count();
     queue_twice_kinetic_energy();
     sums_.sum(scratch_.data(), results_.data() + 0, owned, stream);
+    for (int k = 0; k < core::kTensorComponents; ++k) {
+      for_each_particle(
+          static_cast<int>(owned),
+          TwiceKineticTensorComponent{mass_energy_.data(), device_.type.data() + first(),
+                                      pointers_of(device_.velocity, first()), k, scratch_.data()},
+          stream);
+      sums_.sum(scratch_.data(), results_.data() + 1 + k, owned, stream);
+    }
     const auto ranges = energy_ranges();
-    for (std::size_t k = 0; k < ranges.size(); ++k) {
-      const auto& r = ranges[k];
-      sums_.sum(device_.energy.data() + r.begin, results_.data() + 1 + 2 * k, r.size(), stream);
-      sums_.sum(device_.virial.data() + r.begin, results_.data() + 2 + 2 * k, r.size(), stream);
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+      const auto& range = ranges[r];
+      double* to = results_.data() + kPerRange * (1 + r);
+      sums_.sum(device_.energy.data() + range.begin, to, range.size(), stream);
+      for (int k = 0; k < core::kTensorComponents; ++k)
+        sums_.sum(device_.virial[k].data() + range.begin, to + 1 + k, range.size(), stream);
     }
     std::vector<double> host;
     results_.copy_to_host(host, stream);
     stream_.synchronize();
-    for (std::size_t k = 1; k < ranges.size(); ++k) {
-      host[1] += host[1 + 2 * k];
-      host[2] += host[2 + 2 * k];
-    }
-    // Kinetic energy over the column; each rank's energy and virial shares are its block's
+    double* range_sums = host.data() + kPerRange;  // the first range's; later ones added to it
+    for (std::size_t r = 1; r < ranges.size(); ++r)
+      for (int k = 0; k < kPerRange; ++k) range_sums[k] += range_sums[kPerRange * r + k];
+    // Kinetic terms over the column; each rank's energy and virial shares are its block's
     // pairs: over every rank.
-    matrix_.comm->sum(&host[0], 1, parallel::Group::Column);
-    matrix_.comm->sum(&host[1], 2, parallel::Group::World);
-    return {0.5 * host[0], host[1], host[2]};
+    matrix_.comm->sum(host.data(), kPerRange, parallel::Group::Column);
+    matrix_.comm->sum(range_sums, kPerRange, parallel::Group::World);
+    Observables o;
+    o.kinetic_energy = 0.5 * host[0];
+    for (int k = 0; k < core::kTensorComponents; ++k) o.kinetic.c[k] = 0.5 * host[1 + k];
+    o.potential_energy = range_sums[0];
+    for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] = range_sums[1 + k];
+    return o;
   }
 
   BackendState save_state() override {

@@ -1,13 +1,15 @@
 #pragma once
 /// @file device_particles.cuh
 /// The particle storage mirrored on the device: the same structure of arrays as
-/// core::ParticleData, plus each particle's share of energy and virial.
+/// core::ParticleData, plus each particle's share of energy and of the virial tensor.
 
+#include <array>
 #include <cstdint>
 #include <utility>
 
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/particles.hpp"
+#include "novamd/core/tensor.hpp"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 
 namespace novamd::backend {
@@ -43,7 +45,9 @@ void gather_in_place(core::DeviceBuffer<T>& a, core::DeviceBuffer<T>& scratch,
 /// list (core::for_each_field_array): a field added there is carried here too. Absent optional
 /// fields are empty buffers.
 struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
-  core::DeviceBuffer<double> energy, virial;  ///< per-particle shares of the last evaluation
+  core::DeviceBuffer<double> energy;  ///< per-particle shares of the last evaluation
+  /// Per-particle shares of the virial tensor, one array per component (core/tensor.hpp order).
+  std::array<core::DeviceBuffer<double>, core::kTensorComponents> virial;
   core::DeviceBuffer<double> heat;  ///< kinetic energy added by Langevin O steps (empty if none)
 
   std::size_t size() const { return type.size(); }
@@ -54,9 +58,11 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
                                    const auto& from) { device.copy_from_host(from, stream); },
                                *this, host);
     energy.resize(host.size());
-    virial.resize(host.size());
     energy.fill_zero(stream);
-    virial.fill_zero(stream);
+    for (auto& w : virial) {
+      w.resize(host.size());
+      w.fill_zero(stream);
+    }
   }
 
   /// The fields that change during a run (positions, velocities, forces, ...) to the host;
@@ -78,13 +84,13 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
         *this);
     gather_in_place(energy, scratch_real_, order, stream);
     if (heat.size() > 0) gather_in_place(heat, scratch_real_, order, stream);
-    gather_in_place(virial, scratch_real_, order, stream);
+    for (auto& w : virial) gather_in_place(w, scratch_real_, order, stream);
   }
 
   /// Device memory held, in bytes.
   std::size_t bytes() const {
-    std::size_t total = energy.bytes() + virial.bytes() + heat.bytes() + scratch_real_.bytes() +
-                        scratch_int_.bytes();
+    std::size_t total = energy.bytes() + core::kTensorComponents * virial[0].bytes() +
+                        heat.bytes() + scratch_real_.bytes() + scratch_int_.bytes();
     core::for_each_field_array(
         [&](const core::FieldInfo&, int, const auto& a) { total += a.bytes(); }, *this);
     return total;
@@ -93,11 +99,14 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
   void clear_forces(cudaStream_t stream) {
     for (auto* a : force.components()) a->fill_zero(stream);
     energy.fill_zero(stream);
-    virial.fill_zero(stream);
+    for (auto& w : virial) w.fill_zero(stream);
   }
 
   neighbors::ForceOutputView force_output() {
-    return {force.x.data(), force.y.data(), force.z.data(), energy.data(), virial.data()};
+    neighbors::ForceOutputView out{
+        force.x.data(), force.y.data(), force.z.data(), energy.data(), {}};
+    for (int k = 0; k < core::kTensorComponents; ++k) out.virial[k] = virial[k].data();
+    return out;
   }
 
  private:

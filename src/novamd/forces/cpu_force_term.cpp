@@ -25,27 +25,11 @@ class CpuPairForce final : public CpuForceTerm {
         block_(block) {}
 
   void add_to(const core::ParticleData& particles, const core::Box& box,
-              neighbors::ForceBuffers& out) override {
-    const auto view = box.view<double>();
-    if (block_) {
-      neighbors::all_pairs_cpu<Evaluator, AccT>(particles, view, table_.view(), out, *block_);
-      return;
-    }
-    switch (method_) {
-      case NeighborMethod::CellList:
-        grid_.build(particles, box, cutoff_);
-        neighbors::cell_list_cpu<Evaluator, AccT>(particles, view, table_.view(), grid_, out);
-        return;
-      case NeighborMethod::NeighborList:
-        // Checked every check_every calls, and whenever the particle count changed (a list
-        // built for other particles must not be traversed).
-        if (calls_++ % check_every_ == 0 || list_.builds() == 0 ||
-            list_.built_at().size() != particles.size())
-          list_.update(particles, box);
-        neighbors::neighbor_list_cpu<Evaluator, AccT>(particles, view, table_.view(), list_, out);
-        return;
-      default:
-        neighbors::all_pairs_cpu<Evaluator, AccT>(particles, view, table_.view(), out);
+              neighbors::ForceBuffers& out, bool with_energy) override {
+    if (with_energy) {
+      traverse<true>(particles, box, out);
+    } else {
+      traverse<false>(particles, box, out);
     }
   }
 
@@ -70,6 +54,35 @@ class CpuPairForce final : public CpuForceTerm {
   }
 
  private:
+  template <bool WithEnergy>
+  void traverse(const core::ParticleData& particles, const core::Box& box,
+                neighbors::ForceBuffers& out) {
+    const auto view = box.view<double>();
+    if (block_) {
+      neighbors::all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), out,
+                                                            *block_);
+      return;
+    }
+    switch (method_) {
+      case NeighborMethod::CellList:
+        grid_.build(particles, box, cutoff_);
+        neighbors::cell_list_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), grid_,
+                                                              out);
+        return;
+      case NeighborMethod::NeighborList:
+        // Checked every check_every calls, and whenever the particle count changed (a list
+        // built for other particles must not be traversed).
+        if (calls_++ % check_every_ == 0 || list_.builds() == 0 ||
+            list_.built_at().size() != particles.size())
+          list_.update(particles, box);
+        neighbors::neighbor_list_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(),
+                                                                  list_, out);
+        return;
+      default:
+        neighbors::all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), out);
+    }
+  }
+
   physics::PairTable<typename Evaluator::Params> table_;
   NeighborMethod method_;
   double cutoff_, skin_;

@@ -22,10 +22,10 @@ namespace novamd::forces {
 class CpuForceTerm {
  public:
   virtual ~CpuForceTerm() = default;
-  /// Adds this term's forces, energies and virials to `out` (rebuilding neighbour data first
-  /// where it is due).
+  /// Adds this term's forces to `out`, and with `with_energy` its energy and virial tensor
+  /// shares (rebuilding neighbour data first where it is due).
   virtual void add_to(const core::ParticleData& particles, const core::Box& box,
-                      neighbors::ForceBuffers& out) = 0;
+                      neighbors::ForceBuffers& out, bool with_energy) = 0;
   /// Neighbour-list builds so far (0 for other traversals).
   virtual std::int64_t list_builds() const { return 0; }
   /// The particles were reordered in memory: lists kept between calls are stale.

@@ -134,9 +134,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                                                num_types_, chunk_length, partial_, out, mode,
                                                stream);
   }
-  std::size_t partial_bytes() const {
-    return partial_.fx.bytes() * 5;  // fx, fy, fz, energy, virial of equal size
-  }
+  std::size_t partial_bytes() const { return partial_.bytes(); }
 
   int num_types_;
   neighbors::NeighborMethod method_;

@@ -26,12 +26,12 @@ inline constexpr std::ptrdiff_t kMinParallelTargets = 64;
 /// smaller one is one rank's share of the force matrix.
 /// PairT: pair arithmetic (separation, evaluator); AccT: per-target accumulation.
 /// The separation is taken in double (minimum image) before conversion to PairT.
-template <class Evaluator, class AccT>
+template <class Evaluator, class AccT, bool WithEnergy>
 void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table,
                    neighbors::ForceBuffers& out, const PairBlock& block) {
   const std::ptrdiff_t s0 = block.source_begin, s1 = block.source_end;
-  for_each_target<Evaluator, AccT>(
+  for_each_target<Evaluator, AccT, WithEnergy>(
       particles, box, table, out, kMinParallelTargets, block.target_begin, block.target_end,
       [s0, s1](std::ptrdiff_t i, const auto&, auto& run) {
         const std::ptrdiff_t below = std::min(i, s1), above = std::max(i + 1, s0);
@@ -41,12 +41,12 @@ void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<doub
 }
 
 /// Every particle against every other.
-template <class Evaluator, class AccT>
+template <class Evaluator, class AccT, bool WithEnergy>
 void all_pairs_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table,
                    neighbors::ForceBuffers& out) {
-  all_pairs_cpu<Evaluator, AccT>(particles, box, table, out,
-                                 PairBlock::whole(static_cast<std::ptrdiff_t>(particles.size())));
+  all_pairs_cpu<Evaluator, AccT, WithEnergy>(
+      particles, box, table, out, PairBlock::whole(static_cast<std::ptrdiff_t>(particles.size())));
 }
 
 }  // namespace novamd::neighbors

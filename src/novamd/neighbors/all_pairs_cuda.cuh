@@ -23,6 +23,8 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/core/tensor.hpp"
+#include "novamd/neighbors/force_arrays_cuda.cuh"
 #include "novamd/neighbors/force_output.hpp"
 #include "novamd/neighbors/pair_block.hpp"
 #include "novamd/neighbors/pair_position.hpp"
@@ -33,21 +35,9 @@ inline constexpr int kAllPairsBlock = 128;
 
 /// Per-(chunk, target) sums, each array chunks x n, chunk-major.
 template <class AccT>
-struct PartialSumsView {
-  AccT *fx, *fy, *fz, *energy, *virial;
-};
-
+using PartialSumsView = ForceArraysView<AccT>;
 template <class AccT>
-struct PartialSums {
-  core::DeviceBuffer<AccT> fx, fy, fz, energy, virial;
-
-  void resize(std::size_t size) {
-    for (auto* b : {&fx, &fy, &fz, &energy, &virial}) b->resize(size);
-  }
-  PartialSumsView<AccT> view() {
-    return {fx.data(), fy.data(), fz.data(), energy.data(), virial.data()};
-  }
-};
+using PartialSums = DeviceForceArrays<AccT>;
 
 /// Targets [target_begin, target_begin + targets), sources [source_begin, source_end) of `pos`;
 /// slot (chunk, target - target_begin) of `partial`.
@@ -73,13 +63,15 @@ __global__ void __launch_bounds__(kAllPairsBlock)
   const int begin = source_begin + blockIdx.y * sources_per_chunk;
   const int end = min(source_end, begin + sources_per_chunk);
 
-  AccT fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
+  AccT fx = 0, fy = 0, fz = 0, energy = 0;
+  core::SymmetricTensor<AccT> virial;
   for (int tile_start = begin; tile_start < end; tile_start += kAllPairsBlock) {
     __syncthreads();  // the previous tile is consumed (and the parameter table is in place)
     if (tile_start + threadIdx.x < end) tile[threadIdx.x] = pos[tile_start + threadIdx.x];
     __syncthreads();
     const int count = min(kAllPairsBlock, end - tile_start);
-    T tfx = 0, tfy = 0, tfz = 0, te = 0, tw = 0;
+    T tfx = 0, tfy = 0, tfz = 0, te = 0;
+    core::SymmetricTensor<T> tw;
 #pragma unroll 4
     for (int k = 0; k < count; ++k) {
       const PairPosition<T> source = tile[k];
@@ -94,14 +86,16 @@ __global__ void __launch_bounds__(kAllPairsBlock)
       tfz += f * d.z;
       if constexpr (WithEnergy) {
         te += self ? T(0) : pair.energy;
-        tw += f * r2;
+        tw.add_outer(f, d.x, d.y, d.z);
       }
     }
     fx += tfx;
     fy += tfy;
     fz += tfz;
-    energy += te;
-    virial += tw;
+    if constexpr (WithEnergy) {
+      energy += te;
+      for (int k = 0; k < core::kTensorComponents; ++k) virial.c[k] += tw.c[k];
+    }
   }
   if (local < targets) {
     const std::size_t slot = static_cast<std::size_t>(blockIdx.y) * targets + local;
@@ -110,7 +104,7 @@ __global__ void __launch_bounds__(kAllPairsBlock)
     partial.fz[slot] = fz;
     if constexpr (WithEnergy) {
       partial.energy[slot] = energy;
-      partial.virial[slot] = virial;
+      for (int k = 0; k < core::kTensorComponents; ++k) partial.virial[k][slot] = virial.c[k];
     }
   }
 }
@@ -119,7 +113,8 @@ __global__ void __launch_bounds__(kAllPairsBlock)
 /// the output (energy and virial halved: each pair was counted from both of its particles).
 template <class AccT, bool WithEnergy>
 struct SlotSums {
-  double fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
+  double fx = 0, fy = 0, fz = 0, energy = 0;
+  double virial[core::kTensorComponents] = {};
 
   __device__ void add(const PartialSumsView<AccT>& partial, std::size_t slot) {
     fx += partial.fx[slot];
@@ -127,7 +122,7 @@ struct SlotSums {
     fz += partial.fz[slot];
     if constexpr (WithEnergy) {
       energy += partial.energy[slot];
-      virial += partial.virial[slot];
+      for (int k = 0; k < core::kTensorComponents; ++k) virial[k] += partial.virial[k][slot];
     }
   }
   /// Accumulate: add to the output (a later force term) instead of overwriting it (the first).
@@ -139,7 +134,7 @@ struct SlotSums {
     put(out.fz[i], fz);
     if constexpr (WithEnergy) {
       put(out.energy[i], 0.5 * energy);
-      put(out.virial[i], 0.5 * virial);
+      for (int k = 0; k < core::kTensorComponents; ++k) put(out.virial[k][i], 0.5 * virial[k]);
     }
   }
 };
@@ -224,9 +219,7 @@ void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, const Pai
         pos, t0, targets, s0, s1, chunk_length, box, table, num_types, partial.view());
   }
   NOVAMD_CUDA_CHECK_LAUNCH();
-  const ForceOutputView target_out{out.fx + t0, out.fy + t0, out.fz + t0, out.energy + t0,
-                                   out.virial + t0};
-  launch_chunk_sums(partial, chunks, targets, target_out, mode, stream);
+  launch_chunk_sums(partial, chunks, targets, out.from(t0), mode, stream);
 }
 
 /// Every particle against every other (`n` particles).

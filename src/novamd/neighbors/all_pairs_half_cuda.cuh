@@ -57,7 +57,7 @@ __device__ T warp_reduce_scatter(T (&v)[G], int lane) {
 template <class T>
 inline constexpr int kReactionGroup = sizeof(T) == 4 ? 8 : 1;
 
-/// Forces (and energy, virial) on 4 x 32 targets from sources [src_first, src_first + count)
+/// Forces (and energy, virial tensor) on 4 x 32 targets from sources [src_first, src_first + count)
 /// held in shared memory; reactions added to `react` (per source, shared memory) unless
 /// diagonal.
 template <class Evaluator, class AccT, bool WithEnergy>
@@ -65,7 +65,8 @@ struct HalfTile {
   using T = typename Evaluator::Real;
   using Params = typename Evaluator::Params;
   static constexpr int U = kHalfTargetsPerLane;
-  static constexpr int kComponents = WithEnergy ? 5 : 3;
+  /// fx, fy, fz; with energy also the energy and the virial tensor (core/tensor.hpp order)
+  static constexpr int kComponents = WithEnergy ? 4 + core::kTensorComponents : 3;
   static constexpr int kGroup = kReactionGroup<T>;
   static constexpr int kGroupsPerSubtile = 32 / kGroup;
 
@@ -93,8 +94,13 @@ struct HalfTile {
       const T e = keep ? pair.energy : T(0);
       tile_sum[u][3] += e;
       r[3] += e;
-      tile_sum[u][4] = fma(f, r2, tile_sum[u][4]);
-      r[4] = fma(f, r2, r[4]);
+      const T w[core::kTensorComponents] = {f * d.x * d.x, f * d.y * d.y, f * d.z * d.z,
+                                            f * d.x * d.y, f * d.x * d.z, f * d.y * d.z};
+#pragma unroll
+      for (int k = 0; k < core::kTensorComponents; ++k) {
+        tile_sum[u][4 + k] += w[k];
+        r[4 + k] += w[k];
+      }
     }
   }
 
@@ -202,7 +208,8 @@ __global__ void __launch_bounds__(32)
       partial.fz[slot] = t.sum[u][2];
       if constexpr (WithEnergy) {
         partial.energy[slot] = t.sum[u][3];
-        partial.virial[slot] = t.sum[u][4];
+#pragma unroll
+        for (int k = 0; k < core::kTensorComponents; ++k) partial.virial[k][slot] = t.sum[u][4 + k];
       }
     }
     __syncwarp();
@@ -215,7 +222,9 @@ __global__ void __launch_bounds__(32)
     partial.fz[slot] = react[2 * range + k];
     if constexpr (WithEnergy) {
       partial.energy[slot] = react[3 * range + k];
-      partial.virial[slot] = react[4 * range + k];
+#pragma unroll
+      for (int c = 0; c < core::kTensorComponents; ++c)
+        partial.virial[c][slot] = react[(4 + c) * range + k];
     }
   }
 }
@@ -250,7 +259,7 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
                         const typename Evaluator::Params* table, int num_types,
                         PartialSums<AccT>& partial, cudaStream_t stream) {
   using T = typename Evaluator::Real;
-  constexpr int C = WithEnergy ? 5 : 3;
+  constexpr int C = HalfTile<Evaluator, AccT, WithEnergy>::kComponents;
   const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range +
                             sizeof(typename Evaluator::Params) * num_types * num_types;
   auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy>;

@@ -18,15 +18,15 @@
 
 namespace novamd::neighbors {
 
-template <class Evaluator, class AccT>
+template <class Evaluator, class AccT, bool WithEnergy>
 void cell_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table, const CellGrid& grid,
                    neighbors::ForceBuffers& out) {
   if (!grid.has_distinct_neighbours()) {
-    all_pairs_cpu<Evaluator, AccT>(particles, box, table, out);
+    all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, box, table, out);
     return;
   }
-  for_each_target<Evaluator, AccT>(
+  for_each_target<Evaluator, AccT, WithEnergy>(
       particles, box, table, out, kMinParallelListTargets,
       [&grid](std::ptrdiff_t i, const core::Vec3<double>& ri, auto& run) {
         const auto c = grid.coordinates(grid.cell_of(ri));

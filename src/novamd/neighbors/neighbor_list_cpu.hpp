@@ -16,17 +16,17 @@
 
 namespace novamd::neighbors {
 
-template <class Evaluator, class AccT>
+template <class Evaluator, class AccT, bool WithEnergy>
 void neighbor_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                        physics::PairTableView<typename Evaluator::Params> table,
                        const VerletList& list, neighbors::ForceBuffers& out) {
-  for_each_target<Evaluator, AccT>(particles, box, table, out, kMinParallelListTargets,
-                                   [&list](std::ptrdiff_t i, const auto&, auto& run) {
-                                     const int* neighbors =
-                                         list.neighbors().data() + list.start()[i];
-                                     run(list.start()[i + 1] - list.start()[i],
-                                         [neighbors](std::ptrdiff_t k) { return neighbors[k]; });
-                                   });
+  for_each_target<Evaluator, AccT, WithEnergy>(
+      particles, box, table, out, kMinParallelListTargets,
+      [&list](std::ptrdiff_t i, const auto&, auto& run) {
+        const int* neighbors = list.neighbors().data() + list.start()[i];
+        run(list.start()[i + 1] - list.start()[i],
+            [neighbors](std::ptrdiff_t k) { return neighbors[k]; });
+      });
 }
 
 }  // namespace novamd::neighbors

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "novamd/core/box.hpp"
+#include "novamd/core/tensor.hpp"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
 
@@ -26,7 +27,8 @@ inline int lanes_per_target(int n, int resident_threads) {
 
 template <class T, bool WithEnergy>
 struct LaneSums {
-  T fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
+  T fx = 0, fy = 0, fz = 0, energy = 0;
+  core::SymmetricTensor<T> virial;  ///< with energy only
 
   /// The pair (target, source) under the minimum image; `row` is the target type's parameters.
   template <class Evaluator>
@@ -41,7 +43,7 @@ struct LaneSums {
     fz = fma(pair.force_over_r, d.z, fz);
     if constexpr (WithEnergy) {
       energy += pair.energy;
-      virial = fma(pair.force_over_r, r2, virial);
+      virial.add_outer(pair.force_over_r, d.x, d.y, d.z);
     }
   }
 
@@ -56,7 +58,9 @@ struct LaneSums {
       fz += __shfl_xor_sync(0xffffffffu, fz, offset);
       if constexpr (WithEnergy) {
         energy += __shfl_xor_sync(0xffffffffu, energy, offset);
-        virial += __shfl_xor_sync(0xffffffffu, virial, offset);
+#pragma unroll
+        for (int k = 0; k < core::kTensorComponents; ++k)
+          virial.c[k] += __shfl_xor_sync(0xffffffffu, virial.c[k], offset);
       }
     }
   }
@@ -70,7 +74,9 @@ struct LaneSums {
     put(out.fz[i], fz);
     if constexpr (WithEnergy) {
       put(out.energy[i], 0.5 * double(energy));
-      put(out.virial[i], 0.5 * double(virial));
+#pragma unroll
+      for (int k = 0; k < core::kTensorComponents; ++k)
+        put(out.virial[k][i], 0.5 * double(virial.c[k]));
     }
   }
 };

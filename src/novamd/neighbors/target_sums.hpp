@@ -1,9 +1,9 @@
 #pragma once
 /// @file target_sums.hpp
-/// One target's force, energy and virial, summed over its pairs in AccT and added to the
-/// per-particle buffers, and the target loop every CPU traversal runs (all pairs, cell list,
-/// neighbour list): each traversal supplies only the candidate sources of a target, as runs of
-/// particle indices.
+/// One target's force, and where asked its energy and virial tensor, summed over its pairs in
+/// AccT and added to the per-particle buffers, and the target loop every CPU traversal runs (all
+/// pairs, cell list, neighbour list): each traversal supplies only the candidate sources of a
+/// target, as runs of particle indices.
 ///
 /// Summation order (fixed by this file, not by the compiler or the thread count): within one
 /// run of sources, pair k goes to partial sum k mod kLanes; the kLanes partial sums are added
@@ -18,6 +18,7 @@
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
+#include "novamd/core/tensor.hpp"
 #include "novamd/core/vec3.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/physics/pair_result.hpp"
@@ -33,44 +34,41 @@ inline constexpr std::ptrdiff_t kMinParallelListTargets = 4096;
 /// Partial sums per target: one AVX-512 vector of doubles (two AVX2 vectors).
 inline constexpr int kLanes = 8;
 
-/// The terms of kLanes pairs, lane by lane: force on the target, energy, virial (r2 force_over_r).
-template <class AccT>
+/// The terms of kLanes pairs, lane by lane: force on the target, and with WithEnergy the energy
+/// and the virial tensor's components (core/tensor.hpp order: d_a d_b force_over_r).
+template <class AccT, bool WithEnergy>
 struct LaneTerms {
-  AccT fx[kLanes], fy[kLanes], fz[kLanes], energy[kLanes], virial[kLanes];
+  static constexpr int kTerms = WithEnergy ? 4 + core::kTensorComponents : 3;
+  AccT term[kTerms][kLanes];  ///< fx, fy, fz, energy, virial xx .. yz
 };
 
-template <class AccT>
+template <class AccT, bool WithEnergy>
 struct TargetSums {
-  LaneTerms<AccT> lanes{};  ///< partial sums, pair k of a run in lane k mod kLanes
+  using Terms = LaneTerms<AccT, WithEnergy>;
+  Terms lanes{};  ///< partial sums, pair k of a run in lane k mod kLanes
 
   /// Adds the first `count` lanes of `terms`.
-  void add(const LaneTerms<AccT>& terms, int count = kLanes) {
+  void add(const Terms& terms, int count = kLanes) {
+    for (int q = 0; q < Terms::kTerms; ++q) {
 #pragma omp simd
-    for (int lane = 0; lane < count; ++lane) {
-      lanes.fx[lane] += terms.fx[lane];
-      lanes.fy[lane] += terms.fy[lane];
-      lanes.fz[lane] += terms.fz[lane];
-      lanes.energy[lane] += terms.energy[lane];
-      lanes.virial[lane] += terms.virial[lane];
+      for (int lane = 0; lane < count; ++lane) lanes.term[q][lane] += terms.term[q][lane];
     }
   }
 
   /// Adds the force, and half of each pair's energy and virial (the other half belongs to the
   /// pair's other particle), to particle i's entries; lanes in order.
   void add_to(neighbors::ForceBuffers& out, std::size_t i) const {
-    AccT f[3]{}, e{}, w{};
-    for (int lane = 0; lane < kLanes; ++lane) {
-      f[0] += lanes.fx[lane];
-      f[1] += lanes.fy[lane];
-      f[2] += lanes.fz[lane];
-      e += lanes.energy[lane];
-      w += lanes.virial[lane];
+    AccT total[Terms::kTerms]{};
+    for (int q = 0; q < Terms::kTerms; ++q)
+      for (int lane = 0; lane < kLanes; ++lane) total[q] += lanes.term[q][lane];
+    out.force.x[i] += static_cast<double>(total[0]);
+    out.force.y[i] += static_cast<double>(total[1]);
+    out.force.z[i] += static_cast<double>(total[2]);
+    if constexpr (WithEnergy) {
+      out.energy[i] += 0.5 * static_cast<double>(total[3]);
+      for (int k = 0; k < core::kTensorComponents; ++k)
+        out.virial[k][i] += 0.5 * static_cast<double>(total[4 + k]);
     }
-    out.force.x[i] += static_cast<double>(f[0]);
-    out.force.y[i] += static_cast<double>(f[1]);
-    out.force.z[i] += static_cast<double>(f[2]);
-    out.energy[i] += 0.5 * static_cast<double>(e);
-    out.virial[i] += 0.5 * static_cast<double>(w);
   }
 };
 
@@ -85,9 +83,9 @@ struct Target {
 /// The terms of the kLanes pairs (t.i, j[lane]), j[lane] != t.i, under the minimum image: one
 /// lane loop, which the compiler turns into SIMD vectors (gathering the sources' positions).
 /// OneType: every particle has type 0, so every pair has the same table entry.
-template <bool OneType, class Evaluator, class AccT>
+template <bool OneType, class Evaluator, class AccT, bool WithEnergy>
 void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
-                const core::BoxView<double>& box, const int* j, LaneTerms<AccT>& out) {
+                const core::BoxView<double>& box, const int* j, LaneTerms<AccT, WithEnergy>& out) {
   using T = typename Evaluator::Real;
   const double* x = particles.position.x.data();  // locals: not reloaded in the loop
   const double* y = particles.position.y.data();
@@ -106,22 +104,30 @@ void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
     const T dz = static_cast<T>(b.nearest_image(ri.z - z[s], b.length.z, b.inverse_length.z));
     const T r2 = dx * dx + dy * dy + dz * dz;
     const physics::PairResult<T> p = Evaluator::evaluate(r2, OneType ? uniform : row[type[s]]);
-    out.fx[lane] = static_cast<AccT>(p.force_over_r * dx);
-    out.fy[lane] = static_cast<AccT>(p.force_over_r * dy);
-    out.fz[lane] = static_cast<AccT>(p.force_over_r * dz);
-    out.energy[lane] = static_cast<AccT>(p.energy);
-    out.virial[lane] = static_cast<AccT>(p.force_over_r * r2);
+    const T fx = p.force_over_r * dx, fy = p.force_over_r * dy, fz = p.force_over_r * dz;
+    out.term[0][lane] = static_cast<AccT>(fx);
+    out.term[1][lane] = static_cast<AccT>(fy);
+    out.term[2][lane] = static_cast<AccT>(fz);
+    if constexpr (WithEnergy) {  // the order of core::SymmetricTensor::add_outer
+      out.term[3][lane] = static_cast<AccT>(p.energy);
+      out.term[4][lane] = static_cast<AccT>(fx * dx);
+      out.term[5][lane] = static_cast<AccT>(fy * dy);
+      out.term[6][lane] = static_cast<AccT>(fz * dz);
+      out.term[7][lane] = static_cast<AccT>(fx * dy);
+      out.term[8][lane] = static_cast<AccT>(fx * dz);
+      out.term[9][lane] = static_cast<AccT>(fy * dz);
+    }
   }
 }
 
 /// Adds the pairs (t.i, source(k)) for k in [0, count), source(k) != t.i, to `sums`, pair k into
 /// lane k mod kLanes. The last, partial block repeats its last source in the unused lanes,
 /// whose terms are not added.
-template <bool OneType, class Evaluator, class AccT, class Source>
-void add_run(TargetSums<AccT>& sums, const Target<Evaluator>& t,
+template <bool OneType, class Evaluator, class AccT, bool WithEnergy, class Source>
+void add_run(TargetSums<AccT, WithEnergy>& sums, const Target<Evaluator>& t,
              const core::ParticleData& particles, const core::BoxView<double>& box,
              std::ptrdiff_t count, Source source) {
-  LaneTerms<AccT> terms;
+  LaneTerms<AccT, WithEnergy> terms;
   int j[kLanes];
   std::ptrdiff_t k0 = 0;
   for (; k0 + kLanes <= count; k0 += kLanes) {
@@ -144,8 +150,8 @@ void add_run(TargetSums<AccT>& sums, const Target<Evaluator>& t,
 /// Each target's sum depends only on the runs `sources` gives: bitwise independent of the
 /// threads.
 /// Targets [target_begin, target_end) only (a block of the force matrix); the others' entries
-/// of `out` are not touched.
-template <class Evaluator, class AccT, class Sources>
+/// of `out` are not touched. WithEnergy: also the energy and virial shares (else not written).
+template <class Evaluator, class AccT, bool WithEnergy, class Sources>
 void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
                      physics::PairTableView<typename Evaluator::Params> table,
                      neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel,
@@ -155,7 +161,7 @@ void for_each_target(const core::ParticleData& particles, const core::BoxView<do
 #pragma omp parallel for schedule(static) if (target_end - target_begin >= min_parallel)
   for (std::ptrdiff_t i = target_begin; i < target_end; ++i) {
     const Target<Evaluator> t{i, pos.get(i), &table(particles.type[i], 0)};
-    TargetSums<AccT> sums;
+    TargetSums<AccT, WithEnergy> sums;
     const auto run = [&](std::ptrdiff_t count, auto source) {
       if (one_type) {
         add_run<true>(sums, t, particles, box, count, source);
@@ -169,13 +175,13 @@ void for_each_target(const core::ParticleData& particles, const core::BoxView<do
 }
 
 /// Every particle is a target.
-template <class Evaluator, class AccT, class Sources>
+template <class Evaluator, class AccT, bool WithEnergy, class Sources>
 void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
                      physics::PairTableView<typename Evaluator::Params> table,
                      neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel, Sources&& sources) {
-  for_each_target<Evaluator, AccT>(particles, box, table, out, min_parallel, 0,
-                                   static_cast<std::ptrdiff_t>(particles.size()),
-                                   std::forward<Sources>(sources));
+  for_each_target<Evaluator, AccT, WithEnergy>(particles, box, table, out, min_parallel, 0,
+                                               static_cast<std::ptrdiff_t>(particles.size()),
+                                               std::forward<Sources>(sources));
 }
 
 }  // namespace novamd::neighbors
