@@ -1,11 +1,14 @@
 #pragma once
 // Small systems built directly (no config) for backend and traversal tests.
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 
 #include "novamd/backend/backend.hpp"
+#include "novamd/core/topology.hpp"
 #include "novamd/core/units.hpp"
+#include "novamd/forces/bonded_settings.hpp"
 
 namespace novamd::test {
 
@@ -41,6 +44,33 @@ inline backend::BackendSetup random_mixture(std::size_t n, double box, std::uint
     s.particles.type[i] = static_cast<std::int32_t>(rng() % 3);
     s.particles.id[i] = static_cast<std::int32_t>(i);
   }
+  return s;
+}
+
+/// `chains` linear chains of `length` particles in the random mixture's box (edge `box`), each
+/// bond 0.8 to 1.4 long in a random direction, wrapped into the box (bonds cross its faces);
+/// particle ids in chain order, bond types alternating 0 and 1; harmonic bonds of two types
+/// (K 100, r0 1; K 50, r0 1.2). The pair terms are the random mixture's (Yukawa, all pairs).
+inline backend::BackendSetup random_chains(int chains, int length, double box, std::uint64_t seed) {
+  const auto n = static_cast<std::size_t>(chains) * static_cast<std::size_t>(length);
+  auto s = random_mixture(n, box, seed);
+  std::mt19937_64 rng(seed + 1);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto view = s.box.view<double>();
+  s.topology = core::Topology(static_cast<std::int32_t>(n));
+  for (int c = 0; c < chains; ++c) {
+    for (int a = 1; a < length; ++a) {
+      const auto i = static_cast<std::size_t>(c * length + a);
+      const double z = 2 * unit(rng) - 1, phi = 6.283185307179586 * unit(rng);
+      const double rho = std::sqrt(1 - z * z), bond = 0.8 + 0.6 * unit(rng);
+      auto r = s.particles.position.get(i - 1);
+      r += core::Vec3<double>{bond * rho * std::cos(phi), bond * rho * std::sin(phi), bond * z};
+      s.particles.position.set(i, view.wrap(r));
+      s.topology.add_bond(
+          {a % 2, {static_cast<std::int32_t>(i - 1), static_cast<std::int32_t>(i)}});
+    }
+  }
+  s.bonded = {forces::HarmonicBondSettings{{{100.0, 1.0}, {50.0, 1.2}}}};
   return s;
 }
 

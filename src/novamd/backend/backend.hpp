@@ -18,7 +18,9 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/state_check.hpp"
 #include "novamd/core/tensor.hpp"
+#include "novamd/core/topology.hpp"
 #include "novamd/core/units.hpp"
+#include "novamd/forces/bonded_settings.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/step_operations.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
@@ -78,6 +80,10 @@ struct BackendSetup {
   /// With more than one rank, the particles come in id order, every pair force runs over all
   /// pairs of the rank's block, and the sums the backend reports (energies, heat) are global.
   std::shared_ptr<const parallel::Communicator> communicator;
+  /// The bonded terms (their particles named by id in `topology`), evaluated after the pair
+  /// terms; not with a force-matrix decomposition.
+  core::Topology topology;
+  std::vector<forces::BondedSettings> bonded;
 };
 
 /// The state where it runs and the primitives a step is made of: the step operations that

@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "novamd/backend/for_each_particle.hpp"
+#include "novamd/core/error.hpp"
+#include "novamd/forces/cpu_bonded_force.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/space_filling_curve.hpp"
 #include "novamd/parallel/host_exchange.hpp"
@@ -45,6 +47,10 @@ CpuBackend::CpuBackend(BackendSetup setup)
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
                                                  setup.neighbors, box_.shortest_edge(), block));
   }
+  if (!setup.bonded.empty() && matrix_.decomposed())
+    throw core::InputError("bonded terms are not supported with the force-matrix decomposition");
+  for (const auto& settings : setup.bonded)
+    terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology));
   for (const auto& s : species_.all())
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
   buffers_.reset(particles_.size());

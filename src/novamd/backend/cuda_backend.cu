@@ -11,6 +11,7 @@
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/backend/particle_terms.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/forces/cuda_bonded_force.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/all_pairs_plan.hpp"
@@ -81,6 +82,10 @@ class CudaBackend final : public Backend {
       terms_.push_back(
           forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_));
     }
+    if (!setup.bonded.empty() && matrix_.decomposed())
+      throw core::InputError("bonded terms are not supported with the force-matrix decomposition");
+    for (const auto& b : setup.bonded)
+      terms_.push_back(forces::make_cuda_bonded_force<P>(b, setup.topology));
     pack_all_positions();  // for the pair kernels
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // uploads on other streams are complete
   }
@@ -337,8 +342,18 @@ class CudaBackend final : public Backend {
           static_cast<std::ptrdiff_t>(t.begin), static_cast<std::ptrdiff_t>(t.end),
           static_cast<std::ptrdiff_t>(s.begin), static_cast<std::ptrdiff_t>(s.end)};
     }
-    return {packed_.data(), static_cast<int>(size()), box_.view<PairT>(), box_, multiprocessors_,
-            resident_threads_, block, block_range_};
+    const forces::DeviceFieldView fields{
+        device_.position.x.data(), device_.position.y.data(), device_.position.z.data(),
+        device_.id.data(), device_.charge.size() > 0 ? device_.charge.data() : nullptr};
+    return {packed_.data(),
+            static_cast<int>(size()),
+            box_.view<PairT>(),
+            box_,
+            multiprocessors_,
+            resident_threads_,
+            block,
+            block_range_,
+            fields};
   }
 
   /// This rank's block. Where the system is large enough for the each-pair-once kernel on

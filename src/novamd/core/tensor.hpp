@@ -36,6 +36,16 @@ struct SymmetricTensor {
     c[4] += sx * dz;
     c[5] += sy * dz;
   }
+  /// Adds the symmetric part of a (x) b, (a b^T + b a^T) / 2: the virial of a force b at a
+  /// relative position a (a bonded term's particle; the term's total is symmetric).
+  NOVAMD_HD void add_symmetrized_outer(T ax, T ay, T az, T bx, T by, T bz) {
+    c[0] += ax * bx;
+    c[1] += ay * by;
+    c[2] += az * bz;
+    c[3] += T(0.5) * (ax * by + ay * bx);
+    c[4] += T(0.5) * (ax * bz + az * bx);
+    c[5] += T(0.5) * (ay * bz + az * by);
+  }
   /// Adds `value` to each diagonal component (an isotropic term such as a tail correction).
   NOVAMD_HD void add_isotropic(T value) {
     c[0] += value;

@@ -94,6 +94,30 @@ struct ExclusionLists {
   bool contains(std::int32_t i, std::int32_t j) const;
 };
 
+/// For every particle id, the terms of one list it belongs to: row i holds term t * K + a for
+/// each term t whose particle a is i, in increasing order of t (CSR, N + 1 offsets). A loop over
+/// particles reads its own row and sums its share of each term: each particle gathers its own
+/// forces, in a fixed order, without atomics.
+struct TermMemberships {
+  std::vector<std::int32_t> offsets;  ///< N + 1 entries
+  std::vector<std::int32_t> entries;  ///< t * K + a
+};
+
+/// The memberships of `terms` for `particle_count` particles (ids of the terms < particle_count).
+template <int K>
+TermMemberships memberships_of(const TermList<K>& terms, std::int32_t particle_count) {
+  TermMemberships m;
+  m.offsets.assign(static_cast<std::size_t>(particle_count) + 1, 0);
+  for (const std::int32_t id : terms.ids) ++m.offsets[static_cast<std::size_t>(id) + 1];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(particle_count); ++i)
+    m.offsets[i + 1] += m.offsets[i];
+  m.entries.resize(terms.ids.size());
+  std::vector<std::int32_t> next(m.offsets.begin(), m.offsets.end() - 1);
+  for (std::size_t k = 0; k < terms.ids.size(); ++k)  // k = t K + a, increasing t
+    m.entries[next[terms.ids[k]]++] = static_cast<std::int32_t>(k);
+  return m;
+}
+
 /// Connected components of the bond graph, numbered 0, 1, ... in increasing order of their lowest
 /// id (deterministic); a particle without bonds is a molecule of its own.
 struct Molecules {

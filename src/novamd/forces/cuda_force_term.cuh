@@ -26,7 +26,15 @@
 
 namespace novamd::forces {
 
-/// What a force term reads: packed positions in the pair type PairT.
+/// The particle fields a force term may read besides the packed positions: device memory,
+/// storage order, every particle of the rank (null where absent).
+struct DeviceFieldView {
+  const double *x = nullptr, *y = nullptr, *z = nullptr;  ///< positions in double
+  const std::int32_t* id = nullptr;
+  const double* charge = nullptr;  ///< per-particle charges, where the system has them
+};
+
+/// What a force term reads: packed positions in the pair type PairT, and the particle fields.
 template <class PairT>
 struct CudaForceInput {
   const neighbors::PairPosition<PairT>* positions;
@@ -42,6 +50,7 @@ struct CudaForceInput {
   /// grid's ranks (all_pairs_half_block_cuda: targets and sources both receive forces); 0: the
   /// block's full matrix (forces on its targets only).
   int block_range = 0;
+  DeviceFieldView fields;  ///< double positions, ids, charges (bonded terms, per-particle data)
 };
 
 template <class PairT>

@@ -1,0 +1,41 @@
+#pragma once
+/// @file bonded_settings.hpp
+/// Bonded force terms (terms of 2 to 4 particles named by the topology, core/topology.hpp):
+/// each settings type holds the coefficients of every term type (`types`), names its evaluator
+/// (physics/, a bonded evaluator of physics/bonded_result.hpp) and the topology list it covers.
+/// The families share one CPU and one CUDA implementation (bonded_gather.hpp). Adding a bonded
+/// potential: its evaluator, a settings type here, an entry in `BondedSettings`.
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "novamd/core/topology.hpp"
+#include "novamd/core/units.hpp"
+#include "novamd/physics/harmonic_bond.hpp"
+
+namespace novamd::forces {
+
+/// Harmonic bonds, V = K (r - r0)^2 (physics/harmonic_bond.hpp), one (K, r0) per bond type.
+struct HarmonicBondSettings {
+  std::vector<physics::HarmonicBond::Params> types;  ///< indexed by the topology's bond type
+
+  static constexpr const char* kName = "harmonic_bond";
+  using Evaluator = physics::HarmonicBond;
+
+  /// The topology's terms this family evaluates.
+  static const core::TermList<2>& terms_of(const core::Topology& topology) {
+    return topology.bonds();
+  }
+  /// "harmonic_bond (2 bond types)".
+  std::string describe(const core::UnitSystem&) const {
+    return std::string(kName) + " (" + std::to_string(types.size()) + " bond types)";
+  }
+};
+
+using BondedSettings = std::variant<HarmonicBondSettings>;
+
+/// Throws core::InputError naming the family and the first term whose type has no coefficients.
+void check_term_types(const BondedSettings& settings, const core::Topology& topology);
+
+}  // namespace novamd::forces

@@ -1,0 +1,92 @@
+#include "novamd/forces/cpu_bonded_force.hpp"
+
+#include <cstddef>
+
+#include "novamd/core/id_index_map.hpp"
+#include "novamd/forces/bonded_gather.hpp"
+
+namespace novamd::forces {
+namespace {
+
+template <class Evaluator>
+class CpuBondedForce final : public CpuForceTerm {
+ public:
+  static constexpr int K = Evaluator::kParticles;
+
+  CpuBondedForce(const core::TermList<K>& terms, std::vector<typename Evaluator::Params> params,
+                 std::int32_t particle_count)
+      : terms_(terms),
+        params_(std::move(params)),
+        rows_(core::memberships_of(terms, particle_count)) {}
+
+  void add_to(const core::ParticleData& particles, const core::Box& box,
+              neighbors::ForceBuffers& out, bool with_energy) override {
+    if (map_stale_ || map_.size() != particles.size()) {
+      map_.rebuild(particles.id.data(), particles.size());
+      map_stale_ = false;
+    }
+    const BondedGather<Evaluator> gather{
+        {terms_.type.data(), terms_.ids.data(), static_cast<std::int32_t>(terms_.size())},
+        params_.data(),
+        rows_.offsets.data(),
+        rows_.entries.data(),
+        particles.position.x.data(),
+        particles.position.y.data(),
+        particles.position.z.data(),
+        particles.id.data(),
+        map_.indices().data(),
+        box.view<double>()};
+    const auto n = static_cast<std::ptrdiff_t>(particles.size());
+    if (with_energy) {
+      add_shares<true>(gather, n, out);
+    } else {
+      add_shares<false>(gather, n, out);
+    }
+  }
+
+  // The storage order changed: the id map is rebuilt at the next evaluation.
+  void invalidate_lists() override { map_stale_ = true; }
+  void restore_neighbors(const neighbors::NeighborState&, const core::ParticleData&,
+                         const core::Box&) override {
+    map_stale_ = true;
+  }
+
+ private:
+  template <bool WithEnergy>
+  static void add_shares(const BondedGather<Evaluator>& gather, std::ptrdiff_t n,
+                         neighbors::ForceBuffers& out) {
+#pragma omp parallel for schedule(static) if (n >= 4096)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const BondedShare s = gather.template share<WithEnergy>(static_cast<int>(i));
+      out.force.x[i] += s.force.x;
+      out.force.y[i] += s.force.y;
+      out.force.z[i] += s.force.z;
+      if constexpr (WithEnergy) {
+        out.energy[i] += s.energy;
+        for (int k = 0; k < core::kTensorComponents; ++k) out.virial[k][i] += s.virial.c[k];
+      }
+    }
+  }
+
+  core::TermList<K> terms_;
+  std::vector<typename Evaluator::Params> params_;
+  core::TermMemberships rows_;
+  core::IdIndexMap map_;
+  bool map_stale_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuForceTerm> make_cpu_bonded_force(const BondedSettings& settings,
+                                                    const core::Topology& topology) {
+  check_term_types(settings, topology);
+  return std::visit(
+      [&](const auto& s) -> std::unique_ptr<CpuForceTerm> {
+        using Evaluator = typename std::decay_t<decltype(s)>::Evaluator;
+        return std::make_unique<CpuBondedForce<Evaluator>>(s.terms_of(topology), s.types,
+                                                           topology.particle_count());
+      },
+      settings);
+}
+
+}  // namespace novamd::forces

@@ -1,0 +1,133 @@
+// The CUDA bonded terms (forces/cuda_bonded_force.cu) against the CPU backend on fresh random
+// chains that cross the box's faces, with the particles reordered along the Morton curve at
+// every evaluation (the device id map must follow): bonds alone at every precision (bonded terms
+// are evaluated in double everywhere), and bonds after a Yukawa pair term (the bonded term adds
+// to the pair term's output). Bitwise repeatable.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "novamd/backend/cpu_backend.hpp"
+#include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/make_backend.hpp"
+#include "support/force_scale.hpp"
+#include "support/systems.hpp"
+
+namespace {
+
+using novamd::backend::BackendSetup;
+using novamd::backend::EnergyRequest;
+using novamd::core::Precision;
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+#define SKIP_WITHOUT_GPU() \
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped"
+
+/// 2,000 chains of 5 in a box of edge 24 (10,000 particles: a reorder moves most of them).
+BackendSetup chains(Precision precision, bool with_pairs) {
+  auto s = novamd::test::random_chains(2000, 5, 24.0, 31);
+  if (!with_pairs) s.forces.clear();
+  s.precision = precision;
+  s.neighbors.reorder_every = 1;
+  return s;
+}
+
+struct Result {
+  novamd::core::ParticleData particles;  // id order
+  novamd::backend::Observables observables;
+};
+
+Result evaluate(novamd::backend::Backend& b) {
+  b.compute_forces(EnergyRequest::Skip);     // reordered, forces only
+  b.compute_forces(EnergyRequest::Compute);  // reordered again, with energy
+  return {b.particles_on_host(), b.observables()};
+}
+
+class CudaBondedTerms : public testing::TestWithParam<Precision> {};
+
+TEST_P(CudaBondedTerms, BondsAloneMatchTheCpuInDoubleAtEveryPrecision) {
+  SKIP_WITHOUT_GPU();
+  const auto setup = chains(GetParam(), false);
+  novamd::backend::CpuBackend cpu([&] {
+    auto s = setup;
+    s.precision = Precision::Double;
+    return s;
+  }());
+  auto gpu = novamd::backend::make_backend("cuda", setup);
+  const Result c = evaluate(cpu), g = evaluate(*gpu);
+  EXPECT_EQ(gpu->reorders(), 2);
+  double f_max = 0;
+  for (std::size_t i = 0; i < setup.particles.size(); ++i)
+    f_max = std::max({f_max, std::abs(c.particles.force.x[i]), std::abs(c.particles.force.y[i]),
+                      std::abs(c.particles.force.z[i])});
+  // The same double arithmetic in each term (FMA contraction on the GPU may differ by an ulp
+  // per operation), two terms per particle at most: 16 eps of the largest force.
+  for (std::size_t i = 0; i < setup.particles.size(); ++i) {
+    ASSERT_NEAR(g.particles.force.x[i], c.particles.force.x[i], 16 * kEps * f_max) << i;
+    ASSERT_NEAR(g.particles.force.y[i], c.particles.force.y[i], 16 * kEps * f_max) << i;
+    ASSERT_NEAR(g.particles.force.z[i], c.particles.force.z[i], 16 * kEps * f_max) << i;
+  }
+  const double n = static_cast<double>(setup.particles.size());
+  const double e = c.observables.potential_energy;
+  EXPECT_NEAR(g.observables.potential_energy, e, 4 * n * kEps * e);
+  const double w = std::abs(c.observables.virial.c[0]) + std::abs(c.observables.virial.c[1]) +
+                   std::abs(c.observables.virial.c[2]);
+  for (int k = 0; k < novamd::core::kTensorComponents; ++k)
+    EXPECT_NEAR(g.observables.virial.c[k], c.observables.virial.c[k], 4 * n * kEps * w) << k;
+
+  auto again = novamd::backend::make_backend("cuda", setup);  // no atomics: the same bits
+  const Result g2 = evaluate(*again);
+  EXPECT_EQ(g2.particles.force.x, g.particles.force.x);
+  EXPECT_EQ(g2.observables.virial, g.observables.virial);
+}
+
+TEST_P(CudaBondedTerms, BondsAfterAPairTermMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const auto setup = chains(GetParam(), true);
+  novamd::backend::CpuBackend cpu([&] {
+    auto s = setup;
+    s.precision = Precision::Double;
+    return s;
+  }());
+  auto gpu = novamd::backend::make_backend("cuda", setup);
+  const Result c = evaluate(cpu), g = evaluate(*gpu);
+  // Per particle, relative to the pair term's S_i = sum_j |f_ij| plus the bonds' forces: the
+  // pair bound of test_cuda_backend.cpp (1e-12 in double; (32 + 4 L / r_min) FP32 eps for the
+  // FP32 pair arithmetic, plus 4 sqrt(N) FP32 eps for FP32 sums).
+  const auto scale = novamd::test::force_magnitude_sums(setup);
+  const auto& p = setup.particles;
+  double r_min = std::numeric_limits<double>::max();
+  const auto box = setup.box.view<double>();
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t j = i + 1; j < p.size(); ++j) {
+      const auto d = box.minimum_image(p.position.get(i) - p.position.get(j));
+      r_min = std::min(r_min, std::sqrt(novamd::core::dot(d, d)));
+    }
+  const double eps_f = std::numeric_limits<float>::epsilon();
+  const double fp32 = (32.0 + 4.0 * setup.box.length().z / r_min) * eps_f;
+  const double bound = GetParam() == Precision::Double ? 1e-12
+                       : GetParam() == Precision::Mixed
+                           ? fp32
+                           : fp32 + 4.0 * std::sqrt(static_cast<double>(p.size())) * eps_f;
+  const auto& fc = c.particles.force;
+  const auto& fg = g.particles.force;
+  for (std::size_t i = 0; i < setup.particles.size(); ++i) {
+    const double s = scale[i] + std::abs(fc.x[i]) + std::abs(fc.y[i]) + std::abs(fc.z[i]);
+    ASSERT_NEAR(fg.x[i], fc.x[i], bound * s) << i;
+    ASSERT_NEAR(fg.y[i], fc.y[i], bound * s) << i;
+    ASSERT_NEAR(fg.z[i], fc.z[i], bound * s) << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, CudaBondedTerms,
+                         testing::Values(Precision::Double, Precision::Mixed, Precision::Single),
+                         [](const auto& info) {
+                           return std::string(novamd::core::to_string(info.param));
+                         });
+
+}  // namespace
