@@ -76,7 +76,8 @@ struct BackendSetup {
   std::vector<forces::ForceSettings> forces;
   core::Precision precision = core::Precision::Double;
   neighbors::NeighborSettings neighbors;
-  /// The ranks of a force-matrix decomposition (parallel/force_matrix.hpp); none for one rank.
+  /// The ranks of a force-matrix decomposition (parallel/force_matrix_domain.hpp); none for one
+  /// rank.
   /// With more than one rank, the particles come in id order, every pair force runs over all
   /// pairs of the rank's block, and the sums the backend reports (energies, heat) are global.
   std::shared_ptr<const parallel::Communicator> communicator;

@@ -14,7 +14,7 @@
 #include "novamd/forces/cpu_bonded_force.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/space_filling_curve.hpp"
-#include "novamd/parallel/host_exchange.hpp"
+#include "novamd/parallel/force_matrix_domain.hpp"
 
 namespace novamd::backend {
 namespace {
@@ -22,6 +22,15 @@ namespace {
 /// [begin, end) as signed loop bounds.
 std::pair<std::ptrdiff_t, std::ptrdiff_t> owned_bounds(parallel::IndexRange r) {
   return {static_cast<std::ptrdiff_t>(r.begin), static_cast<std::ptrdiff_t>(r.end)};
+}
+
+/// The sum of `values` over `ranges` (in order; entries past the array's end count nothing).
+double sum_over(const std::vector<parallel::IndexRange>& ranges,
+                const std::vector<double>& values) {
+  double sum = 0.0;
+  for (const auto& r : ranges)
+    for (std::size_t i = r.begin; i < r.end && i < values.size(); ++i) sum += values[i];
+  return sum;
 }
 
 }  // namespace
@@ -32,22 +41,16 @@ CpuBackend::CpuBackend(BackendSetup setup)
       box_(setup.box),
       particles_(std::move(setup.particles)),
       reorder_every_(setup.neighbors.reorder_every),
-      matrix_(parallel::ForceMatrix::of(setup.communicator, particles_.size())) {
-  std::optional<neighbors::PairBlock> block;
-  if (matrix_.decomposed()) {
-    reorder_every_ = 0;  // id order: the blocks are ranges of ids
-    block = neighbors::PairBlock{
-        static_cast<std::ptrdiff_t>(matrix_.targets.begin),
-        static_cast<std::ptrdiff_t>(matrix_.targets.end),
-        static_cast<std::ptrdiff_t>(matrix_.sources.begin),
-        static_cast<std::ptrdiff_t>(matrix_.sources.end)};
-  }
+      domain_(
+          std::make_unique<parallel::ForceMatrixDomain>(setup.communicator, particles_.size())) {
+  if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
+  const std::optional<neighbors::PairBlock> block = domain_->pair_block();
   for (const auto& settings : setup.forces) {
     cutoffs_.push_back(forces::cutoff_of(settings));
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
                                                  setup.neighbors, box_.shortest_edge(), block));
   }
-  if (!setup.bonded.empty() && matrix_.decomposed())
+  if (!setup.bonded.empty() && domain_->decomposed())
     throw core::InputError("bonded terms are not supported with the force-matrix decomposition");
   for (const auto& settings : setup.bonded)
     terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology));
@@ -63,19 +66,12 @@ std::string CpuBackend::description() const {
 void CpuBackend::compute_forces(EnergyRequest energy) {
   const bool with_energy = energy == EnergyRequest::Compute;
   if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
-  parallel::exchange_source_positions(matrix_, particles_.position, exchange_);
+  domain_->refresh_ghosts(particles_.position);
   buffers_.reset(particles_.size(), with_energy);
   for (const auto& term : terms_) term->add_to(particles_, box_, buffers_, with_energy);
   energy_current_ = with_energy;
-  parallel::sum_target_forces(matrix_, buffers_.force, exchange_);
+  domain_->complete_forces(buffers_.force);
   std::swap(particles_.force, buffers_.force);  // buffers_ keeps the old array for reuse
-}
-
-double CpuBackend::owned_sum(const std::vector<double>& values, parallel::Group group) const {
-  double sum = 0.0;
-  for (std::size_t i = owned().begin; i < owned().end && i < values.size(); ++i) sum += values[i];
-  matrix_.comm->sum(&sum, 1, group);
-  return sum;
 }
 
 /// Every per-particle array sorted along the Morton curve; lists built on the old order are
@@ -89,14 +85,12 @@ void CpuBackend::reorder_along_curve() {
 }
 
 ParticleArrays CpuBackend::particle_arrays() {
-  if (matrix_.decomposed()) return Backend::particle_arrays();  // gathered, id order
+  if (domain_->decomposed()) return Backend::particle_arrays();  // gathered, id order
   return {core::view_of(particles_), nullptr};
 }
 
 const core::ParticleData& CpuBackend::particles_on_host() {
-  if (matrix_.decomposed()) {
-    parallel::gather_evolving_targets(matrix_, particles_);
-  }
+  if (domain_->decomposed()) domain_->gather_evolving(particles_);
   if (reorders_ == 0) return particles_;
   by_id_ = particles_;
   core::permute(by_id_, core::id_order(particles_));
@@ -162,8 +156,11 @@ void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
                         integrate::pointers_of(particles_.velocity), heat_.data()});
 }
 
-// Sums over the owned particles; a column holds every particle once (one rank per block row).
-double CpuBackend::langevin_heat() { return owned_sum(heat_, parallel::Group::Column); }
+double CpuBackend::langevin_heat() {
+  double heat = sum_over({owned()}, heat_);
+  domain_->sum_over_owners(&heat, 1);
+  return heat;
+}
 
 double CpuBackend::kinetic_energy() {
   double twice_kinetic = 0.0;
@@ -172,7 +169,7 @@ double CpuBackend::kinetic_energy() {
     const double m = species_[particles_.type[i]].mass;
     twice_kinetic += m * core::dot(v.get(i), v.get(i));
   }
-  matrix_.comm->sum(&twice_kinetic, 1, parallel::Group::Column);
+  domain_->sum_over_owners(&twice_kinetic, 1);
   return 0.5 * twice_kinetic * units_.mvv_to_energy;
 }
 
@@ -180,10 +177,15 @@ Observables CpuBackend::observables() {
   if (!energy_current_) compute_forces(EnergyRequest::Compute);
   Observables o;
   o.kinetic_energy = kinetic_energy();
-  // Each rank's energy and virial shares are its block's pairs: the world sum holds each once.
-  o.potential_energy = owned_sum(buffers_.energy, parallel::Group::World);
+  // Each rank's energy and virial shares: summed over every rank, each pair counts once.
+  const auto ranges = domain_->energy_ranges();
+  double shares[1 + core::kTensorComponents];
+  shares[0] = sum_over(ranges, buffers_.energy);
   for (int k = 0; k < core::kTensorComponents; ++k)
-    o.virial.c[k] = owned_sum(buffers_.virial[k], parallel::Group::World);
+    shares[1 + k] = sum_over(ranges, buffers_.virial[k]);
+  domain_->sum_over_ranks(shares, 1 + core::kTensorComponents);
+  o.potential_energy = shares[0];
+  for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] = shares[1 + k];
   o.kinetic = kinetic_tensor();
   return o;
 }
@@ -196,16 +198,16 @@ core::SymmetricTensor<double> CpuBackend::kinetic_tensor() const {
     const auto vi = v.get(i);
     twice.add_outer(m, vi.x, vi.y, vi.z);
   }
-  matrix_.comm->sum(twice.c, core::kTensorComponents, parallel::Group::Column);
+  domain_->sum_over_owners(twice.c, core::kTensorComponents);
   twice *= 0.5 * units_.mvv_to_energy;
   return twice;
 }
 
 BackendState CpuBackend::save_state() {
   BackendState state;
-  if (matrix_.decomposed()) particles_on_host();  // gathers every rank's targets
-  state.particles = particles_;                   // storage order (id order when decomposed)
-  if (!heat_.empty()) parallel::gather_targets(matrix_, heat_);
+  if (domain_->decomposed()) particles_on_host();  // gathers every rank's particles
+  state.particles = particles_;                    // storage order (id order when decomposed)
+  if (!heat_.empty()) domain_->gather(heat_);
   state.thermostat_heat = heat_;
   state.force_evaluations = evaluations_;
   state.reorders = reorders_;
@@ -216,13 +218,13 @@ BackendState CpuBackend::save_state() {
 void CpuBackend::restore_state(const BackendState& state) {
   particles_ = state.particles;
   heat_ = state.thermostat_heat;
-  if (matrix_.decomposed() && state.reorders > 0) {  // from a single-rank run: back to id order
+  if (!domain_->allows_reordering() && state.reorders > 0) {  // from a single-rank run: id order
     const auto order = core::id_order(particles_);
     core::permute(particles_, order);
     if (!heat_.empty()) heat_ = core::gathered(heat_, order);
   }
   evaluations_ = state.force_evaluations;
-  reorders_ = matrix_.decomposed() ? 0 : state.reorders;
+  reorders_ = domain_->allows_reordering() ? state.reorders : 0;
   for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t)
     terms_[t]->restore_neighbors(state.terms[t], particles_, box_);
   buffers_.reset(particles_.size());
@@ -244,10 +246,10 @@ std::optional<Unstable> CpuBackend::find_unstable(double max_speed) {
         particles_.position.get(i), particles_.velocity.get(i), particles_.force.get(i),
         energy_current_ ? buffers_.energy[i] : 0.0, max_speed_squared);
     if (what != core::Instability::None)
-      first = std::min(first, std::int64_t{particles_.id[i]} * core::kInstabilityKinds +
-                                  static_cast<int>(what));
+      first = std::min(
+          first, std::int64_t{particles_.id[i]} * core::kInstabilityKinds + static_cast<int>(what));
   }
-  first = matrix_.comm->min(first, parallel::Group::World);  // every rank agrees
+  first = domain_->min_over_ranks(first);  // every rank agrees
   if (first == kNoneFound) return std::nullopt;
   return Unstable{static_cast<std::int32_t>(first / core::kInstabilityKinds),
                   static_cast<core::Instability>(first % core::kInstabilityKinds)};

@@ -1,9 +1,10 @@
 #pragma once
 /// @file cpu_backend.hpp
 /// The CPU backend: OpenMP, double-precision state, deterministic. The oracle every other
-/// backend is tested against. In a decomposed run (several MPI ranks) it holds every particle in
-/// id order, integrates its block of targets and evaluates its block of the force matrix;
-/// host allreduces (parallel/host_exchange.hpp) complete forces, positions and sums.
+/// backend is tested against. In a decomposed run (several MPI ranks) it integrates the particles
+/// its parallel::Domain says it owns and evaluates the pairs the domain deals it; the domain's
+/// host exchanges refresh the ghosts' positions, complete the forces and gather for output
+/// (parallel/domain.hpp; the force matrix today, parallel/force_matrix_domain.hpp).
 
 #include <memory>
 #include <vector>
@@ -12,7 +13,7 @@
 #include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
-#include "novamd/parallel/force_matrix.hpp"
+#include "novamd/parallel/domain.hpp"
 
 namespace novamd::backend {
 
@@ -52,10 +53,8 @@ class CpuBackend final : public Backend {
   integrate::Drift drift_update(double dt);
   void reorder_along_curve();
   /// The particles this rank integrates (all of them on one rank).
-  parallel::IndexRange owned() const { return matrix_.targets; }
-  /// The sum of `values` over the owned particles, then over the ranks of `group`.
-  double owned_sum(const std::vector<double>& values, parallel::Group group) const;
-  /// K_ab over the owned particles, then the column (which holds every particle once).
+  parallel::IndexRange owned() const { return domain_->owned(); }
+  /// K_ab over the owned particles, then over the owners of every particle.
   core::SymmetricTensor<double> kinetic_tensor() const;
 
   core::UnitSystem units_;
@@ -70,10 +69,9 @@ class CpuBackend final : public Backend {
   bool energy_current_ = false;  ///< energy and virial shares belong to the current positions
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   neighbors::ForceBuffers buffers_;
-  std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
-  std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
-  parallel::ForceMatrix matrix_;      ///< this rank's block (the whole matrix on one rank)
-  std::vector<double> exchange_;      ///< scratch of the allreduces
+  std::vector<double> inverse_mass_;          ///< per type, times the force-to-acceleration factor
+  std::vector<double> heat_;                  ///< per particle: kinetic energy added by O steps
+  std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads
 };
 
 }  // namespace novamd::backend

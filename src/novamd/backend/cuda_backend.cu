@@ -5,7 +5,6 @@
 
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
-#include "novamd/backend/device_collectives.hpp"
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
@@ -14,23 +13,14 @@
 #include "novamd/forces/cuda_bonded_force.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/integrate/particle_updates.hpp"
-#include "novamd/neighbors/all_pairs_plan.hpp"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
-#include "novamd/parallel/force_matrix.hpp"
-#include "novamd/parallel/host_exchange.hpp"
-#include "novamd/parallel/source_exchange_cuda.cuh"
+#include "novamd/parallel/cuda_force_matrix_domain.cuh"
 
 namespace novamd::backend {
 namespace {
 
-constexpr int kBlock = 256;
-
 /// A non-finite quantity of a particle, as one number ordered by id, then quantity.
 constexpr std::int64_t kNoneFound = INT64_MAX;
-
-int blocks_for(std::size_t n) {
-  return static_cast<int>((n + kBlock - 1) / kBlock);
-}
 
 using integrate::pointers_of;
 
@@ -66,7 +56,9 @@ class CudaBackend final : public Backend {
     multiprocessors_ = device->multiprocessors;
     resident_threads_ = device->multiprocessors * device->max_threads_per_multiprocessor;
     const std::size_t n = host_.size();
-    set_up_decomposition(setup.communicator);
+    domain_ =
+        std::make_unique<parallel::CudaForceMatrixDomain>(setup.communicator, n, multiprocessors_);
+    if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
     device_.upload(host_, stream_.get());
     upload_per_type_constants();
     packed_.resize(n);
@@ -76,13 +68,13 @@ class CudaBackend final : public Backend {
     first_non_finite_.resize(1);
     sums_.reserve(n);
     auto neighbor_settings = setup.neighbors;
-    if (matrix_.decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
+    if (domain_->decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
     for (const auto& f : setup.forces) {
       cutoffs_.push_back(forces::cutoff_of(f));
       terms_.push_back(
           forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_));
     }
-    if (!setup.bonded.empty() && matrix_.decomposed())
+    if (!setup.bonded.empty() && domain_->decomposed())
       throw core::InputError("bonded terms are not supported with the force-matrix decomposition");
     for (const auto& b : setup.bonded)
       terms_.push_back(forces::make_cuda_bonded_force<P>(b, setup.topology));
@@ -117,9 +109,8 @@ class CudaBackend final : public Backend {
     MemoryUse use;
     use.particles = device_.bytes() + packed_.bytes();
     for (const auto& term : terms_) use.neighbors += term->bytes();
-    use.other = inverse_mass_.bytes() + mass_energy_.bytes() + scratch_.bytes() +
-                results_.bytes() + flag_ids_.bytes() + first_non_finite_.bytes() +
-                order_.bytes();
+    use.other = inverse_mass_.bytes() + mass_energy_.bytes() + scratch_.bytes() + results_.bytes() +
+                flag_ids_.bytes() + first_non_finite_.bytes() + order_.bytes() + domain_->bytes();
     return use;
   }
   void synchronize() override { stream_.synchronize(); }
@@ -129,12 +120,13 @@ class CudaBackend final : public Backend {
     const bool with_energy = energy == EnergyRequest::Compute;
     if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
     if (terms_.empty()) device_.clear_forces(stream);
-    if (matrix_.decomposed()) exchange_sources();
+    domain_->refresh_ghosts(pointers_of(device_.position), device_.type.data(), packed_.data(),
+                            stream);
     const auto input = force_input();
     for (std::size_t t = 0; t < terms_.size(); ++t) {
       terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
     }
-    if (matrix_.decomposed()) complete_forces(stream);
+    domain_->complete_forces(pointers_of(device_.force), stream);
     energy_current_ = with_energy;
   }
 
@@ -176,10 +168,10 @@ class CudaBackend final : public Backend {
         stream_.get());
   }
 
-  // Sums over the owned particles, then over the column (which holds every particle once).
+  // Sums over the owned particles, then over their owners' ranks.
   double langevin_heat() override {
     double heat = device_.heat.size() == 0 ? 0.0 : sum_to_host(device_.heat.data() + first());
-    matrix_.comm->sum(&heat, 1, parallel::Group::Column);
+    domain_->sum_over_owners(&heat, 1);
     return heat;
   }
 
@@ -189,7 +181,7 @@ class CudaBackend final : public Backend {
       queue_twice_kinetic_energy();
       twice_kinetic = sum_to_host(scratch_.data());
     }
-    matrix_.comm->sum(&twice_kinetic, 1, parallel::Group::Column);
+    domain_->sum_over_owners(&twice_kinetic, 1);
     return 0.5 * twice_kinetic;
   }
 
@@ -211,7 +203,7 @@ class CudaBackend final : public Backend {
           stream);
       sums_.sum(scratch_.data(), results_.data() + 1 + k, owned, stream);
     }
-    const auto ranges = energy_ranges();
+    const auto ranges = domain_->energy_ranges();
     for (std::size_t r = 0; r < ranges.size(); ++r) {
       const auto& range = ranges[r];
       double* to = results_.data() + kPerRange * (1 + r);
@@ -225,10 +217,9 @@ class CudaBackend final : public Backend {
     double* range_sums = host.data() + kPerRange;  // the first range's; later ones added to it
     for (std::size_t r = 1; r < ranges.size(); ++r)
       for (int k = 0; k < kPerRange; ++k) range_sums[k] += range_sums[kPerRange * r + k];
-    // Kinetic terms over the column; each rank's energy and virial shares are its block's
-    // pairs: over every rank.
-    matrix_.comm->sum(host.data(), kPerRange, parallel::Group::Column);
-    matrix_.comm->sum(range_sums, kPerRange, parallel::Group::World);
+    // Kinetic terms over the owners; each rank's energy and virial shares: over every rank.
+    domain_->sum_over_owners(host.data(), kPerRange);
+    domain_->sum_over_ranks(range_sums, kPerRange);
     Observables o;
     o.kinetic_energy = 0.5 * host[0];
     for (int k = 0; k < core::kTensorComponents; ++k) o.kinetic.c[k] = 0.5 * host[1 + k];
@@ -240,14 +231,14 @@ class CudaBackend final : public Backend {
   BackendState save_state() override {
     const auto stream = stream_.get();
     BackendState state;
-    if (matrix_.decomposed()) {
-      state.particles = particles_on_host();  // every rank's targets, id order
+    if (domain_->decomposed()) {
+      state.particles = particles_on_host();  // every rank's particles, id order
     } else {
       device_.download(state.particles, stream, /*everything=*/true);
     }
     device_.heat.copy_to_host(state.thermostat_heat, stream);
     stream_.synchronize();
-    if (!state.thermostat_heat.empty()) parallel::gather_targets(matrix_, state.thermostat_heat);
+    if (!state.thermostat_heat.empty()) domain_->gather(state.thermostat_heat);
     state.force_evaluations = evaluations_;
     state.reorders = reorders_;
     for (const auto& term : terms_) state.terms.push_back(term->neighbor_state(stream));
@@ -258,7 +249,7 @@ class CudaBackend final : public Backend {
     const auto stream = stream_.get();
     host_ = state.particles;
     std::vector<double> heat = state.thermostat_heat;
-    if (matrix_.decomposed() && state.reorders > 0) {  // from a single-GPU run: id order
+    if (!domain_->allows_reordering() && state.reorders > 0) {  // from a single GPU: id order
       const auto order = core::id_order(host_);
       core::permute(host_, order);
       if (!heat.empty()) heat = core::gathered(heat, order);
@@ -266,10 +257,10 @@ class CudaBackend final : public Backend {
     device_.upload(host_, stream);
     device_.heat.copy_from_host(heat, stream);
     evaluations_ = state.force_evaluations;
-    reorders_ = matrix_.decomposed() ? 0 : state.reorders;
+    reorders_ = domain_->allows_reordering() ? state.reorders : 0;
     energy_current_ = false;
     pack_all_positions();
-    if (matrix_.decomposed()) return;  // all pairs of the block: no lists to restore
+    if (domain_->decomposed()) return;  // all pairs of the block: no lists to restore
     const auto input = force_input();
     for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t) {
       const auto& built_at = state.terms[t].built_at;
@@ -303,7 +294,7 @@ class CudaBackend final : public Backend {
       stream_.synchronize();
       if (flagged[0] != INT32_MAX) code = host_check(max_speed * max_speed);
     }
-    code = matrix_.comm->min(code, parallel::Group::World);  // every rank agrees
+    code = domain_->min_over_ranks(code);  // every rank agrees
     if (code == kNoneFound) return std::nullopt;
     return Unstable{static_cast<std::int32_t>(code / core::kInstabilityKinds),
                     static_cast<core::Instability>(code % core::kInstabilityKinds)};
@@ -313,8 +304,8 @@ class CudaBackend final : public Backend {
     // After a reorder the constant fields (types, ids, charges, ...) moved on the device too.
     device_.download(host_, stream_.get(), /*everything=*/reorders_ > 0);
     stream_.synchronize();
-    if (matrix_.decomposed()) {  // id order; every rank's targets gathered to every rank
-      parallel::gather_evolving_targets(matrix_, host_);
+    if (domain_->decomposed()) {  // id order; every rank's particles gathered to every rank
+      domain_->gather_evolving(host_);
       return host_;
     }
     if (reorders_ == 0) return host_;
@@ -325,7 +316,7 @@ class CudaBackend final : public Backend {
 
   ParticleArrays particle_arrays() override {
     // Decomposed, this rank's arrays hold only its targets and sources up to date: gather.
-    if (matrix_.decomposed()) return Backend::particle_arrays();
+    if (domain_->decomposed()) return Backend::particle_arrays();
     const core::ParticleView view{device_.position.x.data(), device_.position.y.data(),
                                   device_.position.z.data(), device_.type.data(),
                                   device_.id.data(),         size()};
@@ -334,14 +325,6 @@ class CudaBackend final : public Backend {
 
  private:
   forces::CudaForceInput<PairT> force_input() {
-    const auto& t = matrix_.targets;
-    const auto& s = matrix_.sources;
-    std::optional<neighbors::PairBlock> block;
-    if (matrix_.decomposed()) {
-      block = neighbors::PairBlock{
-          static_cast<std::ptrdiff_t>(t.begin), static_cast<std::ptrdiff_t>(t.end),
-          static_cast<std::ptrdiff_t>(s.begin), static_cast<std::ptrdiff_t>(s.end)};
-    }
     const forces::DeviceFieldView fields{
         device_.position.x.data(), device_.position.y.data(), device_.position.z.data(),
         device_.id.data(), device_.charge.size() > 0 ? device_.charge.data() : nullptr};
@@ -351,56 +334,9 @@ class CudaBackend final : public Backend {
             box_,
             multiprocessors_,
             resident_threads_,
-            block,
-            block_range_,
+            domain_->pair_block(),
+            domain_->block_range(),
             fields};
-  }
-
-  /// This rank's block. Where the system is large enough for the each-pair-once kernel on
-  /// every GPU (neighbors/all_pairs_plan.hpp, with the GPUs' multiprocessors together), the
-  /// blocks are whole ranges of R particles and every pair is computed once over the ranks
-  /// (neighbors/all_pairs_half_cuda.cuh); else each rank computes its block's full matrix.
-  void set_up_decomposition(std::shared_ptr<const parallel::Communicator> comm) {
-    const std::size_t n = host_.size();
-    if (!comm || comm->size() == 1) {
-      matrix_ = parallel::ForceMatrix::of(comm, n);
-      return;
-    }
-    // Every rank must cut the same blocks: the smallest GPU decides.
-    const auto sms = static_cast<int>(comm->min(multiprocessors_, parallel::Group::World));
-    block_range_ = comm->grid().full_matrix
-                       ? 0
-                       : neighbors::half_kernel_range(static_cast<int>(n), sms * comm->size());
-    matrix_ = parallel::ForceMatrix::of(comm, n, block_range_ > 0 ? block_range_ : 1);
-    reorder_every_ = 0;  // id order: the blocks are ranges of ids
-    collectives_ = std::make_unique<DeviceCollectives>(*matrix_.comm);
-    exchange_.resize(3 * matrix_.sources.size());
-  }
-
-  /// The forces of every rank's block into the total force on each target: with each pair
-  /// computed once, the sources' reactions first go down the column (in place: entries of
-  /// T_p ∩ S_q then hold the column's sum, which the row sum adds once).
-  void complete_forces(cudaStream_t stream) {
-    auto& f = device_.force;
-    if (block_range_ > 0) {
-      const std::size_t s = matrix_.sources.begin;
-      collectives_->sum3(f.x.data() + s, f.y.data() + s, f.z.data() + s,
-                         matrix_.sources.size(), parallel::Group::Column, stream);
-    }
-    collectives_->sum3(f.x.data() + first(), f.y.data() + first(), f.z.data() + first(),
-                       owned_count(), parallel::Group::Row, stream);
-  }
-
-  /// The index ranges whose energy shares this rank's force evaluation wrote, without overlap:
-  /// its targets, and with each pair once also the sources that are not targets.
-  std::vector<parallel::IndexRange> energy_ranges() const {
-    const auto& t = matrix_.targets;
-    std::vector<parallel::IndexRange> ranges{t};
-    if (block_range_ == 0) return ranges;
-    const auto& s = matrix_.sources;
-    if (s.begin < t.begin) ranges.push_back({s.begin, std::min(s.end, t.begin)});
-    if (s.end > t.end) ranges.push_back({std::max(s.begin, t.end), s.end});
-    return ranges;
   }
 
   /// The image counts from particle `first` on, or none where the system does not track them.
@@ -425,8 +361,8 @@ class CudaBackend final : public Backend {
   }
 
   /// The first particle this rank integrates, and how many (all of them on one GPU).
-  std::size_t first() const { return matrix_.targets.begin; }
-  std::size_t owned_count() const { return matrix_.targets.size(); }
+  std::size_t first() const { return domain_->owned().begin; }
+  std::size_t owned_count() const { return domain_->owned_count(); }
 
   /// Positions of every particle packed for the pair kernels (after an upload).
   void pack_all_positions() {
@@ -438,23 +374,6 @@ class CudaBackend final : public Backend {
         static_cast<int>(size()),
         RefreshPairPositions<integrate::Drift, PairT>{wrap, device_.type.data(), packed_.data()},
         stream_.get());
-  }
-
-  /// The column allreduce (parallel/source_exchange_cuda.cuh): the column's sources, current.
-  void exchange_sources() {
-    const auto stream = stream_.get();
-    const auto& s = matrix_.sources;
-    const auto& t = matrix_.targets;
-    const int count = static_cast<int>(s.size());
-    parallel::pack_owned_sources_kernel<<<blocks_for(count), kBlock, 0, stream>>>(
-        static_cast<int>(s.begin), count, static_cast<int>(t.begin), static_cast<int>(t.end),
-        pointers_of(device_.position), exchange_.data());
-    NOVAMD_CUDA_CHECK_LAUNCH();
-    collectives_->sum(exchange_.data(), exchange_.size(), parallel::Group::Column, stream);
-    parallel::unpack_sources_kernel<PairT><<<blocks_for(count), kBlock, 0, stream>>>(
-        static_cast<int>(s.begin), count, static_cast<int>(t.begin), static_cast<int>(t.end),
-        exchange_.data(), device_.type.data(), pointers_of(device_.position), packed_.data());
-    NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
   /// m v^2 of every owned particle into scratch_ (from index 0).
@@ -501,8 +420,8 @@ class CudaBackend final : public Backend {
 
   /// The first non-finite owned particle and quantity, as id x 4 + quantity (kQuantities),
   /// from a host copy of this rank's arrays (failure path only; no communication).
-  /// The lowest id x core::kInstabilityKinds + kind over the owned particles, on the host (after the
-  /// kernel flagged some particle).
+  /// The lowest id x core::kInstabilityKinds + kind over the owned particles, on the host (after
+  /// the kernel flagged some particle).
   std::int64_t host_check(double max_speed_squared) {
     device_.download(host_, stream_.get());
     device_.id.copy_to_host(host_.id, stream_.get());
@@ -513,7 +432,7 @@ class CudaBackend final : public Backend {
     for (std::size_t i = first(); i < first() + owned_count(); ++i) {
       const core::Instability what =
           core::instability_of(host_.position.get(i), host_.velocity.get(i), host_.force.get(i),
-                         energy[i], max_speed_squared);
+                               energy[i], max_speed_squared);
       if (what != core::Instability::None)
         first_code = std::min(first_code, std::int64_t{host_.id[i]} * core::kInstabilityKinds +
                                               static_cast<int>(what));
@@ -525,8 +444,8 @@ class CudaBackend final : public Backend {
   core::SpeciesTable species_;
   core::Box box_;
   std::vector<double> cutoffs_;  ///< of the force terms, for rescale_box's check
-  core::ParticleData host_;   ///< host copy in storage order, refreshed only for output
-  core::ParticleData by_id_;  ///< the host copy in id order, once particles were reordered
+  core::ParticleData host_;      ///< host copy in storage order, refreshed only for output
+  core::ParticleData by_id_;     ///< the host copy in id order, once particles were reordered
   core::CudaStream stream_;
   std::string description_;
   int multiprocessors_ = 1;
@@ -543,10 +462,8 @@ class CudaBackend final : public Backend {
   core::MappedHostValue<double> sum_host_;
   neighbors::DeviceSpatialOrder order_;
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
-  parallel::ForceMatrix matrix_;  ///< this rank's block (the whole matrix on one GPU)
-  std::unique_ptr<DeviceCollectives> collectives_;  ///< NCCL, when decomposed
-  core::DeviceBuffer<double> exchange_;             ///< 3 |S_q|: the column allreduce
-  int block_range_ = 0;  ///< R: each pair once over the ranks, blocks of whole ranges; 0: not
+  /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
+  std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;
 };
 
 }  // namespace

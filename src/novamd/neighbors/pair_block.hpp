@@ -1,7 +1,7 @@
 #pragma once
 /// @file pair_block.hpp
 /// A block of the force matrix: the targets whose forces a traversal computes and the sources
-/// it applies to them (parallel/force_matrix.hpp deals the blocks out to ranks). The whole
+/// it applies to them (parallel::Domain::pair_block deals the blocks out to ranks). The whole
 /// matrix, every particle against every other, is the block of one rank.
 
 #include <cstddef>

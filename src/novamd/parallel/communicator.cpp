@@ -1,8 +1,12 @@
 #include "novamd/parallel/communicator.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
+#include "novamd/core/error.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 
 #ifdef NOVAMD_HAVE_MPI
@@ -55,6 +59,41 @@ int Communicator::group_size(Group group) const {
   return group == Group::Row ? grid_.columns : group == Group::Column ? grid_.rows : size();
 }
 
+int Communicator::group_rank(Group group) const {
+  return group == Group::Row ? column_ : group == Group::Column ? row_ : rank_;
+}
+
+ShiftPartners Communicator::shift(Group group, int displacement) const {
+  const int n = group_size(group), me = group_rank(group);
+  const int d = (displacement % n + n) % n;
+  return {(me - d + n) % n, (me + d) % n};
+}
+
+namespace {
+
+void check_partner(int partner, int group_size, const char* role) {
+  if (partner < 0 || partner >= group_size) {
+    throw std::out_of_range(
+        fmt::format("Communicator::send_receive: {} {} is not a rank of a "
+                    "group of {}",
+                    role, partner, group_size));
+  }
+}
+
+/// An exchange with this rank alone: what is sent is what arrives.
+void copy_to_self(const double* send, std::size_t send_count, double* receive,
+                  std::size_t receive_count) {
+  if (send_count != receive_count) {
+    throw std::logic_error(
+        fmt::format("Communicator::send_receive: {} doubles sent to this rank "
+                    "itself, but {} expected",
+                    send_count, receive_count));
+  }
+  std::copy_n(send, send_count, receive);
+}
+
+}  // namespace
+
 #ifdef NOVAMD_HAVE_MPI
 
 void Communicator::sum(double* data, std::size_t count, Group group) const {
@@ -97,13 +136,56 @@ void Communicator::broadcast(void* data, std::size_t bytes, Group group) const {
   MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, 0, handles_->of(group));
 }
 
+void Communicator::send_receive(const double* send, std::size_t send_count, int destination,
+                                double* receive, std::size_t receive_count, int source,
+                                Group group) const {
+  const int me = group_rank(group);
+  check_partner(destination, group_size(group), "destination");
+  check_partner(source, group_size(group), "source");
+  if (!handles_ || (destination == me && source == me)) {
+    copy_to_self(send, send_count, receive, receive_count);
+    return;
+  }
+  constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  if (send_count > kLargest || receive_count > kLargest) {
+    throw core::RunError(
+        fmt::format("a point-to-point exchange of {} doubles exceeds the largest MPI count ({})",
+                    std::max(send_count, receive_count), kLargest));
+  }
+  constexpr int kTag = 0;  // one exchange at a time between two ranks: order keeps them apart
+  MPI_Status status;
+  MPI_Sendrecv(send, static_cast<int>(send_count), MPI_DOUBLE, destination, kTag, receive,
+               static_cast<int>(receive_count), MPI_DOUBLE, source, kTag, handles_->of(group),
+               &status);
+  int received = 0;
+  MPI_Get_count(&status, MPI_DOUBLE, &received);
+  if (static_cast<std::size_t>(received) != receive_count) {
+    throw std::logic_error(
+        fmt::format("Communicator::send_receive: {} doubles arrived from rank "
+                    "{}, but {} expected",
+                    received, source, receive_count));
+  }
+}
+
 #else  // one rank: nothing to combine
 
 void Communicator::sum(double*, std::size_t, Group) const {}
-std::int64_t Communicator::min(std::int64_t value, Group) const { return value; }
-int Communicator::max(int value, Group) const { return value; }
+std::int64_t Communicator::min(std::int64_t value, Group) const {
+  return value;
+}
+int Communicator::max(int value, Group) const {
+  return value;
+}
 void Communicator::gather_column_blocks(double*, const std::vector<IndexRange>&) const {}
 void Communicator::broadcast(void*, std::size_t, Group) const {}
+
+void Communicator::send_receive(const double* send, std::size_t send_count, int destination,
+                                double* receive, std::size_t receive_count, int source,
+                                Group group) const {
+  check_partner(destination, group_size(group), "destination");
+  check_partner(source, group_size(group), "source");
+  copy_to_self(send, send_count, receive, receive_count);
+}
 
 #endif
 

@@ -19,8 +19,7 @@ void check(ncclResult_t result, const char* what) {
 ncclComm_t make_comm(const Communicator& comm, Group group) {
   const int size = comm.group_size(group);
   if (size == 1) return nullptr;
-  const int rank = group == Group::Row ? comm.column() : group == Group::Column ? comm.row()
-                                                                                : comm.rank();
+  const int rank = comm.group_rank(group);
   ncclUniqueId id{};
   if (rank == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
   comm.broadcast(&id, sizeof(id), group);
@@ -51,8 +50,7 @@ NcclCollectives::NcclCollectives(const Communicator& comm) : comms_(std::make_un
 
 NcclCollectives::~NcclCollectives() = default;
 
-void NcclCollectives::sum(double* data, std::size_t count, Group group,
-                          cudaStream_t stream) const {
+void NcclCollectives::sum(double* data, std::size_t count, Group group, cudaStream_t stream) const {
   const ncclComm_t c = comms_->of(group);
   if (!c || count == 0) return;
   check(ncclAllReduce(data, data, count, ncclDouble, ncclSum, c, stream), "ncclAllReduce");

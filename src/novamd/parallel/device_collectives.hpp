@@ -13,21 +13,21 @@
 
 struct CUstream_st;
 
-namespace novamd::backend {
+namespace novamd::parallel {
 
 /// The device collectives of a decomposed run: NCCL where this build has it.
 #ifdef NOVAMD_HAVE_NCCL
-using DeviceCollectives = parallel::NcclCollectives;
+using DeviceCollectives = NcclCollectives;
 #else
 struct DeviceCollectives {
-  explicit DeviceCollectives(const parallel::Communicator&) {
+  explicit DeviceCollectives(const Communicator&) {
     throw core::InputError(
         "backend: cuda on several MPI ranks needs NCCL, and this build of novamd has none; "
         "rebuild with NCCL (the CUDA toolkit's, or libnccl-dev), or use --backend cpu");
   }
-  void sum3(double*, double*, double*, std::size_t, parallel::Group, CUstream_st*) const {}
-  void sum(double*, std::size_t, parallel::Group, CUstream_st*) const {}
+  void sum3(double*, double*, double*, std::size_t, Group, CUstream_st*) const {}
+  void sum(double*, std::size_t, Group, CUstream_st*) const {}
 };
 #endif
 
-}  // namespace novamd::backend
+}  // namespace novamd::parallel
