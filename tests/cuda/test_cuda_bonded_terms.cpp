@@ -1,8 +1,10 @@
 // The CUDA bonded terms (forces/cuda_bonded_force.cu) against the CPU backend on fresh random
 // chains that cross the box's faces, with the particles reordered along the Morton curve at
 // every evaluation (the device id map must follow): bonds alone at every precision (bonded terms
-// are evaluated in double everywhere), and bonds after a Yukawa pair term (the bonded term adds
-// to the pair term's output). Bitwise repeatable.
+// are evaluated in double everywhere), and bonds after a Yukawa pair term cut at 2.5 whose
+// Verlet lists leave out the pairs within three bonds (the bonded term adds to the pair term's
+// output; the pairs left out are checked against the CPU's, test_exclusions.cpp). Bitwise
+// repeatable.
 
 #include <gtest/gtest.h>
 

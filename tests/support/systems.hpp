@@ -50,7 +50,9 @@ inline backend::BackendSetup random_mixture(std::size_t n, double box, std::uint
 /// `chains` linear chains of `length` particles in the random mixture's box (edge `box`), each
 /// bond 0.8 to 1.4 long in a random direction, wrapped into the box (bonds cross its faces);
 /// particle ids in chain order, bond types alternating 0 and 1; harmonic bonds of two types
-/// (K 100, r0 1; K 50, r0 1.2). The pair terms are the random mixture's (Yukawa, all pairs).
+/// (K 100, r0 1; K 50, r0 1.2). The pair term: the random mixture's Yukawa cut at 2.5, which
+/// leaves out the pairs within three bonds (Verlet lists: the box needs an edge of at least 3 x
+/// (2.5 + skin 0.3)).
 inline backend::BackendSetup random_chains(int chains, int length, double box, std::uint64_t seed) {
   const auto n = static_cast<std::size_t>(chains) * static_cast<std::size_t>(length);
   auto s = random_mixture(n, box, seed);
@@ -71,6 +73,7 @@ inline backend::BackendSetup random_chains(int chains, int length, double box, s
     }
   }
   s.bonded = {forces::HarmonicBondSettings{{{100.0, 1.0}, {50.0, 1.2}}}};
+  s.forces = {forces::YukawaSettings{1.5, 2.5}};
   return s;
 }
 

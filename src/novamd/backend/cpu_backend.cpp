@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "novamd/backend/for_each_particle.hpp"
+#include "novamd/backend/molecular_terms.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_bonded_force.hpp"
 #include "novamd/integrate/particle_updates.hpp"
@@ -45,13 +46,13 @@ CpuBackend::CpuBackend(BackendSetup setup)
           std::make_unique<parallel::ForceMatrixDomain>(setup.communicator, particles_.size())) {
   if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
   const std::optional<neighbors::PairBlock> block = domain_->pair_block();
+  exclusions_ = excluded_pairs(setup, domain_->decomposed());
   for (const auto& settings : setup.forces) {
     cutoffs_.push_back(forces::cutoff_of(settings));
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
-                                                 setup.neighbors, box_.shortest_edge(), block));
+                                                 setup.neighbors, box_.shortest_edge(), block,
+                                                 exclusions_ ? &*exclusions_ : nullptr));
   }
-  if (!setup.bonded.empty() && domain_->decomposed())
-    throw core::InputError("bonded terms are not supported with the force-matrix decomposition");
   for (const auto& settings : setup.bonded)
     terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology));
   for (const auto& s : species_.all())

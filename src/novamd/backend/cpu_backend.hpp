@@ -7,6 +7,7 @@
 /// (parallel/domain.hpp; the force matrix today, parallel/force_matrix_domain.hpp).
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "novamd/backend/backend.hpp"
@@ -67,6 +68,7 @@ class CpuBackend final : public Backend {
   std::int64_t evaluations_ = 0;
   std::int64_t reorders_ = 0;
   bool energy_current_ = false;  ///< energy and virial shares belong to the current positions
+  std::optional<core::ExclusionLists> exclusions_;  ///< pairs the lists leave out (bonds)
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   neighbors::ForceBuffers buffers_;
   std::vector<double> inverse_mass_;          ///< per type, times the force-to-acceleration factor

@@ -8,6 +8,7 @@
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
+#include "novamd/backend/molecular_terms.hpp"
 #include "novamd/backend/particle_terms.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
@@ -69,13 +70,12 @@ class CudaBackend final : public Backend {
     sums_.reserve(n);
     auto neighbor_settings = setup.neighbors;
     if (domain_->decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
+    exclusions_ = excluded_pairs(setup, domain_->decomposed());
     for (const auto& f : setup.forces) {
       cutoffs_.push_back(forces::cutoff_of(f));
-      terms_.push_back(
-          forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_));
+      terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_,
+                                                       exclusions_ ? &*exclusions_ : nullptr));
     }
-    if (!setup.bonded.empty() && domain_->decomposed())
-      throw core::InputError("bonded terms are not supported with the force-matrix decomposition");
     for (const auto& b : setup.bonded)
       terms_.push_back(forces::make_cuda_bonded_force<P>(b, setup.topology));
     pack_all_positions();  // for the pair kernels
@@ -461,6 +461,7 @@ class CudaBackend final : public Backend {
   DeviceSums sums_;
   core::MappedHostValue<double> sum_host_;
   neighbors::DeviceSpatialOrder order_;
+  std::optional<core::ExclusionLists> exclusions_;  ///< pairs the lists leave out (bonds)
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
   std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;

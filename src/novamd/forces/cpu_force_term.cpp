@@ -1,5 +1,9 @@
 #include "novamd/forces/cpu_force_term.hpp"
 
+#include <cmath>
+#include <string>
+
+#include "novamd/core/error.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_list_cpu.hpp"
 #include "novamd/neighbors/neighbor_list_cpu.hpp"
@@ -15,14 +19,17 @@ class CpuPairForce final : public CpuForceTerm {
  public:
   CpuPairForce(physics::PairTable<typename Evaluator::Params> table, NeighborMethod method,
                double cutoff, double skin, std::int64_t check_every,
-               std::optional<neighbors::PairBlock> block)
+               std::optional<neighbors::PairBlock> block, const core::ExclusionLists* exclusions)
       : table_(std::move(table)),
         method_(method),
         cutoff_(cutoff),
         skin_(skin),
         check_every_(check_every),
         list_(cutoff, skin),
-        block_(block) {}
+        block_(block),
+        exclusions_(exclusions) {
+    exclude_in(list_);
+  }
 
   void add_to(const core::ParticleData& particles, const core::Box& box,
               neighbors::ForceBuffers& out, bool with_energy) override {
@@ -37,6 +44,7 @@ class CpuPairForce final : public CpuForceTerm {
   void invalidate_lists() override {
     earlier_builds_ += list_.builds();
     list_ = neighbors::VerletList(cutoff_, skin_);
+    exclude_in(list_);
   }
   neighbors::NeighborState neighbor_state() const override {
     return {calls_, list_builds(), list_.built_at()};
@@ -46,6 +54,7 @@ class CpuPairForce final : public CpuForceTerm {
     calls_ = state.calls;
     earlier_builds_ = 0;
     list_ = neighbors::VerletList(cutoff_, skin_);
+    exclude_in(list_);
     if (state.built_at.size() > 0 && method_ == NeighborMethod::NeighborList) {
       list_.restore(particles, state.built_at, state.builds, box);
     } else {
@@ -54,6 +63,10 @@ class CpuPairForce final : public CpuForceTerm {
   }
 
  private:
+  void exclude_in(neighbors::VerletList& list) const {
+    if (exclusions_) list.set_exclusions(exclusions_->offsets.data(), exclusions_->ids.data());
+  }
+
   template <bool WithEnergy>
   void traverse(const core::ParticleData& particles, const core::Box& box,
                 neighbors::ForceBuffers& out) {
@@ -92,46 +105,57 @@ class CpuPairForce final : public CpuForceTerm {
   neighbors::CellGrid grid_;
   neighbors::VerletList list_;
   std::optional<neighbors::PairBlock> block_;  ///< a decomposed run's block: all pairs of it
+  const core::ExclusionLists* exclusions_;     ///< pairs the lists leave out (null: none)
 };
 
 template <core::Precision P>
-std::unique_ptr<CpuForceTerm> make_term(const ForceSettings& settings,
-                                        const core::SpeciesTable& species,
-                                        const core::UnitSystem& units,
-                                        const neighbors::NeighborSettings& neighbors,
-                                        double shortest_edge,
-                                        std::optional<neighbors::PairBlock> block) {
+std::unique_ptr<CpuForceTerm> make_term(
+    const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
+    const neighbors::NeighborSettings& neighbors, double shortest_edge,
+    std::optional<neighbors::PairBlock> block, const core::ExclusionLists* exclusions) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = cutoff_of(settings);
-  const auto method = neighbors::resolve_method(neighbors, cutoff, shortest_edge);
+  const auto method = exclusions ? method_with_exclusions(settings, neighbors)
+                                 : neighbors::resolve_method(neighbors, cutoff, shortest_edge);
   return with_evaluator<PairT>(
       settings, species, units, [&]<class Evaluator>(auto table) -> std::unique_ptr<CpuForceTerm> {
         return std::make_unique<CpuPairForce<Evaluator, AccT>>(
             std::move(table), block ? NeighborMethod::AllPairs : method, cutoff,
-            neighbors.skin_for(cutoff), neighbors.check_every, block);
+            neighbors.skin_for(cutoff), neighbors.check_every, block, exclusions);
       });
 }
 
 }  // namespace
 
-std::unique_ptr<CpuForceTerm> make_cpu_force_term(const ForceSettings& settings,
-                                                  const core::SpeciesTable& species,
-                                                  const core::UnitSystem& units,
-                                                  core::Precision precision,
-                                                  const neighbors::NeighborSettings& neighbors,
-                                                  double shortest_edge,
-                                                  std::optional<neighbors::PairBlock> block) {
+neighbors::NeighborMethod method_with_exclusions(const ForceSettings& settings,
+                                                 const neighbors::NeighborSettings& neighbors) {
+  const std::string name = std::visit([](const auto& s) { return std::string(s.kName); }, settings);
+  if (std::isinf(cutoff_of(settings)))
+    throw core::InputError("forces." + name +
+                           ": the system has excluded pairs (bonds), which need a finite cutoff "
+                           "(Verlet lists leave them out)");
+  if (neighbors.method != NeighborMethod::Auto && neighbors.method != NeighborMethod::NeighborList)
+    throw core::InputError(
+        "neighbors.method: the system has excluded pairs (bonds), which only "
+        "`neighbor_list` (or `auto`) leaves out");
+  return NeighborMethod::NeighborList;
+}
+
+std::unique_ptr<CpuForceTerm> make_cpu_force_term(
+    const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
+    core::Precision precision, const neighbors::NeighborSettings& neighbors, double shortest_edge,
+    std::optional<neighbors::PairBlock> block, const core::ExclusionLists* exclusions) {
   switch (precision) {
     case core::Precision::Double:
       return make_term<core::Precision::Double>(settings, species, units, neighbors, shortest_edge,
-                                                  block);
+                                                block, exclusions);
     case core::Precision::Mixed:
       return make_term<core::Precision::Mixed>(settings, species, units, neighbors, shortest_edge,
-                                                  block);
+                                               block, exclusions);
     case core::Precision::Single:
       return make_term<core::Precision::Single>(settings, species, units, neighbors, shortest_edge,
-                                                  block);
+                                                block, exclusions);
   }
   return nullptr;
 }

@@ -11,6 +11,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/precision.hpp"
+#include "novamd/core/topology.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
@@ -40,11 +41,19 @@ class CpuForceTerm {
 /// The CPU force term for `settings` at `precision` (pair table built for the species), with the
 /// traversal `neighbors` resolves to in a box whose shortest edge is `shortest_edge`; or, given
 /// a `block` of the force matrix (a decomposed run), all pairs of the block under the
-/// evaluator's cutoff, without lists.
+/// evaluator's cutoff, without lists. With `exclusions` (kept alive by the caller; not with a
+/// block), the term uses Verlet lists that leave the excluded pairs out: a method other than
+/// `auto` or `neighbor_list`, or an infinite cutoff, is an InputError.
 std::unique_ptr<CpuForceTerm> make_cpu_force_term(
-    const ForceSettings& settings, const core::SpeciesTable& species,
-    const core::UnitSystem& units, core::Precision precision,
-    const neighbors::NeighborSettings& neighbors, double shortest_edge,
-    std::optional<neighbors::PairBlock> block = std::nullopt);
+    const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
+    core::Precision precision, const neighbors::NeighborSettings& neighbors, double shortest_edge,
+    std::optional<neighbors::PairBlock> block = std::nullopt,
+    const core::ExclusionLists* exclusions = nullptr);
+
+/// The traversal a pair term with this cutoff uses where the system has excluded pairs: Verlet
+/// lists. Throws core::InputError naming the term when the cutoff is infinite or the method
+/// asked for is another.
+neighbors::NeighborMethod method_with_exclusions(const ForceSettings& settings,
+                                                 const neighbors::NeighborSettings& neighbors);
 
 }  // namespace novamd::forces

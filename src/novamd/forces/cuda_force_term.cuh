@@ -16,6 +16,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
+#include "novamd/core/topology.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/neighbors/force_output.hpp"
@@ -85,18 +86,24 @@ using PairTypeOf = typename core::PrecisionTypes<P>::PairT;
 /// grid has fewer than three cells per axis (a small box, or a dilute system's capped grid).
 /// Defined in forces/cuda_pair_force.cuh and instantiated once per family and precision, in the
 /// units that src/CMakeLists.txt generates.
+/// With `exclusions` (a system with bonds), Verlet lists that leave the excluded pairs out
+/// (forces::method_with_exclusions).
 template <core::Precision P, class Settings>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
     const Settings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
-    const neighbors::NeighborSettings& neighbors, const core::Box& box);
+    const neighbors::NeighborSettings& neighbors, const core::Box& box,
+    const core::ExclusionLists* exclusions);
 
 /// The CUDA force term for `settings` at precision P (see make_cuda_pair_force).
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_force_term(
     const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
-    const neighbors::NeighborSettings& neighbors, const core::Box& box) {
+    const neighbors::NeighborSettings& neighbors, const core::Box& box,
+    const core::ExclusionLists* exclusions = nullptr) {
   return std::visit(
-      [&](const auto& s) { return make_cuda_pair_force<P>(s, species, units, neighbors, box); },
+      [&](const auto& s) {
+        return make_cuda_pair_force<P>(s, species, units, neighbors, box, exclusions);
+      },
       settings);
 }
 

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 
+#include "novamd/core/error.hpp"
+#include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/all_pairs_half_cuda.cuh"
@@ -27,13 +29,17 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
 
   CudaPairForce(const physics::PairTable<typename Evaluator::Params>& table,
                 neighbors::NeighborMethod method, double cutoff, double skin,
-                std::int64_t check_every)
+                std::int64_t check_every, const core::ExclusionLists* exclusions)
       : num_types_(table.num_types()),
         method_(method),
         cutoff_(cutoff),
         skin_(skin),
         check_every_(check_every) {
     table_.copy_from_host(table.data(), nullptr);
+    if (exclusions) {
+      exclusion_offsets_.copy_from_host(exclusions->offsets, nullptr);
+      excluded_.copy_from_host(exclusions->ids, nullptr);
+    }
     // Kernels run on non-blocking streams, which do not wait for the legacy default stream.
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
@@ -60,6 +66,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
         traversal(in.n, in.host_box) != neighbors::NeighborMethod::NeighborList)
       return;
     list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
+    list_->set_exclusions(exclusion_view(in));
     list_->restore(built_at, in.n, in.host_box, state.builds, stream);
   }
 
@@ -87,9 +94,15 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       return;
     }
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
-    switch (traversal(in.n, in.host_box)) {
+    const auto method = traversal(in.n, in.host_box);
+    if (exclusion_offsets_.size() > 0 && method != neighbors::NeighborMethod::NeighborList)
+      throw core::RunError(
+          "the system has excluded pairs (bonds), which only Verlet lists leave out, and the "
+          "box holds fewer than 3 cells of cutoff + skin per axis for the particle count");
+    switch (method) {
       case neighbors::NeighborMethod::NeighborList: {
         if (!list_) list_.emplace(cutoff_, skin_, lanes);
+        list_->set_exclusions(exclusion_view(in));
         list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
         neighbors::neighbor_list_force_cuda<Evaluator>(in.positions, in.n, in.box, table_.data(),
                                                        num_types_, list_->view(), out, mode,
@@ -107,6 +120,12 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
 
  private:
+  /// The excluded pairs, with the ids of the storage order `in` holds (none: a default view).
+  neighbors::ExclusionView exclusion_view(const CudaForceInput<PairT>& in) const {
+    if (exclusion_offsets_.size() == 0) return {};
+    return {exclusion_offsets_.data(), excluded_.data(), in.fields.id};
+  }
+
   /// The traversal for n particles in `box`: cell and Verlet lists visit the 27 cells around a
   /// particle's cell, so they need 3 cells per axis in the grid that the particle count allows
   /// (a dilute system's grid is capped, cell_dimensions.hpp); else all pairs.
@@ -147,22 +166,26 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs
   neighbors::DeviceCellBins cells_;
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
+  core::DeviceBuffer<std::int32_t> exclusion_offsets_, excluded_;  ///< core::ExclusionLists
 };
 
 template <core::Precision P, class Settings>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
     const Settings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
-    const neighbors::NeighborSettings& neighbors, const core::Box& box) {
+    const neighbors::NeighborSettings& neighbors, const core::Box& box,
+    const core::ExclusionLists* exclusions) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = settings.cutoff;
   const double skin = neighbors.skin_for(cutoff);
-  const auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
+  const auto method = exclusions
+                          ? method_with_exclusions(settings, neighbors)
+                          : neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
   return with_evaluator<PairT>(
       settings, species, units,
       [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
         return std::make_unique<CudaPairForce<Evaluator, AccT>>(table, method, cutoff, skin,
-                                                                neighbors.check_every);
+                                                                neighbors.check_every, exclusions);
       });
 }
 

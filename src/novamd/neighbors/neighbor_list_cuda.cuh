@@ -7,8 +7,9 @@
 /// reads exactly that list. Full lists (each pair in both particles' lists: no scattered
 /// reactions, so no atomics and reproducible sums), stored so that a warp's reads of one round
 /// are contiguous. A list that would overflow its capacity grows and is built again: no pair
-/// is ever dropped. Rebuilt when a particle has moved more than skin/2 since the
-/// last build: a kernel decides on the device and tells the host through one mapped word.
+/// is ever dropped. Excluded pairs (exclusions.hpp) are left out. Rebuilt when a particle has moved
+/// more than skin/2 since the last build: a kernel decides on the device and tells the host through
+/// one mapped word.
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/particles.hpp"
 #include "novamd/neighbors/cell_bins_cuda.cuh"
+#include "novamd/neighbors/exclusions.hpp"
 #include "novamd/neighbors/pair_position.hpp"
 #include "novamd/neighbors/target_lanes_cuda.cuh"
 
@@ -38,8 +40,9 @@ struct NeighborListView {
 template <class T, int G>
 __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int n,
                                    core::BoxView<T> box, CellBinsView bins, T range_squared,
-                                   int rounds, std::size_t row_stride, int* __restrict__ list,
-                                   int* __restrict__ count, int* __restrict__ longest) {
+                                   int rounds, std::size_t row_stride, ExclusionView exclusions,
+                                   int* __restrict__ list, int* __restrict__ count,
+                                   int* __restrict__ longest) {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = thread / G;
   const int lane = thread % G;
@@ -53,6 +56,7 @@ __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int 
     const PairPosition<T> s = pos[j];
     const auto d = box.minimum_image({p.x - s.x, p.y - s.y, p.z - s.z});
     if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) return;
+    if (exclusions.any() && exclusions.excludes(i, j)) return;
     if (found < rounds) out[std::size_t(found) * row_stride] = j;
     ++found;
   });
@@ -97,6 +101,9 @@ class DeviceVerletList {
   }
   /// The particles were reordered: the lists are rebuilt at the next update.
   void invalidate() { valid_ = false; }
+  /// Pairs that every later build leaves out (device pointers, the ids of the storage order
+  /// that the next build sees); default: none.
+  void set_exclusions(const ExclusionView& exclusions) { exclusions_ = exclusions; }
 
   /// Builds the lists as they were built from the positions `built_at` (device, storage order),
   /// and counts `builds` builds so far: a restart's lists are the uninterrupted run's.
@@ -179,7 +186,7 @@ class DeviceVerletList {
     const int blocks = static_cast<int>((row_stride + kBlock - 1) / kBlock);
     with_lanes(lanes_, [&](auto lanes) {
       build_lists_kernel<T, decltype(lanes)::value><<<blocks, kBlock, 0, stream>>>(
-          pos, n, box.view<T>(), bins_.view(), T(range * range), rounds_, row_stride,
+          pos, n, box.view<T>(), bins_.view(), T(range * range), rounds_, row_stride, exclusions_,
           list_.data(), count_.data(), longest_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
@@ -195,6 +202,7 @@ class DeviceVerletList {
   int rounds_ = 0;  ///< capacity of each lane's list
   bool valid_ = false;
   std::int64_t builds_ = 0;
+  ExclusionView exclusions_;
   DeviceCellBins bins_;
   core::DeviceBuffer<int> list_, count_, longest_;
   core::DeviceBuffer<PairPosition<T>> built_at_;

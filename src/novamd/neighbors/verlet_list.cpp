@@ -132,14 +132,22 @@ void VerletList::append_neighbours(int i, const core::Vec3<double>& ri, const Ca
   if (out.size() < scratch.used + n) out.resize(2 * (scratch.used + n));  // never shrunk
   int* dst = out.data() + scratch.used;
   int kept = 0;
-  for (int k = 0; k < n; ++k) {  // write always, advance when inside
-    dst[kept] = j[k];
-    kept += inside[k];
+  if (!exclusions_.any()) {
+    for (int k = 0; k < n; ++k) {  // write always, advance when inside
+      dst[kept] = j[k];
+      kept += inside[k];
+    }
+  } else {
+    for (int k = 0; k < n; ++k) {
+      dst[kept] = j[k];
+      kept += inside[k] && !exclusions_.excludes(i, j[k]);
+    }
   }
   scratch.used += kept;
 }
 
 void VerletList::build(const core::ParticleData& particles, const core::Box& box) {
+  exclusions_.id = particles.id.data();
   // Cells of half the range, 5 x 5 x 5 around each target's cell: about 60% of the candidates
   // of 3 x 3 x 3 cells of the whole range. A box of fewer than 5 such cells per axis (shorter
   // than 2.5 ranges) has every particle as a candidate.

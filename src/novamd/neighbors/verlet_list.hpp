@@ -7,8 +7,8 @@
 /// r_c + skin with a stencil of 5 x 5 x 5 cells where the box holds 5 such cells per axis, else
 /// every particle is a candidate. The candidates of a cell are copied once, as the periodic
 /// images nearest to it, into contiguous arrays; each of the cell's targets then tests them in
-/// one SIMD loop. A target's list is in a fixed order (stencil cells, then storage order), the
-/// same for any thread count.
+/// one SIMD loop. Excluded pairs (exclusions.hpp) are left out. A target's list is in a fixed order
+/// (stencil cells, then storage order), the same for any thread count.
 
 #include <cstddef>
 #include <cstdint>
@@ -17,12 +17,20 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/neighbors/cell_grid.hpp"
+#include "novamd/neighbors/exclusions.hpp"
 
 namespace novamd::neighbors {
 
 class VerletList {
  public:
   VerletList(double cutoff, double skin) : cutoff_(cutoff), skin_(skin) {}
+
+  /// Leaves the pairs of `exclusions` (rows by id, core::ExclusionLists, kept alive by the
+  /// caller) out of every later build; null offsets: none.
+  void set_exclusions(const std::int32_t* offsets, const std::int32_t* excluded) {
+    exclusions_.offsets = offsets;
+    exclusions_.excluded = excluded;
+  }
 
   /// Rebuilds the list if it is missing, the particle count changed, or a particle moved more
   /// than skin/2 since the last build. Returns true when it rebuilt.
@@ -67,6 +75,7 @@ class VerletList {
                          const core::BoxView<double>& box, Scratch& scratch) const;
 
   double cutoff_, skin_;
+  ExclusionView exclusions_;  ///< ids set at each build
   std::int64_t builds_ = 0;
   core::Vec3Array built_at_;  ///< positions at the last build
   CellGrid grid_;

@@ -1,0 +1,35 @@
+#pragma once
+/// @file exclusions.hpp
+/// Pairs left out of the pair lists: the particles each particle is bonded to within three
+/// bonds (core::Topology::exclusions; DESIGN principle 10: 1-2, 1-3 and 1-4 pairs are excluded
+/// from the pair terms, scaled 1-4 pairs computed as their own term). The Verlet-list builds on
+/// both backends ask `excludes(i, j)` of each pair within range; the traversals then never see
+/// an excluded pair.
+
+#include <cstdint>
+
+#include "novamd/core/host_device.hpp"
+
+namespace novamd::neighbors {
+
+/// Pointers (host or device memory) to core::ExclusionLists (rows by particle id, sorted) and to
+/// the particles' ids in storage order. Default: no exclusions.
+struct ExclusionView {
+  const std::int32_t* offsets = nullptr;   ///< N + 1 row offsets, by id; null: none
+  const std::int32_t* excluded = nullptr;  ///< the rows' ids, ascending within each row
+  const std::int32_t* id = nullptr;        ///< id of each storage index
+
+  NOVAMD_HD bool any() const { return offsets != nullptr; }
+
+  /// Whether the particles at storage indices i and j form an excluded pair (a linear scan of
+  /// i's row, a few to a few tens of entries).
+  NOVAMD_HD bool excludes(int i, int j) const {
+    const std::int32_t a = id[i], b = id[j];
+    for (std::int32_t k = offsets[a]; k < offsets[a + 1]; ++k) {
+      if (excluded[k] >= b) return excluded[k] == b;
+    }
+    return false;
+  }
+};
+
+}  // namespace novamd::neighbors
