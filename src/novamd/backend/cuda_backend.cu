@@ -6,7 +6,7 @@
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/device_particles.cuh"
-#include "novamd/backend/device_sums.cuh"
+#include "novamd/backend/device_reductions.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/backend/molecular_terms.hpp"
 #include "novamd/backend/particle_terms.hpp"
@@ -63,11 +63,7 @@ class CudaBackend final : public Backend {
     device_.upload(host_, stream_.get());
     upload_per_type_constants();
     packed_.resize(n);
-    scratch_.resize(n);
-    flag_ids_.resize(n);
-    results_.resize(28);  // kinetic energy and tensor; energy and virial over up to 3 ranges
-    first_non_finite_.resize(1);
-    sums_.reserve(n);
+    reductions_.reserve(n);
     auto neighbor_settings = setup.neighbors;
     if (domain_->decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
     exclusions_ = excluded_pairs(setup, domain_->decomposed());
@@ -109,8 +105,8 @@ class CudaBackend final : public Backend {
     MemoryUse use;
     use.particles = device_.bytes() + packed_.bytes();
     for (const auto& term : terms_) use.neighbors += term->bytes();
-    use.other = inverse_mass_.bytes() + mass_energy_.bytes() + scratch_.bytes() + results_.bytes() +
-                flag_ids_.bytes() + first_non_finite_.bytes() + order_.bytes() + domain_->bytes();
+    use.other = inverse_mass_.bytes() + mass_energy_.bytes() + reductions_.bytes() +
+                order_.bytes() + domain_->bytes();
     return use;
   }
   void synchronize() override { stream_.synchronize(); }
@@ -170,61 +166,34 @@ class CudaBackend final : public Backend {
 
   // Sums over the owned particles, then over their owners' ranks.
   double langevin_heat() override {
-    double heat = device_.heat.size() == 0 ? 0.0 : sum_to_host(device_.heat.data() + first());
+    double heat = device_.heat.size() == 0 ? 0.0
+                                           : reductions_.sum(device_.heat.data() + first(),
+                                                             owned_count(), stream_.get());
     domain_->sum_over_owners(&heat, 1);
     return heat;
   }
 
   double kinetic_energy() override {
-    double twice_kinetic = 0.0;
-    if (owned_count() > 0) {
-      queue_twice_kinetic_energy();
-      twice_kinetic = sum_to_host(scratch_.data());
-    }
+    double twice_kinetic = reductions_.twice_kinetic(kinetic_input(), stream_.get());
     domain_->sum_over_owners(&twice_kinetic, 1);
     return 0.5 * twice_kinetic;
   }
 
   Observables observables() override {
-    const auto stream = stream_.get();
-    const std::size_t n = size();
-    if (n == 0) return {};
+    if (size() == 0) return {};
     if (!energy_current_) compute_forces(EnergyRequest::Compute);
-    // results_: [0] 2 K, [1, 7) 2 K_ab, then energy and W_ab (7 entries) per energy range.
-    constexpr int kPerRange = 1 + core::kTensorComponents;
-    const std::size_t owned = owned_count();
-    queue_twice_kinetic_energy();
-    sums_.sum(scratch_.data(), results_.data() + 0, owned, stream);
-    for (int k = 0; k < core::kTensorComponents; ++k) {
-      for_each_particle(
-          static_cast<int>(owned),
-          TwiceKineticTensorComponent{mass_energy_.data(), device_.type.data() + first(),
-                                      pointers_of(device_.velocity, first()), k, scratch_.data()},
-          stream);
-      sums_.sum(scratch_.data(), results_.data() + 1 + k, owned, stream);
-    }
-    const auto ranges = domain_->energy_ranges();
-    for (std::size_t r = 0; r < ranges.size(); ++r) {
-      const auto& range = ranges[r];
-      double* to = results_.data() + kPerRange * (1 + r);
-      sums_.sum(device_.energy.data() + range.begin, to, range.size(), stream);
-      for (int k = 0; k < core::kTensorComponents; ++k)
-        sums_.sum(device_.virial[k].data() + range.begin, to + 1 + k, range.size(), stream);
-    }
-    std::vector<double> host;
-    results_.copy_to_host(host, stream);
-    stream_.synchronize();
-    double* range_sums = host.data() + kPerRange;  // the first range's; later ones added to it
-    for (std::size_t r = 1; r < ranges.size(); ++r)
-      for (int k = 0; k < kPerRange; ++k) range_sums[k] += range_sums[kPerRange * r + k];
+    auto local =
+        reductions_.observables(kinetic_input(), device_, domain_->energy_ranges(), stream_.get());
     // Kinetic terms over the owners; each rank's energy and virial shares: over every rank.
-    domain_->sum_over_owners(host.data(), kPerRange);
-    domain_->sum_over_ranks(range_sums, kPerRange);
+    domain_->sum_over_owners(local.kinetic.data(), local.kinetic.size());
+    domain_->sum_over_ranks(local.shares.data(), local.shares.size());
     Observables o;
-    o.kinetic_energy = 0.5 * host[0];
-    for (int k = 0; k < core::kTensorComponents; ++k) o.kinetic.c[k] = 0.5 * host[1 + k];
-    o.potential_energy = range_sums[0];
-    for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] = range_sums[1 + k];
+    o.kinetic_energy = 0.5 * local.kinetic[0];
+    o.potential_energy = local.shares[0];
+    for (int k = 0; k < core::kTensorComponents; ++k) {
+      o.kinetic.c[k] = 0.5 * local.kinetic[1 + k];
+      o.virial.c[k] = local.shares[1 + k];
+    }
     return o;
   }
 
@@ -280,20 +249,15 @@ class CudaBackend final : public Backend {
     const auto stream = stream_.get();
     const std::size_t owned = owned_count();
     std::int64_t code = kNoneFound;
-    if (owned > 0) {
-      for_each_particle(
-          static_cast<int>(owned),
-          InstabilityFlag{pointers_of(device_.position, first()),
-                          pointers_of(device_.velocity, first()),
-                          pointers_of(device_.force, first()), device_.energy.data() + first(),
-                          device_.id.data() + first(), max_speed * max_speed, flag_ids_.data()},
-          stream);
-      sums_.min(flag_ids_.data(), first_non_finite_.data(), owned, stream);
-      std::vector<std::int32_t> flagged;
-      first_non_finite_.copy_to_host(flagged, stream);
-      stream_.synchronize();
-      if (flagged[0] != INT32_MAX) code = host_check(max_speed * max_speed);
-    }
+    const InstabilityFlag flag{pointers_of(device_.position, first()),
+                               pointers_of(device_.velocity, first()),
+                               pointers_of(device_.force, first()),
+                               device_.energy.data() + first(),
+                               device_.id.data() + first(),
+                               max_speed * max_speed,
+                               nullptr};
+    if (reductions_.first_flagged(flag, owned, stream) != INT32_MAX)
+      code = host_check(max_speed * max_speed);
     code = domain_->min_over_ranks(code);  // every rank agrees
     if (code == kNoneFound) return std::nullopt;
     return Unstable{static_cast<std::int32_t>(code / core::kInstabilityKinds),
@@ -376,23 +340,10 @@ class CudaBackend final : public Backend {
         stream_.get());
   }
 
-  /// m v^2 of every owned particle into scratch_ (from index 0).
-  void queue_twice_kinetic_energy() {
-    for_each_particle(static_cast<int>(owned_count()),
-                      TwiceKineticEnergy{mass_energy_.data(), device_.type.data() + first(),
-                                         pointers_of(device_.velocity, first()), scratch_.data()},
-                      stream_.get());
-  }
-
-  /// The sum over the owned particles of a per-particle device array (from the first owned
-  /// particle's entry), on the host (waits for the stream).
-  double sum_to_host(const double* values) {
-    const auto stream = stream_.get();
-    sums_.sum(values, results_.data(), owned_count(), stream);
-    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&sum_host_.value(), results_.data(), sizeof(double),
-                                      cudaMemcpyDeviceToHost, stream));
-    stream_.synchronize();
-    return sum_host_.value();
+  /// The owned particles' velocities and masses, for the kinetic sums.
+  KineticInput kinetic_input() {
+    return {mass_energy_.data(), device_.type.data() + first(),
+            pointers_of(device_.velocity, first()), owned_count()};
   }
 
   /// Sorts every per-particle array along the Morton curve; lists built on the old order are
@@ -456,10 +407,8 @@ class CudaBackend final : public Backend {
   bool energy_current_ = false;  ///< energy and virial arrays belong to the current positions
   DeviceParticles device_;
   core::DeviceBuffer<neighbors::PairPosition<PairT>> packed_;
-  core::DeviceBuffer<double> inverse_mass_, mass_energy_, scratch_, results_;
-  core::DeviceBuffer<std::int32_t> flag_ids_, first_non_finite_;
-  DeviceSums sums_;
-  core::MappedHostValue<double> sum_host_;
+  core::DeviceBuffer<double> inverse_mass_, mass_energy_;
+  DeviceReductions reductions_;
   neighbors::DeviceSpatialOrder order_;
   std::optional<core::ExclusionLists> exclusions_;  ///< pairs the lists leave out (bonds)
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;

@@ -1,0 +1,137 @@
+#pragma once
+/// @file device_reductions.cuh
+/// The CUDA backend's whole-system sums of one rank, on the device: the per-particle terms
+/// (backend/particle_terms.hpp, run by for_each_particle) into a scratch array, then CUB's
+/// reductions in a fixed order (device_sums.cuh), and only the sums to the host. The sums over
+/// ranks are the domain's (parallel/domain.hpp).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "novamd/backend/device_particles.cuh"
+#include "novamd/backend/device_sums.cuh"
+#include "novamd/backend/for_each_particle_cuda.cuh"
+#include "novamd/backend/particle_terms.hpp"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/core/tensor.hpp"
+#include "novamd/parallel/process_grid.hpp"
+
+namespace novamd::backend {
+
+/// The particles a kinetic sum runs over: `count` from the given pointers on.
+struct KineticInput {
+  const double* mass_energy;  ///< per type: the mass times the unit factor
+  const std::int32_t* type;
+  integrate::Vec3Pointers velocity;
+  std::size_t count;
+};
+
+/// One rank's sums for Backend::observables: 2 K and 2 K_ab of its owned particles; the energy
+/// and W_ab shares of its energy ranges.
+struct LocalObservables {
+  static constexpr int kEntries = 1 + core::kTensorComponents;
+  std::array<double, kEntries> kinetic{};  ///< 2 K, then 2 K_ab (core/tensor.hpp order)
+  std::array<double, kEntries> shares{};   ///< U, then W_ab
+};
+
+class DeviceReductions {
+ public:
+  /// Room for sums over up to n particles.
+  void reserve(std::size_t n) {
+    scratch_.resize(n);
+    flags_.resize(n);
+    results_.resize(LocalObservables::kEntries * (1 + kMaxRanges));
+    first_flag_.resize(1);
+    sums_.reserve(n);
+  }
+  std::size_t bytes() const {
+    return scratch_.bytes() + flags_.bytes() + results_.bytes() + first_flag_.bytes();
+  }
+
+  /// The sum of values[0 .. count) on the host (waits for the stream).
+  double sum(const double* values, std::size_t count, cudaStream_t stream) {
+    if (count == 0) return 0.0;
+    sums_.sum(values, results_.data(), count, stream);
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&host_value_.value(), results_.data(), sizeof(double),
+                                      cudaMemcpyDeviceToHost, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return host_value_.value();
+  }
+
+  /// 2 K = sum m v^2 (waits for the stream).
+  double twice_kinetic(const KineticInput& in, cudaStream_t stream) {
+    if (in.count == 0) return 0.0;
+    queue_twice_kinetic(in, stream);
+    return sum(scratch_.data(), in.count, stream);
+  }
+
+  /// The kinetic sums of `in` and the energy and virial shares of `particles` over `ranges`
+  /// (at most kMaxRanges, disjoint; their sums added in order). Waits for the stream.
+  LocalObservables observables(const KineticInput& in, const DeviceParticles& particles,
+                               const std::vector<parallel::IndexRange>& ranges,
+                               cudaStream_t stream) {
+    constexpr int kEntries = LocalObservables::kEntries;
+    double* to = results_.data();
+    if (in.count > 0) {
+      queue_twice_kinetic(in, stream);
+      sums_.sum(scratch_.data(), to, in.count, stream);
+      for (int k = 0; k < core::kTensorComponents; ++k) {
+        for_each_particle(
+            static_cast<int>(in.count),
+            TwiceKineticTensorComponent{in.mass_energy, in.type, in.velocity, k, scratch_.data()},
+            stream);
+        sums_.sum(scratch_.data(), to + 1 + k, in.count, stream);
+      }
+    } else {
+      NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(double) * kEntries, stream));
+    }
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+      const auto& range = ranges[r];
+      double* range_to = to + kEntries * (1 + r);
+      sums_.sum(particles.energy.data() + range.begin, range_to, range.size(), stream);
+      for (int k = 0; k < core::kTensorComponents; ++k)
+        sums_.sum(particles.virial[k].data() + range.begin, range_to + 1 + k, range.size(), stream);
+    }
+    std::vector<double> host;
+    results_.copy_to_host(host, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    LocalObservables out;
+    for (int k = 0; k < kEntries; ++k) out.kinetic[k] = host[k];
+    for (std::size_t r = 0; r < ranges.size(); ++r)
+      for (int k = 0; k < kEntries; ++k) out.shares[k] += host[kEntries * (1 + r) + k];
+    return out;
+  }
+
+  /// The smallest flag InstabilityFlag writes over `count` particles (INT32_MAX: none flagged).
+  /// Waits for the stream.
+  std::int32_t first_flagged(InstabilityFlag flag, std::size_t count, cudaStream_t stream) {
+    if (count == 0) return INT32_MAX;
+    flag.out = flags_.data();
+    for_each_particle(static_cast<int>(count), flag, stream);
+    sums_.min(flags_.data(), first_flag_.data(), count, stream);
+    std::vector<std::int32_t> host;
+    first_flag_.copy_to_host(host, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return host[0];
+  }
+
+  /// Energy ranges a rank may have (parallel::Domain::energy_ranges: its targets, and with each
+  /// pair once the sources before and after them).
+  static constexpr std::size_t kMaxRanges = 3;
+
+ private:
+  void queue_twice_kinetic(const KineticInput& in, cudaStream_t stream) {
+    for_each_particle(static_cast<int>(in.count),
+                      TwiceKineticEnergy{in.mass_energy, in.type, in.velocity, scratch_.data()},
+                      stream);
+  }
+
+  DeviceSums sums_;
+  core::DeviceBuffer<double> scratch_, results_;
+  core::DeviceBuffer<std::int32_t> flags_, first_flag_;
+  core::MappedHostValue<double> host_value_;
+};
+
+}  // namespace novamd::backend
