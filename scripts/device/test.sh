@@ -3,10 +3,12 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|profile|lj-profile|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|energy|profile|lj-profile|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
-# double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed) and lj-profile. profile: Nsight Compute on the Yukawa all-pairs
+# double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
+# lj-profile. energy: the cost of thermo steps (runs with thermo rows every step and every
+# 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
 #
@@ -83,6 +85,23 @@ if [[ $what == all || $what == bench ]]; then
   done
   for precision in double mixed; do
     $build/novamd bench --case pasta --backend cuda --precision $precision | tee -a "$summary"
+  done
+fi
+if [[ $what == all || $what == energy ]]; then
+  # The cost of a thermo step (energy, virial tensor, kinetic tensor and their reductions): the
+  # same runs with thermo rows at every step and every 1,000 steps, mixed precision. The LJ melt
+  # at 62,500 atoms (Verlet lists) and IUMD's 27,648 Yukawa ions (the each-pair-once kernel).
+  work=$(mktemp -d)
+  root=$PWD
+  for every in 1000 1; do
+    (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_liquid.yaml" --backend cuda \
+       --precision mixed --steps 2000 --set system.structure.generate.cells=25 \
+       --set output.thermo.every=$every 2>&1) | grep "Done" |
+      sed "s/^/LJ melt 62,500 mixed, thermo every $every: /" | tee -a "$summary"
+    (cd "$work" && "$root/$build/novamd" run "$root/examples/yukawa_ocp.yaml" --backend cuda \
+       --precision mixed --steps 1000 --set "system.structure.generate.cells=[24,24,24]" \
+       --set output.thermo.every=$every --set analysis=null 2>&1) | grep "Done" |
+      sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
 fi
 if [[ $what == all || $what == lj-profile ]]; then
