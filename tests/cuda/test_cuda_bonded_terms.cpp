@@ -39,6 +39,12 @@ BackendSetup chains(Precision precision, bool with_pairs) {
   return s;
 }
 
+/// The oracle's setup: the same system in double.
+BackendSetup in_double(BackendSetup s) {
+  s.precision = Precision::Double;
+  return s;
+}
+
 struct Result {
   novamd::core::ParticleData particles;  // id order
   novamd::backend::Observables observables;
@@ -55,11 +61,7 @@ class CudaBondedTerms : public testing::TestWithParam<Precision> {};
 TEST_P(CudaBondedTerms, BondsAloneMatchTheCpuInDoubleAtEveryPrecision) {
   SKIP_WITHOUT_GPU();
   const auto setup = chains(GetParam(), false);
-  novamd::backend::CpuBackend cpu([&] {
-    auto s = setup;
-    s.precision = Precision::Double;
-    return s;
-  }());
+  novamd::backend::CpuBackend cpu(in_double(setup));
   auto gpu = novamd::backend::make_backend("cuda", setup);
   const Result c = evaluate(cpu), g = evaluate(*gpu);
   EXPECT_EQ(gpu->reorders(), 2);
@@ -91,11 +93,7 @@ TEST_P(CudaBondedTerms, BondsAloneMatchTheCpuInDoubleAtEveryPrecision) {
 TEST_P(CudaBondedTerms, BondsAfterAPairTermMatchTheCpu) {
   SKIP_WITHOUT_GPU();
   const auto setup = chains(GetParam(), true);
-  novamd::backend::CpuBackend cpu([&] {
-    auto s = setup;
-    s.precision = Precision::Double;
-    return s;
-  }());
+  novamd::backend::CpuBackend cpu(in_double(setup));
   auto gpu = novamd::backend::make_backend("cuda", setup);
   const Result c = evaluate(cpu), g = evaluate(*gpu);
   // Per particle, relative to the pair term's S_i = sum_j |f_ij| plus the bonds' forces: the

@@ -2,6 +2,7 @@
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/forces/bonded_gather.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
+#include "novamd/neighbors/target_lanes_cuda.cuh"
 
 namespace novamd::forces {
 namespace {
@@ -71,17 +72,10 @@ class CudaBondedForce final : public CudaForceTerm<PairT> {
                                          in.fields.id,
                                          index_of_id_.data(),
                                          in.host_box.template view<double>()};
-    const auto launch = [&](auto with_energy, auto accumulate) {
+    neighbors::with_output_mode(mode, [&](auto with_energy, auto accumulate) {
       bonded_share_kernel<Evaluator, decltype(with_energy)::value, decltype(accumulate)::value>
           <<<blocks, kBlock, 0, stream>>>(n, gather, out);
-    };
-    if (mode.accumulate) {
-      mode.with_energy ? launch(std::true_type{}, std::true_type{})
-                       : launch(std::false_type{}, std::true_type{});
-    } else {
-      mode.with_energy ? launch(std::true_type{}, std::false_type{})
-                       : launch(std::false_type{}, std::false_type{});
-    }
+    });
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
