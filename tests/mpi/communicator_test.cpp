@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "novamd/core/particles.hpp"
 #include "novamd/parallel/force_matrix_domain.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 
@@ -170,6 +171,26 @@ void check_domain(const std::shared_ptr<const Communicator>& comm, std::size_t n
   domain.gather(values);
   for (std::size_t i = 0; i < n; ++i)
     checks.expect(values[i] == 2.0 * i, fmt::format("{}: gathered value {}", where, i));
+
+  // gather_evolving: every evolving field, the integer image counts included.
+  novamd::core::ParticleData particles;
+  particles.resize(n);
+  particles.enable(particles.image);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool own = owned.contains(i);
+    const auto k = static_cast<std::int32_t>(i);
+    particles.velocity.set(i, {own ? 0.5 * k : 99.0, 0.0, 0.0});
+    particles.image.x[i] = own ? k : 77;
+    particles.image.y[i] = own ? -k : 77;
+    particles.image.z[i] = own ? 1000000 + k : 77;
+  }
+  domain.gather_evolving(particles);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::int32_t>(i);
+    const bool ok = particles.velocity.x[i] == 0.5 * k && particles.image.x[i] == k &&
+                    particles.image.y[i] == -k && particles.image.z[i] == 1000000 + k;
+    checks.expect(ok, fmt::format("{}: gathered particle {} (velocity, image counts)", where, i));
+  }
 
   // Sums: the owned counts over the owners are n; one per rank over the ranks is K.
   double sums[2] = {static_cast<double>(domain.owned_count()), 1.0};

@@ -127,10 +127,16 @@ int bench_command(const BenchOptions& options) {
   for (const auto& row : rows) {
     const io::Config config = bench_config(row.ions, options);
     io::InitialSystem initial = io::build_initial_system(config);
-    auto backend = backend::make_backend(
-        config.backend, {config.units, config.system.species, initial.box,
-                         std::move(initial.particles), config.forces, config.precision, {},
-                         nullptr});
+    auto backend = backend::make_backend(config.backend, {config.units,
+                                                          config.system.species,
+                                                          initial.box,
+                                                          std::move(initial.particles),
+                                                          config.forces,
+                                                          config.precision,
+                                                          {},
+                                                          nullptr,
+                                                          {},
+                                                          {}});
     if (first) {
       fmt::print("backend {}, precision {}; C/O 50:50 at 5e-8 fm^-3, Yukawa all pairs\n",
                  backend->description(), options.precision);

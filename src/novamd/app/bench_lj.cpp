@@ -82,10 +82,16 @@ int bench_lennard_jones(const BenchOptions& options) {
     const io::Config config = melt_config(c, options);
     io::InitialSystem initial = io::build_initial_system(config);
     const std::size_t atoms = initial.particles.size();
-    auto backend = backend::make_backend(
-        config.backend, {config.units, config.system.species, initial.box,
-                         std::move(initial.particles), config.forces, config.precision,
-                         config.neighbors, nullptr});
+    auto backend = backend::make_backend(config.backend, {config.units,
+                                                          config.system.species,
+                                                          initial.box,
+                                                          std::move(initial.particles),
+                                                          config.forces,
+                                                          config.precision,
+                                                          config.neighbors,
+                                                          nullptr,
+                                                          {},
+                                                          {}});
     if (first) {
       fmt::print("backend {}, precision {}, neighbors {}; LJ melt, rho* 0.8442, T* 1.44, rc 2.5, "
                  "skin 0.3, dt 0.005\n",

@@ -101,9 +101,16 @@ double all_pairs_evaluations(const std::string& backend, std::int64_t n) {
 /// Seconds per force evaluation (energy skipped) of a backend holding one of the terms alone.
 double term_seconds(const io::Config& config, const io::InitialSystem& initial,
                     const forces::ForceSettings& term, int calls) {
-  auto backend = backend::make_backend(
-      config.backend, {config.units, config.system.species, initial.box, initial.particles,
-                       {term}, config.precision, config.neighbors, nullptr});
+  auto backend = backend::make_backend(config.backend, {config.units,
+                                                        config.system.species,
+                                                        initial.box,
+                                                        initial.particles,
+                                                        {term},
+                                                        config.precision,
+                                                        config.neighbors,
+                                                        nullptr,
+                                                        {},
+                                                        {}});
   backend->compute_forces(backend::EnergyRequest::Compute);  // lists built here
   return median_time_per_call(*backend, 5, calls,
                               [&] { backend->compute_forces(backend::EnergyRequest::Skip); });
@@ -140,9 +147,16 @@ int bench_pasta(const BenchOptions& options) {
   for (auto n : sizes) {
     const io::Config config = pasta_config(n, options);
     const io::InitialSystem initial = io::build_initial_system(config);
-    auto backend = backend::make_backend(
-        config.backend, {config.units, config.system.species, initial.box, initial.particles,
-                         config.forces, config.precision, config.neighbors, nullptr});
+    auto backend = backend::make_backend(config.backend, {config.units,
+                                                          config.system.species,
+                                                          initial.box,
+                                                          initial.particles,
+                                                          config.forces,
+                                                          config.precision,
+                                                          config.neighbors,
+                                                          nullptr,
+                                                          {},
+                                                          {}});
     if (first) {
       fmt::print("backend {}, precision {}; nuclear pasta, Y_p 0.4, 0.05 fm^-3, T 1 MeV, dt 2 "
                  "fm/c; nuclear rc 10 fm, Coulomb lambda 10 fm\n",

@@ -68,9 +68,16 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
 void Simulation::build_state(const parallel::MpiSession& session) {
   if (session.active() && backend_name_ == "cuda")
     backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
-  backend_ = backend::make_backend(
-      config_.backend, {config_.units, config_.system.species, box_, std::move(particles_),
-                        config_.forces, config_.precision, config_.neighbors, communicator_});
+  backend_ = backend::make_backend(config_.backend, {config_.units,
+                                                     config_.system.species,
+                                                     box_,
+                                                     std::move(particles_),
+                                                     config_.forces,
+                                                     config_.precision,
+                                                     config_.neighbors,
+                                                     communicator_,
+                                                     {},
+                                                     {}});
   integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
                                            {backend_->size()});
   if (restart_) {

@@ -70,6 +70,12 @@ class CpuPairForce final : public CpuForceTerm {
   template <bool WithEnergy>
   void traverse(const core::ParticleData& particles, const core::Box& box,
                 neighbors::ForceBuffers& out) {
+    if constexpr (physics::kScaledByCharges<Evaluator>) {
+      if (particles.charge.size() != particles.size())
+        throw core::InputError(
+            "a pair term scaled by per-particle charges needs the particles' "
+            "charges (the `charge` field)");
+    }
     const auto view = box.view<double>();
     if (block_) {
       neighbors::all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), out,

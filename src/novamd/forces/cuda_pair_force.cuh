@@ -73,6 +73,10 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (in.n == 0) return;
+    if (physics::kScaledByCharges<Evaluator> && in.fields.charge == nullptr)
+      throw core::InputError(
+          "a pair term scaled by per-particle charges needs the particles' "
+          "charges (the `charge` field)");
     if (in.block && in.block_range > 0) {  // decomposed: each pair once over the ranks
       const auto& b = *in.block;
       const auto r = static_cast<std::ptrdiff_t>(in.block_range);
@@ -81,7 +85,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
           static_cast<int>(b.source_begin / r), static_cast<int>((b.source_end + r - 1) / r)};
       neighbors::all_pairs_half_block_cuda<Evaluator, AccT>(
           in.positions, in.n, in.block_range, ranges, block_pairs_, in.box, table_.data(),
-          num_types_, partial_, out, mode, stream);
+          num_types_, in.fields.charge, partial_, out, mode, stream);
       return;
     }
     if (in.block) {  // a decomposed run: all pairs of the block, cutoff tested
@@ -90,7 +94,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
           static_cast<int>(b.target_end - b.target_begin),
           static_cast<int>(b.source_end - b.source_begin), in.multiprocessors);
       neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, b, in.box, table_.data(), num_types_,
-                                                 chunk_length, partial_, out, mode, stream);
+                                                 in.fields.charge, chunk_length, partial_, out,
+                                                 mode, stream);
       return;
     }
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
@@ -105,14 +110,14 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
         list_->set_exclusions(exclusion_view(in));
         list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
         neighbors::neighbor_list_force_cuda<Evaluator>(in.positions, in.n, in.box, table_.data(),
-                                                       num_types_, list_->view(), out, mode,
-                                                       stream);
+                                                       num_types_, in.fields.charge, list_->view(),
+                                                       out, mode, stream);
         return;
       }
       case neighbors::NeighborMethod::CellList:
         neighbors::cell_list_force_cuda<Evaluator>(in.positions, in.n, in.host_box, in.box,
-                                                   table_.data(), num_types_, cutoff_, lanes,
-                                                   cells_, out, mode, stream);
+                                                   table_.data(), num_types_, in.fields.charge,
+                                                   cutoff_, lanes, cells_, out, mode, stream);
         return;
       default:
         add_all_pairs(in, out, mode, stream);
@@ -143,15 +148,15 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                      neighbors::OutputMode mode, cudaStream_t stream) {
     const int range = neighbors::half_kernel_range(in.n, in.multiprocessors);
     if (range > 0) {
-      neighbors::all_pairs_half_cuda<Evaluator, AccT>(in.positions, in.n, range, range_pairs_,
-                                                      in.box, table_.data(), num_types_, partial_,
-                                                      out, mode, stream);
+      neighbors::all_pairs_half_cuda<Evaluator, AccT>(
+          in.positions, in.n, range, range_pairs_, in.box, table_.data(), num_types_,
+          in.fields.charge, partial_, out, mode, stream);
       return;
     }
     const int chunk_length = neighbors::choose_chunk_length(in.n, in.multiprocessors);
     neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, in.n, in.box, table_.data(),
-                                               num_types_, chunk_length, partial_, out, mode,
-                                               stream);
+                                               num_types_, in.fields.charge, chunk_length, partial_,
+                                               out, mode, stream);
   }
   std::size_t partial_bytes() const { return partial_.bytes(); }
 

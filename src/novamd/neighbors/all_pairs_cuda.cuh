@@ -28,6 +28,7 @@
 #include "novamd/neighbors/force_output.hpp"
 #include "novamd/neighbors/pair_block.hpp"
 #include "novamd/neighbors/pair_position.hpp"
+#include "novamd/physics/charge_scaled.hpp"
 
 namespace novamd::neighbors {
 
@@ -47,10 +48,12 @@ __global__ void __launch_bounds__(kAllPairsBlock)
                            int target_begin, int targets, int source_begin, int source_end,
                            int sources_per_chunk, core::BoxView<typename Evaluator::Real> box,
                            const typename Evaluator::Params* __restrict__ table, int num_types,
-                           PartialSumsView<AccT> partial) {
+                           const double* __restrict__ charge, PartialSumsView<AccT> partial) {
   using T = typename Evaluator::Real;
   using Params = typename Evaluator::Params;
+  constexpr bool kCharges = physics::kScaledByCharges<Evaluator>;
   __shared__ PairPosition<T> tile[kAllPairsBlock];
+  __shared__ T charge_tile[kCharges ? kAllPairsBlock : 1];  ///< the sources' charges
   extern __shared__ unsigned char dynamic_shared[];
   auto* params = reinterpret_cast<Params*>(dynamic_shared);
   for (int k = threadIdx.x; k < num_types * num_types; k += blockDim.x) params[k] = table[k];
@@ -60,6 +63,7 @@ __global__ void __launch_bounds__(kAllPairsBlock)
   const PairPosition<T> target =
       local < targets ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
   const Params* row = params + target.type * num_types;
+  const T qi = local < targets ? physics::charge_of<Evaluator>(charge, i) : T(0);
   const int begin = source_begin + blockIdx.y * sources_per_chunk;
   const int end = min(source_end, begin + sources_per_chunk);
 
@@ -67,7 +71,11 @@ __global__ void __launch_bounds__(kAllPairsBlock)
   core::SymmetricTensor<AccT> virial;
   for (int tile_start = begin; tile_start < end; tile_start += kAllPairsBlock) {
     __syncthreads();  // the previous tile is consumed (and the parameter table is in place)
-    if (tile_start + threadIdx.x < end) tile[threadIdx.x] = pos[tile_start + threadIdx.x];
+    if (tile_start + threadIdx.x < end) {
+      tile[threadIdx.x] = pos[tile_start + threadIdx.x];
+      if constexpr (kCharges)
+        charge_tile[threadIdx.x] = physics::charge_of<Evaluator>(charge, tile_start + threadIdx.x);
+    }
     __syncthreads();
     const int count = min(kAllPairsBlock, end - tile_start);
     T tfx = 0, tfy = 0, tfz = 0, te = 0;
@@ -78,7 +86,8 @@ __global__ void __launch_bounds__(kAllPairsBlock)
       const auto d =
           box.minimum_image({target.x - source.x, target.y - source.y, target.z - source.z});
       const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-      const auto pair = Evaluator::evaluate(r2, row[source.type]);
+      const auto pair = physics::scaled_by_charges<Evaluator>(
+          Evaluator::evaluate(r2, row[source.type]), qi, kCharges ? charge_tile[k] : T(0));
       const bool self = tile_start + k == i;  // r2 = 0: the evaluator's result is discarded
       const T f = self ? T(0) : pair.force_over_r;
       tfx += f * d.x;
@@ -198,9 +207,9 @@ void launch_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceOutpu
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, const PairBlock& block,
                     const core::BoxView<typename Evaluator::Real>& box,
-                    const typename Evaluator::Params* table, int num_types, int chunk_length,
-                    PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
-                    cudaStream_t stream) {
+                    const typename Evaluator::Params* table, int num_types, const double* charge,
+                    int chunk_length, PartialSums<AccT>& partial, ForceOutputView out,
+                    OutputMode mode, cudaStream_t stream) {
   const int t0 = static_cast<int>(block.target_begin);
   const int targets = static_cast<int>(block.target_end - block.target_begin);
   const int sources = static_cast<int>(block.source_end - block.source_begin);
@@ -213,10 +222,10 @@ void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, const Pai
   const int s0 = static_cast<int>(block.source_begin), s1 = static_cast<int>(block.source_end);
   if (mode.with_energy) {
     all_pairs_chunk_kernel<Evaluator, AccT, true><<<grid, kAllPairsBlock, table_bytes, stream>>>(
-        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, partial.view());
+        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, charge, partial.view());
   } else {
     all_pairs_chunk_kernel<Evaluator, AccT, false><<<grid, kAllPairsBlock, table_bytes, stream>>>(
-        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, partial.view());
+        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, charge, partial.view());
   }
   NOVAMD_CUDA_CHECK_LAUNCH();
   launch_chunk_sums(partial, chunks, targets, out.from(t0), mode, stream);
@@ -226,11 +235,11 @@ void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, const Pai
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                     const core::BoxView<typename Evaluator::Real>& box,
-                    const typename Evaluator::Params* table, int num_types, int chunk_length,
-                    PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
-                    cudaStream_t stream) {
-  all_pairs_cuda<Evaluator, AccT>(pos, PairBlock::whole(n), box, table, num_types, chunk_length,
-                                  partial, out, mode, stream);
+                    const typename Evaluator::Params* table, int num_types, const double* charge,
+                    int chunk_length, PartialSums<AccT>& partial, ForceOutputView out,
+                    OutputMode mode, cudaStream_t stream) {
+  all_pairs_cuda<Evaluator, AccT>(pos, PairBlock::whole(n), box, table, num_types, charge,
+                                  chunk_length, partial, out, mode, stream);
 }
 
 }  // namespace novamd::neighbors

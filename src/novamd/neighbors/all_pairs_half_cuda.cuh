@@ -71,17 +71,19 @@ struct HalfTile {
   static constexpr int kGroupsPerSubtile = 32 / kGroup;
 
   PairPosition<T> target[U];
+  T charge[U];  ///< where the evaluator is scaled by charges (else 0)
   int index[U];
   T sum[U][kComponents];  ///< over the range (<= 512 sources) in the pair type; slots in AccT
 
   /// Adds the pair (target u, source s) to the target's sum and to the reaction sums r.
   template <bool Diagonal>
-  __device__ void add_pair(int u, const PairPosition<T>& s, int source_index,
+  __device__ void add_pair(int u, const PairPosition<T>& s, T qs, int source_index,
                            const core::BoxView<T>& box, const Params* params, int num_types,
                            T (&tile_sum)[U][kComponents], T (&r)[kComponents]) const {
     const auto d = box.minimum_image({target[u].x - s.x, target[u].y - s.y, target[u].z - s.z});
     const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    const auto pair = Evaluator::evaluate(r2, params[target[u].type * num_types + s.type]);
+    const auto pair = physics::scaled_by_charges<Evaluator>(
+        Evaluator::evaluate(r2, params[target[u].type * num_types + s.type]), charge[u], qs);
     const bool keep = index[u] >= 0 && (!Diagonal || index[u] != source_index);
     const T f = keep ? pair.force_over_r : T(0);
     const T dq[3] = {d.x, d.y, d.z};
@@ -107,9 +109,9 @@ struct HalfTile {
   /// Diagonal: sources are the targets' own range; pairs are taken from both sides (no
   /// reactions) and a target's pair with itself is skipped.
   template <bool Diagonal>
-  __device__ void run(const PairPosition<T>* sources, int src_first, int count,
-                      const core::BoxView<T>& box, const Params* params, int num_types, AccT* react,
-                      int react_stride) {
+  __device__ void run(const PairPosition<T>* sources, const T* source_charges, int src_first,
+                      int count, const core::BoxView<T>& box, const Params* params, int num_types,
+                      AccT* react, int react_stride) {
     const int lane = threadIdx.x & 31;
     // The source whose reaction this lane keeps within each 32-source subtile: group
     // lane mod (32 / G), member given by the lane's upper bits (warp_reduce_scatter).
@@ -126,9 +128,11 @@ struct HalfTile {
           const int j = g * kGroup + k;
           if (j >= steps) break;
           const PairPosition<T> s = sources[sub + j];
+          const T qs = physics::kScaledByCharges<Evaluator> ? source_charges[sub + j] : T(0);
 #pragma unroll
           for (int u = 0; u < U; ++u) {
-            add_pair<Diagonal>(u, s, src_first + sub + j, box, params, num_types, tile_sum, r[k]);
+            add_pair<Diagonal>(u, s, qs, src_first + sub + j, box, params, num_types, tile_sum,
+                               r[k]);
           }
         }
         if constexpr (!Diagonal) {
@@ -163,15 +167,17 @@ __global__ void __launch_bounds__(32)
                           int range, const int2* __restrict__ range_pairs,
                           core::BoxView<typename Evaluator::Real> box,
                           const typename Evaluator::Params* __restrict__ table, int num_types,
-                          PartialSumsView<AccT> partial) {
+                          const double* __restrict__ charge, PartialSumsView<AccT> partial) {
   using T = typename Evaluator::Real;
   using Params = typename Evaluator::Params;
   using Tile = HalfTile<Evaluator, AccT, WithEnergy>;
   constexpr int C = Tile::kComponents;
+  constexpr bool kCharges = physics::kScaledByCharges<Evaluator>;
   extern __shared__ __align__(16) unsigned char shared[];
   auto* react = reinterpret_cast<AccT*>(shared);                          // C x range
   auto* sources = reinterpret_cast<PairPosition<T>*>(react + C * range);  // range
-  auto* params = reinterpret_cast<Params*>(sources + range);              // types^2
+  auto* source_charges = reinterpret_cast<T*>(sources + range);           // range, if charges
+  auto* params = reinterpret_cast<Params*>(source_charges + (kCharges ? range : 0));  // types^2
 
   const int2 ab = range_pairs[blockIdx.x];
   const int a_begin = ab.x * range, a_end = min(n, a_begin + range);
@@ -179,7 +185,10 @@ __global__ void __launch_bounds__(32)
   const bool diagonal = ab.x == ab.y;
   const int lane = threadIdx.x;
   for (int k = lane; k < num_types * num_types; k += 32) params[k] = table[k];
-  for (int k = lane; k < b_end - b_begin; k += 32) sources[k] = pos[b_begin + k];
+  for (int k = lane; k < b_end - b_begin; k += 32) {
+    sources[k] = pos[b_begin + k];
+    if constexpr (kCharges) source_charges[k] = physics::charge_of<Evaluator>(charge, b_begin + k);
+  }
   for (int k = lane; k < C * range; k += 32) react[k] = AccT(0);
   __syncwarp();
 
@@ -190,14 +199,16 @@ __global__ void __launch_bounds__(32)
       const int i = tile + u * 32 + lane;
       t.index[u] = i < a_end ? i : -1;
       t.target[u] = i < a_end ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
+      t.charge[u] = i < a_end ? physics::charge_of<Evaluator>(charge, i) : T(0);
 #pragma unroll
       for (int q = 0; q < C; ++q) t.sum[u][q] = T(0);
     }
     if (diagonal) {
-      t.template run<true>(sources, b_begin, b_end - b_begin, box, params, num_types, react, range);
+      t.template run<true>(sources, source_charges, b_begin, b_end - b_begin, box, params,
+                           num_types, react, range);
     } else {
-      t.template run<false>(sources, b_begin, b_end - b_begin, box, params, num_types, react,
-                            range);
+      t.template run<false>(sources, source_charges, b_begin, b_end - b_begin, box, params,
+                            num_types, react, range);
     }
 #pragma unroll
     for (int u = 0; u < Tile::U; ++u) {
@@ -257,10 +268,11 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
                         const int2* device_pairs, int count,
                         const core::BoxView<typename Evaluator::Real>& box,
                         const typename Evaluator::Params* table, int num_types,
-                        PartialSums<AccT>& partial, cudaStream_t stream) {
+                        const double* charge, PartialSums<AccT>& partial, cudaStream_t stream) {
   using T = typename Evaluator::Real;
   constexpr int C = HalfTile<Evaluator, AccT, WithEnergy>::kComponents;
-  const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range +
+  const std::size_t charges = physics::kScaledByCharges<Evaluator> ? sizeof(T) * range : 0;
+  const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range + charges +
                             sizeof(typename Evaluator::Params) * num_types * num_types;
   auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy>;
   // Raise the kernel's shared-memory limit once per size, not on every launch (a host call on
@@ -272,7 +284,7 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
     configured_bytes = bytes;
   }
   if (count == 0) return;
-  kernel<<<count, 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types,
+  kernel<<<count, 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types, charge,
                                        partial.view());
   NOVAMD_CUDA_CHECK_LAUNCH();
 }
@@ -284,13 +296,13 @@ void launch_half_kernel_for(const OutputMode& mode,
                             const int2* device_pairs, int count,
                             const core::BoxView<typename Evaluator::Real>& box,
                             const typename Evaluator::Params* table, int num_types,
-                            PartialSums<AccT>& partial, cudaStream_t stream) {
+                            const double* charge, PartialSums<AccT>& partial, cudaStream_t stream) {
   if (mode.with_energy) {
     launch_half_kernel<Evaluator, AccT, true>(pos, n, range, device_pairs, count, box, table,
-                                              num_types, partial, stream);
+                                              num_types, charge, partial, stream);
   } else {
     launch_half_kernel<Evaluator, AccT, false>(pos, n, range, device_pairs, count, box, table,
-                                               num_types, partial, stream);
+                                               num_types, charge, partial, stream);
   }
 }
 
@@ -299,13 +311,13 @@ template <class Evaluator, class AccT>
 void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
                          RangePairs& pairs, const core::BoxView<typename Evaluator::Real>& box,
                          const typename Evaluator::Params* table, int num_types,
-                         PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
-                         cudaStream_t stream) {
+                         const double* charge, PartialSums<AccT>& partial, ForceOutputView out,
+                         OutputMode mode, cudaStream_t stream) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
   const int2* device_pairs = pairs.device_pairs(n, range);  // builds them: before count()
   launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, device_pairs, pairs.count(), box,
-                                          table, num_types, partial, stream);
+                                          table, num_types, charge, partial, stream);
   launch_chunk_sums(partial, groups, n, out, mode, stream);
 }
 
@@ -384,17 +396,17 @@ class BlockRangePairs {
 /// added to the entries of the block's targets and sources in `out` (for a particle that is
 /// both, the sum of the two). `block` in units of `range` particles.
 template <class Evaluator, class AccT>
-void all_pairs_half_block_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
-                               int range, const RangeBlock& block, BlockRangePairs& pairs,
+void all_pairs_half_block_cuda(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
+                               const RangeBlock& block, BlockRangePairs& pairs,
                                const core::BoxView<typename Evaluator::Real>& box,
                                const typename Evaluator::Params* table, int num_types,
-                               PartialSums<AccT>& partial, ForceOutputView out, OutputMode mode,
-                               cudaStream_t stream) {
+                               const double* charge, PartialSums<AccT>& partial,
+                               ForceOutputView out, OutputMode mode, cudaStream_t stream) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
   const int2* device_pairs = pairs.device_pairs(block);  // builds them: before count()
   launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, device_pairs, pairs.count(), box,
-                                          table, num_types, partial, stream);
+                                          table, num_types, charge, partial, stream);
   constexpr int kReduceBlock = 256;
   const int blocks = (n + kReduceBlock - 1) / kReduceBlock;
   with_output_mode(mode, [&](auto with_energy, auto accumulate) {

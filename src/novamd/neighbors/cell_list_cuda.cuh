@@ -24,7 +24,8 @@ __global__ void __launch_bounds__(kCellForceBlock)
     cell_list_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos, int n,
                            core::BoxView<typename Evaluator::Real> box,
                            const typename Evaluator::Params* __restrict__ table, int num_types,
-                           CellBinsView bins, ForceOutputView out) {
+                           const double* __restrict__ charge, CellBinsView bins,
+                           ForceOutputView out) {
   using T = typename Evaluator::Real;
   const auto* params = table_in_shared(table, num_types);
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,8 +36,11 @@ __global__ void __launch_bounds__(kCellForceBlock)
     const PairPosition<T> target = pos[i];
     const auto* row = params + target.type * num_types;
     const int3 c = bins.grid.coordinates(float(target.x), float(target.y), float(target.z));
+    const T qi = physics::charge_of<Evaluator>(charge, i);
     for_each_in_neighbour_cells<G>(bins, c, lane, [&](int j) {
-      if (j != i) sums.template add<Evaluator>(target, pos[j], box, row);
+      if (j != i)
+        sums.template add<Evaluator>(target, pos[j], box, row, qi,
+                                     physics::charge_of<Evaluator>(charge, j));
     });
   }
   sums.template combine_lanes<G>();  // every lane of the warp takes part
@@ -49,9 +53,9 @@ template <class Evaluator>
 void cell_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                           const core::Box& host_box,
                           const core::BoxView<typename Evaluator::Real>& box,
-                          const typename Evaluator::Params* table, int num_types, double cutoff,
-                          int lanes, DeviceCellBins& bins, ForceOutputView out, OutputMode mode,
-                          cudaStream_t stream) {
+                          const typename Evaluator::Params* table, int num_types,
+                          const double* charge, double cutoff, int lanes, DeviceCellBins& bins,
+                          ForceOutputView out, OutputMode mode, cudaStream_t stream) {
   if (n == 0) return;
   bins.bin(pos, n, host_box, cutoff, stream);
   const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
@@ -60,9 +64,10 @@ void cell_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int
     const long long threads = static_cast<long long>(n) * G;
     const int blocks = static_cast<int>((threads + kCellForceBlock - 1) / kCellForceBlock);
     with_output_mode(mode, [&](auto with_energy, auto accumulate) {
-      cell_list_force_kernel<Evaluator, G, decltype(with_energy)::value, decltype(accumulate)::value>
-          <<<blocks, kCellForceBlock, shared, stream>>>(pos, n, box, table, num_types,
-                                                         bins.view(), out);
+      cell_list_force_kernel<Evaluator, G, decltype(with_energy)::value,
+                             decltype(accumulate)::value>
+          <<<blocks, kCellForceBlock, shared, stream>>>(pos, n, box, table, num_types, charge,
+                                                        bins.view(), out);
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
   });

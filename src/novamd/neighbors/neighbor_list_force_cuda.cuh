@@ -23,8 +23,9 @@ template <class Evaluator, int G, bool WithEnergy, bool Accumulate>
 __global__ void __launch_bounds__(kListForceBlock)
     neighbor_list_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
                                int n, core::BoxView<typename Evaluator::Real> box,
-                               const typename Evaluator::Params* __restrict__ table,
-                               int num_types, NeighborListView list, ForceOutputView out) {
+                               const typename Evaluator::Params* __restrict__ table, int num_types,
+                               const double* __restrict__ charge, NeighborListView list,
+                               ForceOutputView out) {
   using T = typename Evaluator::Real;
   const auto* params = table_in_shared(table, num_types);
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,10 +35,13 @@ __global__ void __launch_bounds__(kListForceBlock)
   if (i < n) {
     const PairPosition<T> target = pos[i];
     const auto* row = params + target.type * num_types;
+    const T qi = physics::charge_of<Evaluator>(charge, i);
     const int neighbours = list.count[thread];  // this lane's list
     const int* entry = list.entries + std::size_t(i) * G + lane;
     for (int r = 0; r < neighbours; ++r, entry += list.row_stride) {
-      sums.template add<Evaluator>(target, pos[*entry], box, row);
+      const int j = *entry;
+      sums.template add<Evaluator>(target, pos[j], box, row, qi,
+                                   physics::charge_of<Evaluator>(charge, j));
     }
   }
   sums.template combine_lanes<G>();  // every lane of the warp takes part
@@ -49,8 +53,8 @@ template <class Evaluator>
 void neighbor_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                               const core::BoxView<typename Evaluator::Real>& box,
                               const typename Evaluator::Params* table, int num_types,
-                              const NeighborListView& list, ForceOutputView out, OutputMode mode,
-                              cudaStream_t stream) {
+                              const double* charge, const NeighborListView& list,
+                              ForceOutputView out, OutputMode mode, cudaStream_t stream) {
   if (n == 0) return;
   const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
   with_lanes(list.lanes, [&](auto lanes) {
@@ -58,8 +62,10 @@ void neighbor_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos,
     const long long threads = static_cast<long long>(n) * G;
     const int blocks = static_cast<int>((threads + kListForceBlock - 1) / kListForceBlock);
     with_output_mode(mode, [&](auto with_energy, auto accumulate) {
-      neighbor_list_force_kernel<Evaluator, G, decltype(with_energy)::value, decltype(accumulate)::value>
-          <<<blocks, kListForceBlock, shared, stream>>>(pos, n, box, table, num_types, list, out);
+      neighbor_list_force_kernel<Evaluator, G, decltype(with_energy)::value,
+                                 decltype(accumulate)::value>
+          <<<blocks, kListForceBlock, shared, stream>>>(pos, n, box, table, num_types, charge, list,
+                                                        out);
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
   });

@@ -14,6 +14,7 @@
 #include "novamd/core/tensor.hpp"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
+#include "novamd/physics/charge_scaled.hpp"
 
 namespace novamd::neighbors {
 
@@ -30,14 +31,17 @@ struct LaneSums {
   T fx = 0, fy = 0, fz = 0, energy = 0;
   core::SymmetricTensor<T> virial;  ///< with energy only
 
-  /// The pair (target, source) under the minimum image; `row` is the target type's parameters.
+  /// The pair (target, source) under the minimum image; `row` is the target type's parameters;
+  /// qi, qj the charges where the evaluator is scaled by them (physics/charge_scaled.hpp).
   template <class Evaluator>
   __device__ void add(const PairPosition<T>& target, const PairPosition<T>& source,
-                      const core::BoxView<T>& box, const typename Evaluator::Params* row) {
+                      const core::BoxView<T>& box, const typename Evaluator::Params* row, T qi,
+                      T qj) {
     const auto d = box.minimum_image({target.x - source.x, target.y - source.y,
                                       target.z - source.z});
     const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    const auto pair = Evaluator::evaluate(r2, row[source.type]);
+    const auto pair =
+        physics::scaled_by_charges<Evaluator>(Evaluator::evaluate(r2, row[source.type]), qi, qj);
     fx = fma(pair.force_over_r, d.x, fx);
     fy = fma(pair.force_over_r, d.y, fy);
     fz = fma(pair.force_over_r, d.z, fz);

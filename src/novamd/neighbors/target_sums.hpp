@@ -21,6 +21,7 @@
 #include "novamd/core/tensor.hpp"
 #include "novamd/core/vec3.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
+#include "novamd/physics/charge_scaled.hpp"
 #include "novamd/physics/pair_result.hpp"
 #include "novamd/physics/pair_table.hpp"
 
@@ -78,6 +79,7 @@ struct Target {
   std::ptrdiff_t i;
   core::Vec3<double> ri;
   const typename Evaluator::Params* row;  ///< table(type_i, .)
+  double qi;  ///< the target's charge, where the evaluator is scaled by charges (else 0)
 };
 
 /// The terms of the kLanes pairs (t.i, j[lane]), j[lane] != t.i, under the minimum image: one
@@ -95,6 +97,8 @@ void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
   const typename Evaluator::Params uniform = row[0];  // OneType: a local copy, read in every lane
   const core::BoxView<double> b = box;
   const core::Vec3<double> ri = t.ri;
+  const double* q = particles.charge.data();  // read only where scaled by charges
+  const T qi = static_cast<T>(t.qi);
 #pragma omp simd
   for (int lane = 0; lane < kLanes; ++lane) {
     const int s = j[lane];
@@ -103,7 +107,9 @@ void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
     const T dy = static_cast<T>(b.nearest_image(ri.y - y[s], b.length.y, b.inverse_length.y));
     const T dz = static_cast<T>(b.nearest_image(ri.z - z[s], b.length.z, b.inverse_length.z));
     const T r2 = dx * dx + dy * dy + dz * dz;
-    const physics::PairResult<T> p = Evaluator::evaluate(r2, OneType ? uniform : row[type[s]]);
+    const physics::PairResult<T> p = physics::scaled_by_charges<Evaluator>(
+        Evaluator::evaluate(r2, OneType ? uniform : row[type[s]]), qi,
+        physics::kScaledByCharges<Evaluator> ? static_cast<T>(q[s]) : T(0));
     const T fx = p.force_over_r * dx, fy = p.force_over_r * dy, fz = p.force_over_r * dz;
     out.term[0][lane] = static_cast<AccT>(fx);
     out.term[1][lane] = static_cast<AccT>(fy);
@@ -160,7 +166,8 @@ void for_each_target(const core::ParticleData& particles, const core::BoxView<do
   const bool one_type = table.num_types == 1;  // no per-pair table look-up
 #pragma omp parallel for schedule(static) if (target_end - target_begin >= min_parallel)
   for (std::ptrdiff_t i = target_begin; i < target_end; ++i) {
-    const Target<Evaluator> t{i, pos.get(i), &table(particles.type[i], 0)};
+    const Target<Evaluator> t{i, pos.get(i), &table(particles.type[i], 0),
+                              physics::kScaledByCharges<Evaluator> ? particles.charge[i] : 0.0};
     TargetSums<AccT, WithEnergy> sums;
     const auto run = [&](std::ptrdiff_t count, auto source) {
       if (one_type) {

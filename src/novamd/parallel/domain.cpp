@@ -1,10 +1,7 @@
 #include "novamd/parallel/domain.hpp"
 
-#include <fmt/format.h>
-
 #include <type_traits>
-
-#include "novamd/core/error.hpp"
+#include <vector>
 
 namespace novamd::parallel {
 
@@ -17,11 +14,13 @@ void Domain::gather_evolving(core::ParticleData& particles) {
   core::for_each_field_array(
       [&](const core::FieldInfo& info, int, auto& a) {
         if (!info.evolves || a.empty()) return;
-        if constexpr (std::is_same_v<typename std::decay_t<decltype(a)>::value_type, double>) {
+        using Value = typename std::decay_t<decltype(a)>::value_type;
+        if constexpr (std::is_same_v<Value, double>) {
           gather(a);
-        } else {
-          throw core::RunError(fmt::format(
-              "{} cannot yet be gathered over the ranks of a decomposed run", info.description));
+        } else {  // integers (image counts): exact in doubles up to 2^53
+          std::vector<double> values(a.begin(), a.end());
+          gather(values);
+          for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<Value>(values[i]);
         }
       },
       particles);

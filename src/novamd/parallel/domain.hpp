@@ -82,8 +82,7 @@ class Domain {
   /// gather for x, y and z.
   void gather(core::Vec3Array& values);
   /// gather for every present field of `particles` that changes during a run (positions,
-  /// velocities, forces, ...). @throws core::RunError for an evolving field that is not of
-  /// doubles.
+  /// velocities, forces, image counts, ...); integer fields travel as doubles (exact).
   void gather_evolving(core::ParticleData& particles);
 
   /// The number of owned particles.

@@ -15,6 +15,7 @@
 
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/math.hpp"
+#include "novamd/physics/charge_scaled.hpp"
 #include "novamd/physics/pair_result.hpp"
 #include "novamd/physics/pair_table.hpp"
 
@@ -27,6 +28,8 @@ template <class Potential, bool ForceShift = false>
 struct Truncated {
   using Real = typename Potential::Real;
   using T = Real;
+  /// Shifts are linear in q_i q_j where the potential is (charge_scaled.hpp).
+  static constexpr bool kScaledByCharges = physics::kScaledByCharges<Potential>;
 
   struct Params {
     typename Potential::Params potential;
