@@ -37,7 +37,8 @@ if [[ $what == multigpu || $what == scaling ]]; then
 fi
 
 summary="$OUT/summary.txt"
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv > "$summary" 2>&1
+# Appended: several modes run one after another into one $OUT keep every table.
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv >> "$summary" 2>&1
 cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 if ! cmake --build $build -j "$(nproc)" >> "$OUT/build.log" 2>&1; then
