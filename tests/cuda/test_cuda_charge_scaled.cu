@@ -41,7 +41,7 @@ std::vector<double> gpu_forces(const ParticleData& p, const Box& box, NeighborMe
   const auto table = novamd::physics::with_cutoff<Scaled, false>(unit, novamd::test::kCutoff,
                                                                  novamd::physics::Truncation::Cut);
   novamd::forces::CudaPairForce<Evaluator<T>, double> term(table, method, novamd::test::kCutoff,
-                                                           0.3, 1, nullptr);
+                                                           0.3, 1, /*excluded_pairs=*/false);
   const int n = static_cast<int>(p.size());
   std::vector<novamd::neighbors::PairPosition<T>> packed(n);
   for (int i = 0; i < n; ++i)

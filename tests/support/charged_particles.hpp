@@ -1,7 +1,8 @@
 #pragma once
-// Particles of one type with random per-particle charges, and the Yukawa forces per unit charge
-// product scaled by q_i q_j written out (cut at kCutoff): the per-particle-charge tests of both
-// backends (test_charge_scaled.cpp, test_cuda_charge_scaled.cu).
+// Particles of one type with random per-particle charges, and Yukawa forces cut at kCutoff
+// written out as a plain double loop: the per-particle-charge tests of both backends
+// (test_charge_scaled.cpp, test_cuda_charge_scaled.cu) and the exclusion test
+// (test_exclusions.cpp).
 
 #include <cmath>
 #include <cstdint>
@@ -47,7 +48,11 @@ struct Reference {
   double energy = 0;
 };
 
-inline Reference double_loop(const core::ParticleData& p, const core::Box& box) {
+/// The Yukawa pairs within kCutoff (nearest image), each q_i q_j exp(-r / lambda) / r with
+/// q = charge(i), written out; `skip(i, j)` (i < j) leaves a pair out.
+template <class Charge, class Skip>
+Reference cut_yukawa_double_loop(const core::ParticleData& p, const core::Box& box, Charge charge,
+                                 Skip skip) {
   const auto view = box.view<double>();
   Reference ref;
   ref.force.assign(p.size(), {});
@@ -56,8 +61,8 @@ inline Reference double_loop(const core::ParticleData& p, const core::Box& box) 
     for (std::size_t j = i + 1; j < p.size(); ++j) {
       const auto d = view.minimum_image(p.position.get(i) - p.position.get(j));
       const double r = std::sqrt(core::dot(d, d));
-      if (r >= kCutoff) continue;
-      const double v = p.charge[i] * p.charge[j] * std::exp(-r / kLambda) / r;
+      if (r >= kCutoff || skip(i, j)) continue;
+      const double v = charge(i) * charge(j) * std::exp(-r / kLambda) / r;
       const double f_over_r = v * (1 / r + 1 / kLambda) / r;
       ref.force[i] += f_over_r * d;
       ref.force[j] -= f_over_r * d;
@@ -66,6 +71,13 @@ inline Reference double_loop(const core::ParticleData& p, const core::Box& box) 
       ref.scale[j] += std::abs(f_over_r) * r;
     }
   return ref;
+}
+
+/// Every pair within the cutoff, with the particles' own charges.
+inline Reference double_loop(const core::ParticleData& p, const core::Box& box) {
+  return cut_yukawa_double_loop(
+      p, box, [&](std::size_t i) { return p.charge[i]; },
+      [](std::size_t, std::size_t) { return false; });
 }
 
 }  // namespace novamd::test

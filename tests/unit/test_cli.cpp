@@ -102,6 +102,25 @@ TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   EXPECT_NEAR(values[2], 1.0, 1e-12);                  // temperature set exactly
 }
 
+TEST(Cli, PressureTensorColumnsAverageToThePressure) {
+  TempDir dir;
+  dir.write("two.yaml", kTwoIons);
+  const auto result = run_novamd(
+      "run two.yaml --set output.thermo.columns=[pxx,pyy,pzz,pxy,pxz,pyz,virial]", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto lines = read_lines(dir.path() / "thermo.csv");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find(",pressure,conserved_energy,pxx,pyy,pzz,pxy,pxz,pyz,virial"),
+            std::string::npos)
+      << lines[0];
+  const auto v = parse_row(lines[1]);
+  ASSERT_EQ(v.size(), 15u);
+  // P = (P_xx + P_yy + P_zz) / 3, as written (17 significant digits): a few ulp.
+  EXPECT_NEAR((v[8] + v[9] + v[10]) / 3.0, v[6], 1e-14 * std::abs(v[6]));
+  // Two ions repel: the virial is positive, and its part of P is W / (3 V), V = 1000.
+  EXPECT_GT(v[14], 0.0);
+}
+
 TEST(Cli, StructureFileIsFoundNextToTheConfig) {
   TempDir dir;
   std::filesystem::create_directories(dir.path() / "inputs");

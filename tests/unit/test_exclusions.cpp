@@ -13,6 +13,7 @@
 
 #include "novamd/backend/cpu_backend.hpp"
 #include "novamd/core/error.hpp"
+#include "support/charged_particles.hpp"
 #include "support/systems.hpp"
 
 namespace {
@@ -20,7 +21,6 @@ namespace {
 using novamd::backend::BackendSetup;
 using novamd::backend::CpuBackend;
 using novamd::backend::EnergyRequest;
-using novamd::core::Vec3;
 using novamd::neighbors::NeighborMethod;
 
 constexpr int kChainLength = 5;
@@ -34,46 +34,27 @@ BackendSetup chains_with_yukawa(NeighborMethod method, std::int64_t reorder_ever
   return s;
 }
 
-struct Reference {
-  std::vector<Vec3<double>> force;  ///< by id
-  double energy = 0;
-  std::vector<double> scale;  ///< S_i = sum_j |f_ij|
-  int excluded_within_cutoff = 0;
-};
-
-/// Every pair within the cutoff (nearest image) but those of one chain at most 3 apart.
-Reference double_loop(const BackendSetup& s) {
+/// Every pair within the cutoff (nearest image) with the species' charges, but those of one
+/// chain at most 3 apart; `excluded` counts the pairs left out.
+novamd::test::Reference double_loop(const BackendSetup& s, int& excluded) {
   const auto& p = s.particles;
-  const auto box = s.box.view<double>();
-  Reference ref;
-  ref.force.assign(p.size(), {});
-  ref.scale.assign(p.size(), 0.0);
-  for (std::size_t i = 0; i < p.size(); ++i)
-    for (std::size_t j = i + 1; j < p.size(); ++j) {
-      const auto d = box.minimum_image(p.position.get(i) - p.position.get(j));
-      const double r = std::sqrt(novamd::core::dot(d, d));
-      if (r >= 2.5) continue;
-      const bool same_chain = i / kChainLength == j / kChainLength;
-      if (same_chain && j - i <= 3) {
-        ++ref.excluded_within_cutoff;
-        continue;
-      }
-      const double zz = s.species[p.type[i]].charge * s.species[p.type[j]].charge;
-      const double v = zz * std::exp(-r / 1.5) / r;
-      const double f_over_r = v * (1 / r + 1 / 1.5) / r;
-      ref.force[i] += f_over_r * d;
-      ref.force[j] -= f_over_r * d;
-      ref.energy += v;
-      ref.scale[i] += std::abs(f_over_r) * r;
-      ref.scale[j] += std::abs(f_over_r) * r;
-    }
-  return ref;
+  excluded = 0;
+  return novamd::test::cut_yukawa_double_loop(
+      p, s.box, [&](std::size_t i) { return s.species[p.type[i]].charge; },
+      [&](std::size_t i, std::size_t j) {
+        const bool skip = i / kChainLength == j / kChainLength && j - i <= 3;
+        if (skip) {  // counted only within the cutoff: the loop asks after the cutoff test
+          ++excluded;
+        }
+        return skip;
+      });
 }
 
 TEST(Exclusions, VerletListsLeaveOutThePairsWithinThreeBonds) {
   const auto setup = chains_with_yukawa(NeighborMethod::Auto, 1);  // reordered every time
-  const auto ref = double_loop(setup);
-  ASSERT_GT(ref.excluded_within_cutoff, 1000);  // the test means something
+  int excluded_within_cutoff = 0;
+  const auto ref = double_loop(setup, excluded_within_cutoff);
+  ASSERT_GT(excluded_within_cutoff, 1000);  // the test means something
   CpuBackend backend(setup);
   for (int k = 0; k < 3; ++k) backend.compute_forces(EnergyRequest::Compute);
   EXPECT_EQ(backend.reorders(), 3);

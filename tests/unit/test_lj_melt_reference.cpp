@@ -42,8 +42,9 @@
 #include <cstdio>
 
 #include "novamd/analysis/thermo.hpp"
-#include "novamd/integrate/degrees_of_freedom.hpp"
 #include "novamd/backend/make_backend.hpp"
+#include "novamd/core/tensor.hpp"
+#include "novamd/integrate/degrees_of_freedom.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
 
@@ -57,6 +58,16 @@ constexpr double kLammpsPress = -5.0197073;
 // The log prints 8 significant digits, 7 decimals here: a printed value is within half a unit
 // in its last digit of the exact one.
 constexpr double kHalfLastDigit = 0.5e-7;
+// The virial pressure tensor W_ab / V of the same lattice, from LAMMPS 20220106 (Debian) on
+// benchmarks/lammps/in.melt with its thermo and run lines replaced by
+//   compute pv all pressure NULL virial
+//   thermo_style custom step c_pv[1] c_pv[2] c_pv[3] c_pv[4] c_pv[5] c_pv[6]
+//   thermo_modify format float %.10g
+//   run 0
+// (lmp -in in.pv -log none): xx, yy, zz -6.23531727 each; xy, xz, yz -2.2e-14, -4.3e-13,
+// -7.8e-14 (LAMMPS's round-off: the cubic lattice has none).
+constexpr double kLammpsVirialDiagonal = -6.23531727;
+constexpr double kLammpsVirialOffDiagonal = 4.4e-13;  ///< the largest magnitude printed
 
 struct LatticeSums {
   double energy_per_atom = 0.0;  ///< U / N
@@ -150,6 +161,17 @@ TEST(LjMeltReference, StepZeroEnergyAndPressureMatchLammpsAndTheLatticeSum) {
   EXPECT_NEAR(press, kLammpsPress, kHalfLastDigit + roundoff * std::abs(kLammpsPress));
   EXPECT_NEAR(press_virial, kLammpsPress - press_kinetic_lammps,
               kHalfLastDigit + roundoff * std::abs(kLammpsPress));
+  // The tensor: each diagonal component as LAMMPS prints it (10 digits: half a unit 5e-9, plus
+  // the round-off above); the off-diagonal ones at LAMMPS's round-off level and far below the
+  // diagonal's round-off bound.
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NEAR(obs.virial.c[k] / volume, kLammpsVirialDiagonal,
+                0.5e-8 + roundoff * std::abs(kLammpsVirialDiagonal))
+        << novamd::core::kTensorComponentNames[k];
+  for (int k = 3; k < 6; ++k)
+    EXPECT_LT(std::abs(obs.virial.c[k] / volume),
+              kLammpsVirialOffDiagonal + roundoff * std::abs(kLammpsVirialDiagonal))
+        << novamd::core::kTensorComponentNames[k];
   std::printf(
       "vs LAMMPS: E_pair %.10f (diff %.2e), TotEng %.10f (diff %.2e), Press %.10f (diff %.2e); "
       "tolerance %.2e\n",

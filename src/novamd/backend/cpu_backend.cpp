@@ -46,7 +46,8 @@ CpuBackend::CpuBackend(BackendSetup setup)
           std::make_unique<parallel::ForceMatrixDomain>(setup.communicator, particles_.size())) {
   if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
   const std::optional<neighbors::PairBlock> block = domain_->pair_block();
-  exclusions_ = excluded_pairs(setup, domain_->decomposed());
+  if (has_excluded_pairs(setup, domain_->decomposed()))
+    exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
   for (const auto& settings : setup.forces) {
     cutoffs_.push_back(forces::cutoff_of(settings));
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,

@@ -10,6 +10,7 @@
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/backend/molecular_terms.hpp"
 #include "novamd/backend/particle_terms.hpp"
+#include "novamd/core/device_topology.cuh"
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
@@ -66,11 +67,12 @@ class CudaBackend final : public Backend {
     reductions_.reserve(n);
     auto neighbor_settings = setup.neighbors;
     if (domain_->decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
-    exclusions_ = excluded_pairs(setup, domain_->decomposed());
+    const bool excluded_pairs = has_excluded_pairs(setup, domain_->decomposed());
+    if (excluded_pairs || !setup.bonded.empty()) topology_.upload(setup.topology, stream_.get());
     for (const auto& f : setup.forces) {
       cutoffs_.push_back(forces::cutoff_of(f));
       terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_,
-                                                       exclusions_ ? &*exclusions_ : nullptr));
+                                                       excluded_pairs));
     }
     for (const auto& b : setup.bonded)
       terms_.push_back(forces::make_cuda_bonded_force<P>(b, setup.topology));
@@ -290,8 +292,12 @@ class CudaBackend final : public Backend {
  private:
   forces::CudaForceInput<PairT> force_input() {
     const forces::DeviceFieldView fields{
-        device_.position.x.data(), device_.position.y.data(), device_.position.z.data(),
-        device_.id.data(), device_.charge.size() > 0 ? device_.charge.data() : nullptr};
+        device_.position.x.data(),
+        device_.position.y.data(),
+        device_.position.z.data(),
+        device_.id.data(),
+        device_.charge.size() > 0 ? device_.charge.data() : nullptr,
+        topology_.view()};
     return {packed_.data(),
             static_cast<int>(size()),
             box_.view<PairT>(),
@@ -410,7 +416,7 @@ class CudaBackend final : public Backend {
   core::DeviceBuffer<double> inverse_mass_, mass_energy_;
   DeviceReductions reductions_;
   neighbors::DeviceSpatialOrder order_;
-  std::optional<core::ExclusionLists> exclusions_;  ///< pairs the lists leave out (bonds)
+  core::DeviceTopology topology_;  ///< terms and exclusions for the force terms (uploaded once)
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
   std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;

@@ -4,14 +4,13 @@
 
 namespace novamd::backend {
 
-std::optional<core::ExclusionLists> excluded_pairs(const BackendSetup& setup, bool decomposed) {
+bool has_excluded_pairs(const BackendSetup& setup, bool decomposed) {
   const bool bonds = setup.topology.bonds().size() > 0;
   if (decomposed && (bonds || !setup.bonded.empty()))
     throw core::InputError(
         "bonded terms and bonds are not supported with the force-matrix decomposition "
         "(parallel.grid); run molecular systems on one rank");
-  if (!bonds) return std::nullopt;
-  return setup.topology.exclusions(core::kExcludedSeparations);
+  return bonds;
 }
 
 }  // namespace novamd::backend

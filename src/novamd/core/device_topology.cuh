@@ -18,20 +18,6 @@
 
 namespace novamd::core {
 
-/// Raw device pointers and counts for kernels; valid while its DeviceTopology lives and is not
-/// uploaded again.
-struct DeviceTopologyView {
-  std::int32_t particle_count = 0;
-  TermListView<2> bonds;
-  TermListView<3> angles;
-  TermListView<4> dihedrals;
-  TermListView<4> impropers;
-  const std::int32_t* exclusion_offsets = nullptr;  ///< particle_count + 1 entries
-  const std::int32_t* exclusion_ids = nullptr;      ///< row i: [offsets[i], offsets[i + 1])
-  const std::int32_t* pairs_14 = nullptr;           ///< 2 per pair, i < j: pair p at 2p, 2p + 1
-  std::int32_t pair_14_count = 0;
-};
-
 /// One term kind on the device.
 template <int K>
 struct DeviceTermList {

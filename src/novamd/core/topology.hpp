@@ -81,6 +81,20 @@ struct TermListView {
   NOVAMD_HD std::int32_t id(std::int32_t t, int a) const { return ids[std::size_t(t) * K + a]; }
 };
 
+/// Raw device pointers and counts of a DeviceTopology (device_topology.cuh), for kernels; valid
+/// while it lives and is not uploaded again.
+struct DeviceTopologyView {
+  std::int32_t particle_count = 0;
+  TermListView<2> bonds;
+  TermListView<3> angles;
+  TermListView<4> dihedrals;
+  TermListView<4> impropers;
+  const std::int32_t* exclusion_offsets = nullptr;  ///< particle_count + 1 entries
+  const std::int32_t* exclusion_ids = nullptr;      ///< row i: [offsets[i], offsets[i + 1])
+  const std::int32_t* pairs_14 = nullptr;           ///< 2 per pair, i < j: pair p at 2p, 2p + 1
+  std::int32_t pair_14_count = 0;
+};
+
 /// For every particle id, the sorted ids of the particles at separations 1..k (CSR, full rows).
 struct ExclusionLists {
   std::vector<std::int32_t> offsets;  ///< N + 1 entries; offsets[0] = 0

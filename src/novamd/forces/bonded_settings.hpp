@@ -27,6 +27,10 @@ struct HarmonicBondSettings {
   static const core::TermList<2>& terms_of(const core::Topology& topology) {
     return topology.bonds();
   }
+  /// The same terms in the device copy of the topology.
+  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
+    return topology.bonds;
+  }
   /// "harmonic_bond (2 bond types)".
   std::string describe(const core::UnitSystem&) const {
     return std::string(kName) + " (" + std::to_string(types.size()) + " bond types)";

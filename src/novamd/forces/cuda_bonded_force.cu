@@ -33,18 +33,19 @@ __global__ void bonded_share_kernel(int n, BondedGather<Evaluator> gather,
   }
 }
 
-template <class Evaluator, class PairT>
+/// The terms themselves are read from the backend's device topology
+/// (CudaForceInput::fields.topology); this term keeps its coefficients, the particles' term
+/// memberships and the id map.
+template <class Settings, class PairT>
 class CudaBondedForce final : public CudaForceTerm<PairT> {
  public:
+  using Evaluator = typename Settings::Evaluator;
   static constexpr int K = Evaluator::kParticles;
 
   CudaBondedForce(const core::TermList<K>& terms,
                   const std::vector<typename Evaluator::Params>& params,
-                  std::int32_t particle_count)
-      : count_(static_cast<std::int32_t>(terms.size())) {
+                  std::int32_t particle_count) {
     const auto rows = core::memberships_of(terms, particle_count);
-    type_.copy_from_host(terms.type, nullptr);
-    ids_.copy_from_host(terms.ids, nullptr);
     params_.copy_from_host(params, nullptr);
     offsets_.copy_from_host(rows.offsets, nullptr);
     entries_.copy_from_host(rows.entries, nullptr);
@@ -62,7 +63,7 @@ class CudaBondedForce final : public CudaForceTerm<PairT> {
       NOVAMD_CUDA_CHECK_LAUNCH();
       map_stale_ = false;
     }
-    const BondedGather<Evaluator> gather{{type_.data(), ids_.data(), count_},
+    const BondedGather<Evaluator> gather{Settings::device_terms_of(in.fields.topology),
                                          params_.data(),
                                          offsets_.data(),
                                          entries_.data(),
@@ -82,8 +83,7 @@ class CudaBondedForce final : public CudaForceTerm<PairT> {
   // The storage order changed: the id map is rebuilt at the next evaluation.
   void invalidate_lists() override { map_stale_ = true; }
   std::size_t bytes() const override {
-    return type_.bytes() + ids_.bytes() + params_.bytes() + offsets_.bytes() + entries_.bytes() +
-           index_of_id_.bytes();
+    return params_.bytes() + offsets_.bytes() + entries_.bytes() + index_of_id_.bytes();
   }
   void restore_neighbors(const neighbors::NeighborState&, const neighbors::PairPosition<PairT>*,
                          const CudaForceInput<PairT>&, cudaStream_t) override {
@@ -91,8 +91,7 @@ class CudaBondedForce final : public CudaForceTerm<PairT> {
   }
 
  private:
-  std::int32_t count_;
-  core::DeviceBuffer<std::int32_t> type_, ids_, offsets_, entries_, index_of_id_;
+  core::DeviceBuffer<std::int32_t> offsets_, entries_, index_of_id_;
   core::DeviceBuffer<typename Evaluator::Params> params_;
   bool map_stale_ = true;
 };
@@ -105,8 +104,8 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_bonded_force(
   check_term_types(settings, topology);
   return std::visit(
       [&](const auto& s) -> std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> {
-        using Evaluator = typename std::decay_t<decltype(s)>::Evaluator;
-        return std::make_unique<CudaBondedForce<Evaluator, PairTypeOf<P>>>(
+        using Settings = std::decay_t<decltype(s)>;
+        return std::make_unique<CudaBondedForce<Settings, PairTypeOf<P>>>(
             s.terms_of(topology), s.types, topology.particle_count());
       },
       settings);

@@ -33,6 +33,9 @@ struct DeviceFieldView {
   const double *x = nullptr, *y = nullptr, *z = nullptr;  ///< positions in double
   const std::int32_t* id = nullptr;
   const double* charge = nullptr;  ///< per-particle charges, where the system has them
+  /// The topology's terms, exclusions and 1-4 pairs (core::DeviceTopology, uploaded once by the
+  /// backend; empty without a topology).
+  core::DeviceTopologyView topology;
 };
 
 /// What a force term reads: packed positions in the pair type PairT, and the particle fields.
@@ -86,23 +89,22 @@ using PairTypeOf = typename core::PrecisionTypes<P>::PairT;
 /// grid has fewer than three cells per axis (a small box, or a dilute system's capped grid).
 /// Defined in forces/cuda_pair_force.cuh and instantiated once per family and precision, in the
 /// units that src/CMakeLists.txt generates.
-/// With `exclusions` (a system with bonds), Verlet lists that leave the excluded pairs out
-/// (forces::method_with_exclusions).
+/// With `excluded_pairs` (a system with bonds), Verlet lists that leave out the pairs of
+/// CudaForceInput::fields.topology's exclusion lists (forces::method_with_exclusions).
 template <core::Precision P, class Settings>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
     const Settings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
-    const neighbors::NeighborSettings& neighbors, const core::Box& box,
-    const core::ExclusionLists* exclusions);
+    const neighbors::NeighborSettings& neighbors, const core::Box& box, bool excluded_pairs);
 
 /// The CUDA force term for `settings` at precision P (see make_cuda_pair_force).
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_force_term(
     const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
     const neighbors::NeighborSettings& neighbors, const core::Box& box,
-    const core::ExclusionLists* exclusions = nullptr) {
+    bool excluded_pairs = false) {
   return std::visit(
       [&](const auto& s) {
-        return make_cuda_pair_force<P>(s, species, units, neighbors, box, exclusions);
+        return make_cuda_pair_force<P>(s, species, units, neighbors, box, excluded_pairs);
       },
       settings);
 }

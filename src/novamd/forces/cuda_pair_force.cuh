@@ -29,17 +29,14 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
 
   CudaPairForce(const physics::PairTable<typename Evaluator::Params>& table,
                 neighbors::NeighborMethod method, double cutoff, double skin,
-                std::int64_t check_every, const core::ExclusionLists* exclusions)
+                std::int64_t check_every, bool excluded_pairs)
       : num_types_(table.num_types()),
         method_(method),
         cutoff_(cutoff),
         skin_(skin),
-        check_every_(check_every) {
+        check_every_(check_every),
+        excluded_pairs_(excluded_pairs) {
     table_.copy_from_host(table.data(), nullptr);
-    if (exclusions) {
-      exclusion_offsets_.copy_from_host(exclusions->offsets, nullptr);
-      excluded_.copy_from_host(exclusions->ids, nullptr);
-    }
     // Kernels run on non-blocking streams, which do not wait for the legacy default stream.
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
@@ -100,7 +97,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     }
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
     const auto method = traversal(in.n, in.host_box);
-    if (exclusion_offsets_.size() > 0 && method != neighbors::NeighborMethod::NeighborList)
+    if (excluded_pairs_ && method != neighbors::NeighborMethod::NeighborList)
       throw core::RunError(
           "the system has excluded pairs (bonds), which only Verlet lists leave out, and the "
           "box holds fewer than 3 cells of cutoff + skin per axis for the particle count");
@@ -125,10 +122,11 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
 
  private:
-  /// The excluded pairs, with the ids of the storage order `in` holds (none: a default view).
+  /// The topology's excluded pairs, with the ids of the storage order `in` holds (none: a
+  /// default view).
   neighbors::ExclusionView exclusion_view(const CudaForceInput<PairT>& in) const {
-    if (exclusion_offsets_.size() == 0) return {};
-    return {exclusion_offsets_.data(), excluded_.data(), in.fields.id};
+    if (!excluded_pairs_) return {};
+    return {in.fields.topology.exclusion_offsets, in.fields.topology.exclusion_ids, in.fields.id};
   }
 
   /// The traversal for n particles in `box`: cell and Verlet lists visit the 27 cells around a
@@ -171,26 +169,25 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs
   neighbors::DeviceCellBins cells_;
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
-  core::DeviceBuffer<std::int32_t> exclusion_offsets_, excluded_;  ///< core::ExclusionLists
+  bool excluded_pairs_;  ///< the lists leave out the topology's exclusions
 };
 
 template <core::Precision P, class Settings>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
     const Settings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
-    const neighbors::NeighborSettings& neighbors, const core::Box& box,
-    const core::ExclusionLists* exclusions) {
+    const neighbors::NeighborSettings& neighbors, const core::Box& box, bool excluded_pairs) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = settings.cutoff;
   const double skin = neighbors.skin_for(cutoff);
-  const auto method = exclusions
+  const auto method = excluded_pairs
                           ? method_with_exclusions(settings, neighbors)
                           : neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
   return with_evaluator<PairT>(
       settings, species, units,
       [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
-        return std::make_unique<CudaPairForce<Evaluator, AccT>>(table, method, cutoff, skin,
-                                                                neighbors.check_every, exclusions);
+        return std::make_unique<CudaPairForce<Evaluator, AccT>>(
+            table, method, cutoff, skin, neighbors.check_every, excluded_pairs);
       });
 }
 
