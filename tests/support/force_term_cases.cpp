@@ -242,6 +242,26 @@ TermModel::Bare bare_terms(const physics::LennardJones<double>::Params& p, doubl
   return b;
 }
 
+/// Per unit charge product: V = k (1/r + k_rf r^2 - c_rf), F = k (1/r^2 - 2 k_rf r)
+/// (physics/coulomb.hpp). Sensitivity: F/r = k (r^-3 - 2 k_rf), |d(F/r)/dr| r^2 = 3 k / r^2.
+/// Rounding: 1/r: R; its cube: 3R + 1; less 2 k_rf, times k: + 1.5 on the r^-3 term, 1 on the
+/// k_rf term; V: 1/r R, k_rf r^2 a product, two sums and the product by k: R + 2.5 on each term.
+TermModel::Bare bare_terms(const physics::Coulomb<double>::Params& p, double r,
+                           const Arithmetic& a) {
+  TermModel::Bare b;
+  const double f3 = p.k / (r * r), frf = 2 * p.k * p.k_rf * r;
+  const double v1 = p.k / r, v2 = p.k * p.k_rf * r * r, v3 = p.k * p.c_rf;
+  b.force = f3 - frf;
+  b.energy = v1 + v2 - v3;
+  b.force_scale = std::abs(f3) + std::abs(frf);
+  b.energy_scale = std::abs(v1) + std::abs(v2) + std::abs(v3);
+  b.sensitivity = 3 * std::abs(p.k) / (r * r);
+  const double R = a.rsqrt_ulps;
+  b.force_rounding = (3 * R + 2.5) * std::abs(f3) + std::abs(frf);
+  b.energy_rounding = (R + 2.5) * b.energy_scale;
+  return b;
+}
+
 /// V = a e1 + b' e2, F = r (2a e1 + b' e2) / Lambda = f1 + f2, e2 = exp(-x), x = r^2 / (2 Lambda),
 /// e1 = e2^2 (physics/nuclear.hpp). Sensitivity: d e1/dr = -(2r/Lambda) e1, d e2/dr =
 /// -(r/Lambda) e2, so |d(F/r)/dr| r^2 = 4x |f1| + 2x |f2|.

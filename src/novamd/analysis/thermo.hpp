@@ -9,11 +9,15 @@
 ///                                  K_ab = 1/2 sum over particles of m v_a v_b
 ///     conserved = K + U + thermostat energy (the energy the thermostat has taken out)
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "novamd/analysis/plasma.hpp"
+#include "novamd/analysis/thermo_columns.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/tensor.hpp"
 #include "novamd/core/units.hpp"
@@ -39,6 +43,8 @@ struct ThermoState {
   std::int64_t neighbor_list_builds = 0;
   double wall_time = 0.0;
   const PlasmaParameters* plasma = nullptr;  ///< for the plasma columns (ion plasmas only)
+  /// The energy of each kind of term by its column (kTermEnergyColumns); absent: zero.
+  std::map<std::string, double, std::less<>> term_energy;
 };
 
 /// The state from whole-system sums; `dof`: degrees of freedom for the temperature.
@@ -86,6 +92,11 @@ inline double thermo_value(const ThermoState& s, std::string_view column) {
   if (column == "total_energy_per_particle") return s.total_energy / n;
   if (column == "neighbor_list_builds") return static_cast<double>(s.neighbor_list_builds);
   if (column == "wall_time") return s.wall_time;
+  if (std::find(kTermEnergyColumns.begin(), kTermEnergyColumns.end(), column) !=
+      kTermEnergyColumns.end()) {
+    const auto found = s.term_energy.find(column);
+    return found == s.term_energy.end() ? 0.0 : found->second;
+  }
   if (s.plasma)
     if (const auto value = s.plasma->thermo_value(column, s.temperature)) return *value;
   throw std::invalid_argument("unknown thermo column");

@@ -24,6 +24,8 @@ inline const std::vector<std::string> kStandardThermoColumns{
 ///   wall_time               seconds since the run started (this process)
 ///   plasma                  gamma_<species> for each charged species and kappa
 ///                           (analysis/plasma.hpp); the default for ion plasmas
+///   bond_energy, angle_energy, dihedral_energy, improper_energy, vdw_energy, coulomb_energy
+///                           the energy of each kind of term (kTermEnergyColumns)
 inline const std::vector<std::string> kExtraThermoColumns{"thermostat_energy",
                                                           "conserved_energy_drift",
                                                           "virial",
@@ -40,6 +42,19 @@ inline const std::vector<std::string> kExtraThermoColumns{"thermostat_energy",
                                                           "total_energy_per_particle",
                                                           "neighbor_list_builds",
                                                           "wall_time",
-                                                          "plasma"};
+                                                          "plasma",
+                                                          "bond_energy",
+                                                          "angle_energy",
+                                                          "dihedral_energy",
+                                                          "improper_energy",
+                                                          "vdw_energy",
+                                                          "coulomb_energy"};
+
+/// The columns of term energies: each force term counts in one (forces::energy_column), or in
+/// none but the potential energy (Yukawa, nuclear). 1-4 pairs count in vdw_energy and
+/// coulomb_energy, the Lennard-Jones tail correction in vdw_energy.
+inline const std::vector<std::string> kTermEnergyColumns{"bond_energy",     "angle_energy",
+                                                         "dihedral_energy", "improper_energy",
+                                                         "vdw_energy",      "coulomb_energy"};
 
 }  // namespace novamd::analysis

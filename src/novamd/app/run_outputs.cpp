@@ -17,11 +17,15 @@ bool due(std::int64_t every, std::int64_t step) { return every > 0 && step % eve
 RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
                        std::vector<std::int64_t> species_counts,
                        std::optional<std::int64_t> resume_after_step, bool writes_files,
-                       std::optional<analysis::PlasmaParameters> plasma)
+                       std::optional<analysis::PlasmaParameters> plasma,
+                       std::vector<std::string> term_columns)
     : config_(config),
       species_counts_(std::move(species_counts)),
       plasma_(std::move(plasma)),
+      term_columns_(std::move(term_columns)),
       energy_watch_(config.run.max_energy_drift) {
+  if (term_columns_.empty())
+    for (const auto& f : config.forces) term_columns_.push_back(forces::energy_column(f));
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
   if (writes_files)
     thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
@@ -59,6 +63,10 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
           : 0.0;
   state.neighbor_list_builds = backend.neighbor_list_builds();
   state.plasma = plasma_ ? &*plasma_ : nullptr;
+  for (std::size_t t = 0; t < observables.term_energy.size() && t < term_columns_.size(); ++t)
+    if (!term_columns_[t].empty())
+      state.term_energy[term_columns_[t]] += observables.term_energy[t];
+  if (tail.energy != 0.0) state.term_energy["vdw_energy"] += tail.energy;
   state.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return state;

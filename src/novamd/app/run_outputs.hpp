@@ -28,10 +28,13 @@ class RunOutputs {
   /// to it and appended to. `writes_files` false (MPI ranks other than 0): nothing is opened or
   /// written, but every step's collective reads (observables, particles) happen as on rank 0.
   /// `plasma`: the plasma parameters of an ion plasma, for the `plasma` thermo columns.
+  /// `term_columns`: the thermo column of each of the backend's force terms, in its order
+  /// (forces::energy_column; empty by default: every pair term of the config, no bonded term).
   RunOutputs(const io::Config& config, std::size_t particles,
              std::vector<std::int64_t> species_counts,
              std::optional<std::int64_t> resume_after_step, bool writes_files = true,
-             std::optional<analysis::PlasmaParameters> plasma = std::nullopt);
+             std::optional<analysis::PlasmaParameters> plasma = std::nullopt,
+             std::vector<std::string> term_columns = {});
   ~RunOutputs();
 
   /// Whether the step's output reads energies (a thermo or console row is due).
@@ -63,6 +66,7 @@ class RunOutputs {
   const io::Config& config_;
   std::vector<std::int64_t> species_counts_;
   std::optional<analysis::PlasmaParameters> plasma_;
+  std::vector<std::string> term_columns_;
   std::optional<io::ThermoWriter> thermo_;  ///< none where this rank writes no files
   std::vector<Trajectory> trajectories_;
   std::optional<double> first_conserved_;

@@ -59,6 +59,9 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
     check_outputs(config_, planned_outputs_, inputs, particles_.size(),
                   restart_ ? std::optional(first_step_) : std::nullopt);
   }
+  if (config_.system.topology) molecular_ = io::molecular_system(config_);
+  for (const auto& f : config_.forces) term_columns_.push_back(forces::energy_column(f));
+  for (const auto& b : molecular_.bonded) term_columns_.push_back(forces::energy_column(b));
   grid_ = parallel::choose_grid(session.size(), particles_.size(), config_.parallel);
   count_ = core::count_by_type(particles_, config_.system.species.size());
   io::settle_thomas_fermi(config_.forces, config_.system.species, count_, box_.volume());
@@ -68,16 +71,10 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
 void Simulation::build_state(const parallel::MpiSession& session) {
   if (session.active() && backend_name_ == "cuda")
     backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
-  backend_ = backend::make_backend(config_.backend, {config_.units,
-                                                     config_.system.species,
-                                                     box_,
-                                                     std::move(particles_),
-                                                     config_.forces,
-                                                     config_.precision,
-                                                     config_.neighbors,
-                                                     communicator_,
-                                                     {},
-                                                     {}});
+  backend_ = backend::make_backend(
+      config_.backend, {config_.units, config_.system.species, box_, std::move(particles_),
+                        config_.forces, config_.precision, config_.neighbors, communicator_,
+                        std::move(molecular_.topology), std::move(molecular_.bonded)});
   integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
                                            {backend_->size()});
   if (restart_) {
@@ -106,7 +103,7 @@ void Simulation::open_outputs() {
   }
   outputs_ = std::make_unique<RunOutputs>(config_, backend_->size(), count_,
                                           restart_ ? std::optional(first_step_) : std::nullopt,
-                                          root_, plasma_);
+                                          root_, plasma_, term_columns_);
 }
 
 RunResult Simulation::run(const StopSignals* signals,

@@ -24,6 +24,7 @@
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/config_overrides.hpp"
+#include "novamd/io/molecular_system.hpp"
 #include "novamd/parallel/communicator.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 #include "novamd/parallel/process_grid.hpp"
@@ -95,6 +96,11 @@ class Simulation {
   bool root_ = true;
   parallel::GridShape grid_;
   std::vector<std::int64_t> count_;
+  /// The topology and bonded terms of a molecular system (`system.topology`), until the backend
+  /// takes them.
+  io::MolecularSystem molecular_;
+  /// The thermo column of each of the backend's force terms, in its order.
+  std::vector<std::string> term_columns_;
   std::shared_ptr<const parallel::Communicator> communicator_;
   std::unique_ptr<backend::Backend> backend_;
   std::unique_ptr<integrate::Integrator> integrator_;

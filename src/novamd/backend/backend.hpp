@@ -47,7 +47,19 @@ struct Observables {
   core::SymmetricTensor<double> virial;
   /// K_ab = 1/2 sum over particles of m v_a v_b (trace: the kinetic energy, summed apart).
   core::SymmetricTensor<double> kinetic;
+  /// Each force term's share of the potential energy, in setup order (the pair terms of
+  /// `BackendSetup::forces`, then the bonded terms): the differences of the running sums after
+  /// each term, so they add up to the potential energy within rounding.
+  std::vector<double> term_energy;
 };
+
+/// Each term's energy from the running sums of the energy after each term (`cumulative`).
+inline std::vector<double> term_energies(const std::vector<double>& cumulative) {
+  std::vector<double> energy(cumulative.size());
+  for (std::size_t t = 0; t < cumulative.size(); ++t)
+    energy[t] = cumulative[t] - (t > 0 ? cumulative[t - 1] : 0.0);
+  return energy;
+}
 
 /// The first particle (lowest id) whose state is not finite.
 /// The particle of lowest id whose state a check found wrong, and what was wrong.

@@ -70,7 +70,12 @@ void CpuBackend::compute_forces(EnergyRequest energy) {
   if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
   domain_->refresh_ghosts(particles_.position);
   buffers_.reset(particles_.size(), with_energy);
-  for (const auto& term : terms_) term->add_to(particles_, box_, buffers_, with_energy);
+  cumulative_energy_.clear();
+  for (const auto& term : terms_) {
+    term->add_to(particles_, box_, buffers_, with_energy);
+    if (with_energy)
+      cumulative_energy_.push_back(sum_over(domain_->energy_ranges(), buffers_.energy));
+  }
   energy_current_ = with_energy;
   domain_->complete_forces(buffers_.force);
   std::swap(particles_.force, buffers_.force);  // buffers_ keeps the old array for reuse
@@ -181,13 +186,15 @@ Observables CpuBackend::observables() {
   o.kinetic_energy = kinetic_energy();
   // Each rank's energy and virial shares: summed over every rank, each pair counts once.
   const auto ranges = domain_->energy_ranges();
-  double shares[1 + core::kTensorComponents];
+  std::vector<double> shares(1 + core::kTensorComponents);
   shares[0] = sum_over(ranges, buffers_.energy);
   for (int k = 0; k < core::kTensorComponents; ++k)
     shares[1 + k] = sum_over(ranges, buffers_.virial[k]);
-  domain_->sum_over_ranks(shares, 1 + core::kTensorComponents);
+  shares.insert(shares.end(), cumulative_energy_.begin(), cumulative_energy_.end());
+  domain_->sum_over_ranks(shares.data(), shares.size());
   o.potential_energy = shares[0];
   for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] = shares[1 + k];
+  o.term_energy = term_energies({shares.begin() + 1 + core::kTensorComponents, shares.end()});
   o.kinetic = kinetic_tensor();
   return o;
 }

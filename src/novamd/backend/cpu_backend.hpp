@@ -71,6 +71,8 @@ class CpuBackend final : public Backend {
   std::optional<core::ExclusionLists> exclusions_;  ///< pairs the lists leave out (bonds)
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   neighbors::ForceBuffers buffers_;
+  /// The energy summed after each term, at the last evaluation with energies (this rank's share).
+  std::vector<double> cumulative_energy_;
   std::vector<double> inverse_mass_;          ///< per type, times the force-to-acceleration factor
   std::vector<double> heat_;                  ///< per particle: kinetic energy added by O steps
   std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads

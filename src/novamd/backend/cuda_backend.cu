@@ -76,6 +76,7 @@ class CudaBackend final : public Backend {
     }
     for (const auto& b : setup.bonded)
       terms_.push_back(forces::make_cuda_bonded_force<P>(b, setup.topology));
+    reductions_.reserve_terms(terms_.size());
     pack_all_positions();  // for the pair kernels
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // uploads on other streams are complete
   }
@@ -123,6 +124,8 @@ class CudaBackend final : public Backend {
     const auto input = force_input();
     for (std::size_t t = 0; t < terms_.size(); ++t) {
       terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
+      if (with_energy)
+        reductions_.queue_term_energy(device_.energy.data(), domain_->energy_ranges(), t, stream);
     }
     domain_->complete_forces(pointers_of(device_.force), stream);
     energy_current_ = with_energy;
@@ -189,7 +192,10 @@ class CudaBackend final : public Backend {
     // Kinetic terms over the owners; each rank's energy and virial shares: over every rank.
     domain_->sum_over_owners(local.kinetic.data(), local.kinetic.size());
     domain_->sum_over_ranks(local.shares.data(), local.shares.size());
+    std::vector<double> cumulative = reductions_.term_energy_sums(terms_.size(), stream_.get());
+    domain_->sum_over_ranks(cumulative.data(), cumulative.size());
     Observables o;
+    o.term_energy = term_energies(cumulative);
     o.kinetic_energy = 0.5 * local.kinetic[0];
     o.potential_energy = local.shares[0];
     for (int k = 0; k < core::kTensorComponents; ++k) {

@@ -46,8 +46,34 @@ class DeviceReductions {
     first_flag_.resize(1);
     sums_.reserve(n);
   }
+  /// Room for the running energy sums of `terms` force terms.
+  void reserve_terms(std::size_t terms) { term_sums_.resize(terms * kMaxRanges); }
   std::size_t bytes() const {
-    return scratch_.bytes() + flags_.bytes() + results_.bytes() + first_flag_.bytes();
+    return scratch_.bytes() + flags_.bytes() + results_.bytes() + first_flag_.bytes() +
+           term_sums_.bytes();
+  }
+
+  /// Queues the sums of `energy` over `ranges` (at most kMaxRanges) into the running sum of
+  /// term `term` (< the count given to reserve_terms); no wait.
+  void queue_term_energy(const double* energy, const std::vector<parallel::IndexRange>& ranges,
+                         std::size_t term, cudaStream_t stream) {
+    double* to = term_sums_.data() + term * kMaxRanges;
+    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(double) * kMaxRanges, stream));
+    for (std::size_t r = 0; r < ranges.size(); ++r)
+      if (ranges[r].size() > 0)
+        sums_.sum(energy + ranges[r].begin, to + r, ranges[r].size(), stream);
+  }
+
+  /// The running sums of the first `terms` terms queued by queue_term_energy, each summed over
+  /// its ranges in order (waits for the stream).
+  std::vector<double> term_energy_sums(std::size_t terms, cudaStream_t stream) {
+    std::vector<double> host;
+    term_sums_.copy_to_host(host, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<double> sums(terms, 0.0);
+    for (std::size_t t = 0; t < terms; ++t)
+      for (std::size_t r = 0; r < kMaxRanges; ++r) sums[t] += host[t * kMaxRanges + r];
+    return sums;
   }
 
   /// The sum of values[0 .. count) on the host (waits for the stream).
@@ -130,6 +156,7 @@ class DeviceReductions {
 
   DeviceSums sums_;
   core::DeviceBuffer<double> scratch_, results_;
+  core::DeviceBuffer<double> term_sums_;  ///< kMaxRanges per force term
   core::DeviceBuffer<std::int32_t> flags_, first_flag_;
   core::MappedHostValue<double> host_value_;
 };

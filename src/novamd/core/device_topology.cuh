@@ -45,6 +45,7 @@ class DeviceTopology {
     angles_.upload(topology.angles(), stream);
     dihedrals_.upload(topology.dihedrals(), stream);
     impropers_.upload(topology.impropers(), stream);
+    scaled_pairs_.upload(topology.scaled_pairs(), stream);
     const ExclusionLists exclusions = topology.exclusions(kExcludedSeparations);
     exclusion_offsets_.copy_from_host(exclusions.offsets, stream);
     exclusion_ids_.copy_from_host(exclusions.ids, stream);
@@ -63,6 +64,7 @@ class DeviceTopology {
     v.angles = angles_.view();
     v.dihedrals = dihedrals_.view();
     v.impropers = impropers_.view();
+    v.scaled_pairs = scaled_pairs_.view();
     v.exclusion_offsets = exclusion_offsets_.data();
     v.exclusion_ids = exclusion_ids_.data();
     v.pairs_14 = pairs_14_.data();
@@ -76,6 +78,7 @@ class DeviceTopology {
   DeviceTermList<3> angles_;
   DeviceTermList<4> dihedrals_;
   DeviceTermList<4> impropers_;
+  DeviceTermList<2> scaled_pairs_;
   DeviceBuffer<std::int32_t> exclusion_offsets_;
   DeviceBuffer<std::int32_t> exclusion_ids_;
   DeviceBuffer<std::int32_t> pairs_14_;

@@ -140,6 +140,16 @@ void Topology::add_improper(const Improper& improper) {
   append(impropers_, improper);
 }
 
+void Topology::add_scaled_pair(const Term<2>& pair) {
+  check_term(pair, "scaled pair", scaled_pairs_.size(), particle_count_);
+  append(scaled_pairs_, pair);
+}
+
+void Topology::add_exclusion(std::int32_t id_a, std::int32_t id_b) {
+  check_term(Term<2>{0, {id_a, id_b}}, "exclusion", extra_exclusions_.size(), particle_count_);
+  extra_exclusions_.push_back({std::min(id_a, id_b), std::max(id_a, id_b)});
+}
+
 ExclusionLists Topology::exclusions(int max_separation) const {
   if (max_separation < 0 || max_separation > 3) {
     throw InputError("exclusions: maximum separation " + std::to_string(max_separation) +
@@ -147,10 +157,27 @@ ExclusionLists Topology::exclusions(int max_separation) const {
   }
   const BondGraph graph = bond_graph(bonds_, particle_count_);
   SeparationSearch search(graph, particle_count_);
+  // The explicit exclusions, both ways, merged into each row.
+  std::vector<std::vector<std::int32_t>> extra;
+  if (max_separation > 0 && !extra_exclusions_.empty()) {
+    extra.resize(std::size_t(particle_count_));
+    for (const auto& [a, b] : extra_exclusions_) {
+      extra[a].push_back(b);
+      extra[b].push_back(a);
+    }
+  }
   ExclusionLists lists;
   lists.offsets.assign(std::size_t(particle_count_) + 1, 0);
+  std::vector<std::int32_t> row;
   for (std::int32_t i = 0; i < particle_count_; ++i) {
-    for (const auto& [j, s] : search.from(i, max_separation)) lists.ids.push_back(j);
+    row.clear();
+    for (const auto& [j, s] : search.from(i, max_separation)) row.push_back(j);
+    if (!extra.empty() && !extra[i].empty()) {
+      row.insert(row.end(), extra[i].begin(), extra[i].end());
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+    }
+    lists.ids.insert(lists.ids.end(), row.begin(), row.end());
     if (lists.ids.size() > std::size_t(std::numeric_limits<std::int32_t>::max())) {
       throw InputError("exclusions: more than 2^31 - 1 entries: expected a smaller topology");
     }

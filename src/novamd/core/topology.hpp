@@ -89,6 +89,7 @@ struct DeviceTopologyView {
   TermListView<3> angles;
   TermListView<4> dihedrals;
   TermListView<4> impropers;
+  TermListView<2> scaled_pairs;
   const std::int32_t* exclusion_offsets = nullptr;  ///< particle_count + 1 entries
   const std::int32_t* exclusion_ids = nullptr;      ///< row i: [offsets[i], offsets[i + 1])
   const std::int32_t* pairs_14 = nullptr;           ///< 2 per pair, i < j: pair p at 2p, 2p + 1
@@ -161,14 +162,24 @@ class Topology {
   void add_angle(const Angle& angle);
   void add_dihedral(const Dihedral& dihedral);
   void add_improper(const Improper& improper);
+  /// A pair computed apart from the pair lists with its own parameters (a scaled 1-4 pair:
+  /// OpenMM's exception, DESIGN principle 10); its type indexes the pair terms' parameters.
+  void add_scaled_pair(const Term<2>& pair);
+  /// A pair excluded from the pair terms besides those the bond graph excludes (a force field's
+  /// explicit exclusion list, such as AMBER's); checked as a term is.
+  void add_exclusion(std::int32_t id_a, std::int32_t id_b);
 
   const TermList<2>& bonds() const { return bonds_; }
   const TermList<3>& angles() const { return angles_; }
   const TermList<4>& dihedrals() const { return dihedrals_; }
   const TermList<4>& impropers() const { return impropers_; }
+  const TermList<2>& scaled_pairs() const { return scaled_pairs_; }
+  /// Whether any pair is excluded from the pair terms (there are bonds or explicit exclusions).
+  bool excludes_pairs() const { return bonds_.size() > 0 || !extra_exclusions_.empty(); }
 
   /// For every particle, the particles at shortest-path separations 1..`max_separation` (0 to 3;
-  /// 0 gives empty rows). Throws InputError for another value.
+  /// 0 gives empty rows), and with max_separation > 0 the explicit exclusions (add_exclusion).
+  /// Throws InputError for another value.
   ExclusionLists exclusions(int max_separation = kExcludedSeparations) const;
   /// The pairs (i < j) whose shortest path is exactly 3 bonds, each once, sorted.
   std::vector<std::array<std::int32_t, 2>> pairs_14() const;
@@ -181,6 +192,8 @@ class Topology {
   TermList<3> angles_;
   TermList<4> dihedrals_;
   TermList<4> impropers_;
+  TermList<2> scaled_pairs_;
+  std::vector<std::array<std::int32_t, 2>> extra_exclusions_;  ///< each i < j
 };
 
 }  // namespace novamd::core

@@ -13,6 +13,7 @@
 #include "novamd/core/topology.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/physics/harmonic_bond.hpp"
+#include "novamd/physics/scaled_pair.hpp"
 
 namespace novamd::forces {
 
@@ -21,6 +22,7 @@ struct HarmonicBondSettings {
   std::vector<physics::HarmonicBond::Params> types;  ///< indexed by the topology's bond type
 
   static constexpr const char* kName = "harmonic_bond";
+  static constexpr const char* kEnergyColumn = "bond_energy";
   using Evaluator = physics::HarmonicBond;
 
   /// The topology's terms this family evaluates.
@@ -37,7 +39,52 @@ struct HarmonicBondSettings {
   }
 };
 
-using BondedSettings = std::variant<HarmonicBondSettings>;
+/// The Lennard-Jones part of the scaled pairs (physics/scaled_pair.hpp): one parameter set per
+/// pair, indexed by the pair's type.
+struct LennardJonesPair14Settings {
+  std::vector<physics::LennardJonesPair14::Params> types;
+
+  static constexpr const char* kName = "lennard_jones_14";
+  static constexpr const char* kEnergyColumn = "vdw_energy";
+  using Evaluator = physics::LennardJonesPair14;
+
+  static const core::TermList<2>& terms_of(const core::Topology& topology) {
+    return topology.scaled_pairs();
+  }
+  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
+    return topology.scaled_pairs;
+  }
+  std::string describe(const core::UnitSystem&) const {
+    return std::string(kName) + " (" + std::to_string(types.size()) + " scaled pairs)";
+  }
+};
+
+/// The Coulomb part of the scaled pairs (physics/scaled_pair.hpp).
+struct CoulombPair14Settings {
+  std::vector<physics::CoulombPair14::Params> types;
+
+  static constexpr const char* kName = "coulomb_14";
+  static constexpr const char* kEnergyColumn = "coulomb_energy";
+  using Evaluator = physics::CoulombPair14;
+
+  static const core::TermList<2>& terms_of(const core::Topology& topology) {
+    return topology.scaled_pairs();
+  }
+  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
+    return topology.scaled_pairs;
+  }
+  std::string describe(const core::UnitSystem&) const {
+    return std::string(kName) + " (" + std::to_string(types.size()) + " scaled pairs)";
+  }
+};
+
+using BondedSettings =
+    std::variant<HarmonicBondSettings, LennardJonesPair14Settings, CoulombPair14Settings>;
+
+/// The thermo column a bonded term's energy counts in ("bond_energy", ...).
+inline std::string energy_column(const BondedSettings& settings) {
+  return std::visit([](const auto& s) { return std::string(s.kEnergyColumn); }, settings);
+}
 
 /// Throws core::InputError naming the family and the first term whose type has no coefficients.
 void check_term_types(const BondedSettings& settings, const core::Topology& topology);

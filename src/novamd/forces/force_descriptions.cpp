@@ -45,9 +45,22 @@ std::string NuclearSettings::describe(const core::UnitSystem& units) const {
 }
 
 std::string LennardJonesSettings::describe(const core::UnitSystem& units) const {
-  return fmt::format("lennard_jones ({} pair entries, cutoff {} {}, {}{})", pairs.size(), cutoff,
-                     units.length, describe_truncation(truncation),
-                     tail_correction ? ", tail correction" : "");
+  const std::string range = switch_inner
+                                ? fmt::format("switched from {} {}", *switch_inner, units.length)
+                                : describe_truncation(truncation);
+  return fmt::format("lennard_jones ({} pair entries, {} mixing, cutoff {} {}, {}{})", pairs.size(),
+                     mixing == Mixing::Geometric ? "geometric" : "arithmetic", cutoff, units.length,
+                     range, tail_correction ? ", tail correction" : "");
+}
+
+std::string CoulombSettings::describe(const core::UnitSystem& units) const {
+  const std::string name = method == CoulombMethod::Cut     ? "cut"
+                           : method == CoulombMethod::Shift ? "force shifted"
+                                                            : "reaction field";
+  std::string text = fmt::format("coulomb ({}, cutoff {} {}", name, cutoff, units.length);
+  if (dielectric != 1.0) text += fmt::format(", dielectric {}", dielectric);
+  if (method == CoulombMethod::ReactionField) text += fmt::format(", epsilon_rf {}", epsilon_rf);
+  return text + ")";
 }
 
 }  // namespace novamd::forces

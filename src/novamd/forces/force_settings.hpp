@@ -18,9 +18,11 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
+#include "novamd/physics/coulomb.hpp"
 #include "novamd/physics/lennard_jones.hpp"
 #include "novamd/physics/nuclear.hpp"
 #include "novamd/physics/pair_table.hpp"
+#include "novamd/physics/switched.hpp"
 #include "novamd/physics/truncated.hpp"
 #include "novamd/physics/yukawa.hpp"
 
@@ -39,6 +41,7 @@ struct YukawaSettings {
   bool thomas_fermi = false;
 
   static constexpr const char* kName = "yukawa";
+  static constexpr const char* kEnergyColumn = "";  ///< in potential_energy only
   static constexpr std::array<std::string_view, 3> kKeys{"screening_length", "cutoff", "shift"};
   static constexpr bool kCutoffMayBeNone = true;
   /// "yukawa (screening length 10 fm, all pairs under the minimum image)".
@@ -70,16 +73,28 @@ struct LennardJonesPair {
   double xi = 1.0, eta = 1.0;
 };
 
-/// `forces: - lennard_jones: {pairs, cutoff, truncation, tail_correction}`
+/// How unlike pairs without their own epsilon and sigma mix from the like ones.
+enum class Mixing {
+  Arithmetic,  ///< Lorentz-Berthelot: sigma_ij = (sigma_i + sigma_j) / 2 (CHARMM, AMBER, OPLS-UA)
+  Geometric,   ///< sigma_ij = (sigma_i sigma_j)^(1/2) (OPLS-AA; LAMMPS lj/cut's default)
+};
+
+/// `forces: - lennard_jones: {pairs, cutoff, truncation, switch, mixing, tail_correction}`
 struct LennardJonesSettings {
+  /// Species pairs with their parameters: from the config, or from the topology file.
   std::vector<LennardJonesPair> pairs;
   double cutoff = 0.0;  ///< r_c, length unit (required)
   Truncation truncation = Truncation::Cut;
+  /// CHARMM switching from this distance to the cutoff (physics/switched.hpp), instead of a
+  /// truncation.
+  std::optional<double> switch_inner;
+  Mixing mixing = Mixing::Arithmetic;  ///< epsilon is always the geometric mean
   bool tail_correction = false;  ///< add the energy and pressure of r > r_c (uniform fluid)
 
   static constexpr const char* kName = "lennard_jones";
-  static constexpr std::array<std::string_view, 4> kKeys{"pairs", "cutoff", "truncation",
-                                                         "tail_correction"};
+  static constexpr const char* kEnergyColumn = "vdw_energy";
+  static constexpr std::array<std::string_view, 6> kKeys{"pairs",  "cutoff", "truncation",
+                                                         "switch", "mixing", "tail_correction"};
   static constexpr bool kCutoffMayBeNone = false;
   std::string describe(const core::UnitSystem& units) const;
 
@@ -118,6 +133,7 @@ struct NuclearSettings {
   Truncation truncation = Truncation::Cut;  ///< `shift: none | energy | force`
 
   static constexpr const char* kName = "nuclear";
+  static constexpr const char* kEnergyColumn = "";
   static constexpr std::array<std::string_view, 6> kKeys{"a",      "b",      "c",
                                                          "Lambda", "cutoff", "shift"};
   static constexpr bool kCutoffMayBeNone = true;
@@ -141,11 +157,50 @@ struct NuclearSettings {
   }
 };
 
+/// Short-range Coulomb methods (physics/coulomb.hpp).
+enum class CoulombMethod { Cut, Shift, ReactionField };
+
+/// `forces: - coulomb: {method, cutoff, dielectric, epsilon_rf}`: Coulomb between the particles'
+/// charges (a topology's, or each species' `charge`) with a cutoff; excluded pairs left out.
+struct CoulombSettings {
+  CoulombMethod method = CoulombMethod::Cut;
+  double cutoff = 0.0;                      ///< r_c, length unit (required)
+  Truncation truncation = Truncation::Cut;  ///< ShiftForce for `shift`
+  double dielectric = 1.0;                  ///< relative permittivity inside the cutoff
+  /// Permittivity of the continuum beyond r_c (reaction_field only); OpenMM's default.
+  double epsilon_rf = 78.3;
+
+  static constexpr const char* kName = "coulomb";
+  static constexpr const char* kEnergyColumn = "coulomb_energy";
+  static constexpr std::array<std::string_view, 4> kKeys{"method", "cutoff", "dielectric",
+                                                         "epsilon_rf"};
+  static constexpr bool kCutoffMayBeNone = false;
+  std::string describe(const core::UnitSystem& units) const;
+
+  template <class T>
+  using Potential = physics::Coulomb<T>;
+
+  /// The same parameters for every species pair: the charges come from the particles.
+  template <class T>
+  physics::PairTable<typename Potential<T>::Params> potential_table(
+      const core::SpeciesTable& species, const core::UnitSystem& units) const {
+    const auto p =
+        method == CoulombMethod::ReactionField
+            ? Potential<T>::make_reaction_field(units.coulomb, dielectric, epsilon_rf, cutoff)
+            : Potential<T>::make_params(units.coulomb, dielectric);
+    physics::PairTable<typename Potential<T>::Params> table(species.size());
+    for (int a = 0; a < species.size(); ++a)
+      for (int b = 0; b < species.size(); ++b) table.at(a, b) = p;
+    return table;
+  }
+};
+
 /// Every force term NovaMD knows, the one list of them. Adding a potential adds its settings
 /// type here (with its kName, kKeys, kCutoffMayBeNone and describe), its parser overload in
 /// io/config_forces.cpp, and its family to NOVAMD_PAIR_FAMILIES in src/CMakeLists.txt; the
 /// compiler names whatever is missing.
-using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings>;
+using ForceSettings =
+    std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings, CoulombSettings>;
 
 /// Calls f(std::type_identity<Settings>{}) for each force-term settings type, in list order.
 template <class F>
@@ -155,7 +210,7 @@ void for_each_force_kind(F&& f) {
   }(std::type_identity<ForceSettings>{});
 }
 
-/// The config names of every force term ("yukawa", "lennard_jones", "nuclear").
+/// The config names of every force term ("yukawa", "lennard_jones", "nuclear", "coulomb").
 inline std::vector<std::string_view> force_term_names() {
   std::vector<std::string_view> names;
   for_each_force_kind([&]<class S>(std::type_identity<S>) { names.push_back(S::kName); });
@@ -170,13 +225,19 @@ inline std::string describe(const ForceSettings& settings, const core::UnitSyste
 /// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term of one
 /// family (`Settings`: YukawaSettings, ...) uses in arithmetic type T and its pair table: the
 /// bare potential when there is no cutoff (no cutoff test per pair), else the potential
-/// truncated as the settings say. Every backend builds its terms through this; a call
-/// instantiates the traversals of that family only.
+/// switched (Lennard-Jones with `switch`) or truncated as the settings say. Every backend builds
+/// its terms through this; a call instantiates the traversals of that family only.
 template <class T, class Settings, class Make>
 auto with_evaluator(const Settings& s, const core::SpeciesTable& species,
                     const core::UnitSystem& units, Make&& make) {
   using Potential = typename Settings::template Potential<T>;
   auto table = s.template potential_table<T>(species, units);
+  if constexpr (requires { s.switch_inner; }) {
+    if (s.switch_inner) {
+      return make.template operator()<physics::Switched<Potential>>(
+          physics::with_switch<Potential>(table, *s.switch_inner, s.cutoff));
+    }
+  }
   if (std::isinf(s.cutoff)) return make.template operator()<Potential>(std::move(table));
   if (s.truncation == Truncation::ShiftForce) {
     return make.template operator()<physics::Truncated<Potential, true>>(
@@ -199,10 +260,21 @@ inline double cutoff_of(const ForceSettings& settings) {
   return std::visit([](const auto& s) { return s.cutoff; }, settings);
 }
 
+/// Whether a force term reads the particles' charges (its potential is per unit charge product).
+inline bool uses_particle_charges(const ForceSettings& settings) {
+  return std::holds_alternative<CoulombSettings>(settings);
+}
+
 /// Whether a force term may be given `cutoff: none` (all pairs under the minimum image): every
 /// term but Lennard-Jones, whose cutoff is required.
 inline bool cutoff_may_be_none(const ForceSettings& settings) {
   return std::visit([](const auto& s) { return s.kCutoffMayBeNone; }, settings);
+}
+
+/// The thermo column a force term's energy counts in ("vdw_energy"; empty: none but the
+/// potential energy).
+inline std::string energy_column(const ForceSettings& settings) {
+  return std::visit([](const auto& s) { return std::string(s.kEnergyColumn); }, settings);
 }
 
 /// The config name of a force term ("yukawa").

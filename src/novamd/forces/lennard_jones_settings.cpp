@@ -28,10 +28,11 @@ LennardJonesSettings::Mixed LennardJonesSettings::mixed(const core::SpeciesTable
       if (given && given->epsilon && given->sigma) {
         epsilon = *given->epsilon;
         sigma = *given->sigma;
-      } else if (like[a] && like[b]) {  // Lorentz-Berthelot with MarDyn's xi and eta
+      } else if (like[a] && like[b]) {  // the mixing rule, with MarDyn's xi and eta
         const double xi = given ? given->xi : 1.0, eta = given ? given->eta : 1.0;
         epsilon = xi * std::sqrt(*like[a]->epsilon * *like[b]->epsilon);
-        sigma = eta * 0.5 * (*like[a]->sigma + *like[b]->sigma);
+        sigma = eta * (mixing == Mixing::Geometric ? std::sqrt(*like[a]->sigma * *like[b]->sigma)
+                                                   : 0.5 * (*like[a]->sigma + *like[b]->sigma));
       }
       m.epsilon[a * n + b] = epsilon;
       m.sigma[a * n + b] = sigma;

@@ -19,13 +19,14 @@
 #include "novamd/core/error.hpp"
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/io/config_analysis.hpp"
-#include "novamd/io/config_quantities.hpp"
-#include "novamd/io/yaml_document.hpp"
-#include "novamd/io/config_species.hpp"
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
 #include "novamd/io/config_parallel.hpp"
+#include "novamd/io/config_quantities.hpp"
+#include "novamd/io/config_species.hpp"
+#include "novamd/io/config_topology.hpp"
+#include "novamd/io/yaml_document.hpp"
 #include "novamd/io/yaml_reader.hpp"
 
 namespace novamd::io {
@@ -38,7 +39,7 @@ constexpr double kFractionTolerance = 1e-6;
 
 const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",  "forces",
                          "neighbors", "integrator", "run",       "output", "analysis", "parallel"};
-const NameList kSystemKeys{"box", "density", "species", "structure", "velocities"};
+const NameList kSystemKeys{"box", "density", "species", "structure", "velocities", "topology"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
 const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
@@ -359,12 +360,34 @@ void parse_box_or_density(const YamlReader& node, const core::UnitSystem& units,
   }
 }
 
+/// `system.topology`: species, positions and box come from the file, not from other keys.
+void parse_topology_system(const YamlReader& node, const core::UnitSystem& units,
+                           SystemSettings& settings) {
+  const YamlReader topology = node.required("topology");
+  for (const char* key : {"species", "structure", "box", "density"})
+    if (node.has(key))
+      node.key_reader(key).fail(
+          fmt::format("system.{} cannot be given with system.topology", key),
+          "the species, positions and box of the topology file (leave system.{} out)");
+  const std::filesystem::path folder = std::filesystem::path(node.source().file).parent_path();
+  settings.topology = parse_topology(topology, folder);
+  if (settings.topology->format == "amber" && units.name != "real")
+    topology.fail(
+        fmt::format("an AMBER file is in real units, and this config has units: {}", units.name),
+        "units: real");
+  settings.species = species_of(*settings.topology->file);
+}
+
 SystemSettings parse_system(const YamlReader& node, const core::UnitSystem& units) {
   node.check_keys(kSystemKeys);
   SystemSettings settings;
-  settings.species = parse_species(node.required("species"), units);
-  settings.structure = parse_structure(node.required("structure"), settings.species);
-  parse_box_or_density(node, units, settings);
+  if (node.has("topology")) {
+    parse_topology_system(node, units, settings);
+  } else {
+    settings.species = parse_species(node.required("species"), units);
+    settings.structure = parse_structure(node.required("structure"), settings.species);
+    parse_box_or_density(node, units, settings);
+  }
   if (const auto velocities = node.optional("velocities")) {
     velocities->check_keys({"temperature"});
     if (const auto temperature = velocities->optional("temperature"))
@@ -442,7 +465,9 @@ Config parse_root(const YamlReader& root) {
       root.integer_or("seed", static_cast<std::int64_t>(config.seed), ValueRange::non_negative()));
   config.system = parse_system(root.required("system"), config.units);
   const YamlReader forces_node = root.required("forces");
-  config.forces = parse_forces(forces_node, config.system.species);
+  config.forces =
+      parse_forces(forces_node, config.system.species,
+                   config.system.topology ? config.system.topology->file.get() : nullptr);
   if (const auto neighbors = root.optional("neighbors")) config.neighbors = parse_neighbors(*neighbors);
   config.integrator = parse_integrator(root.required("integrator"), config.units);
   config.run = parse_run(root.required("run"));

@@ -18,6 +18,7 @@
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/integrate/integrator_settings.hpp"
+#include "novamd/io/topology_settings.hpp"
 #include "novamd/io/trajectory_files.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 #include "novamd/parallel/parallel_settings.hpp"
@@ -54,9 +55,12 @@ struct SystemSettings {
   std::optional<std::array<double, 3>> box;
   std::optional<double> density;  ///< number density, length^-3 (alternative to box)
   std::optional<double> mass_density;  ///< g/cm^3 (alternative to box and density)
-  core::SpeciesTable species;
-  StructureSettings structure;
+  core::SpeciesTable species;          ///< declared, or the atom types of the topology file
+  StructureSettings structure;         ///< neither generate nor read with a topology file
   VelocitySettings velocities;
+  /// A molecular system from a file (`system.topology`): species, positions, box, charges and
+  /// bonded terms come from it.
+  std::optional<TopologySettings> topology;
 };
 
 using IntegratorSettings = integrate::IntegratorSettings;

@@ -3,15 +3,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
 
+#include "novamd/io/config_topology.hpp"
+
 namespace novamd::io {
 namespace {
 
+/// What a force term's parser may consult besides its own keys.
+struct ForceContext {
+  const core::SpeciesTable& species;
+  const TopologyFile* topology;  ///< the system's topology file, if any
+};
+
 /// Force terms of the design that this version does not have yet.
-const NameList kPlannedForceTerms{"ewald", "pme"};
+const NameList kPlannedForceTerms{"ewald", "pme"};  // coulomb methods of the design
 const NameList kPairKeys{"types", "epsilon", "sigma", "xi", "eta"};
 
 /// The config keys of a force term, from its settings type.
@@ -38,7 +47,7 @@ void parse_cutoff_and_shift(const YamlReader& node, Settings& settings) {
 }
 
 forces::YukawaSettings parse(std::type_identity<forces::YukawaSettings>, const YamlReader& node,
-                             const core::SpeciesTable&) {
+                             const ForceContext&) {
   node.check_keys(keys_of<forces::YukawaSettings>());
   forces::YukawaSettings settings;
   const auto length =
@@ -62,7 +71,7 @@ void check_nucleons(const YamlReader& node, const core::SpeciesTable& species) {
 }
 
 forces::NuclearSettings parse(std::type_identity<forces::NuclearSettings>, const YamlReader& node,
-                              const core::SpeciesTable& species) {
+                              const ForceContext& context) {
   node.check_keys(keys_of<forces::NuclearSettings>());
   forces::NuclearSettings settings;  // defaults: Horowitz et al. (2004)
   settings.a = node.number_or("a", settings.a, ValueRange::any());
@@ -70,7 +79,7 @@ forces::NuclearSettings parse(std::type_identity<forces::NuclearSettings>, const
   settings.c = node.number_or("c", settings.c, ValueRange::any());
   settings.lambda = node.number_or("Lambda", settings.lambda, ValueRange::positive());
   parse_cutoff_and_shift(node, settings);
-  check_nucleons(node, species);
+  check_nucleons(node, context.species);
   return settings;
 }
 
@@ -115,16 +124,31 @@ forces::LennardJonesPair parse_lj_pair(const YamlReader& node, const core::Speci
   return pair;
 }
 
+/// The pairs of a topology file that has Lennard-Jones parameters, where the config gives none.
+bool pairs_from_topology(const YamlReader& node, const ForceContext& context,
+                         forces::LennardJonesSettings& settings) {
+  if (!context.topology) return false;
+  auto pairs = lennard_jones_pairs(*context.topology);
+  if (pairs.empty()) return false;
+  if (const auto given = node.optional("pairs"))
+    given->fail("the topology file gives the Lennard-Jones parameters",
+                "no pairs with a topology file that has Pair Coeffs or LJ tables");
+  settings.pairs = std::move(pairs);
+  settings.mixing = mixing_of(*context.topology);
+  return true;
+}
+
 forces::LennardJonesSettings parse(std::type_identity<forces::LennardJonesSettings>,
-                                   const YamlReader& node, const core::SpeciesTable& species) {
+                                   const YamlReader& node, const ForceContext& context) {
   node.check_keys(keys_of<forces::LennardJonesSettings>());
   forces::LennardJonesSettings settings;
-  const YamlReader pairs = node.required("pairs");
-  const auto elements = pairs.elements();
-  if (elements.empty())
-    pairs.fail("the list is empty", "at least one {types: [A, A], epsilon, sigma}");
+  const bool from_file = pairs_from_topology(node, context, settings);
+  const auto elements = from_file ? std::vector<YamlReader>{} : node.required("pairs").elements();
+  if (!from_file && elements.empty())
+    node.required("pairs").fail("the list is empty",
+                                "at least one {types: [A, A], epsilon, sigma}");
   for (const auto& element : elements) {
-    auto pair = parse_lj_pair(element, species);
+    auto pair = parse_lj_pair(element, context.species);
     for (const auto& before : settings.pairs) {
       const bool same =
           (before.species_a == pair.species_a && before.species_b == pair.species_b) ||
@@ -139,17 +163,59 @@ forces::LennardJonesSettings parse(std::type_identity<forces::LennardJonesSettin
   settings.truncation = truncation == "shift"         ? forces::Truncation::ShiftEnergy
                         : truncation == "force_shift" ? forces::Truncation::ShiftForce
                                                       : forces::Truncation::Cut;
+  if (const auto mixing = node.optional("mixing"))
+    settings.mixing = mixing->choice({"arithmetic", "geometric"}) == "geometric"
+                          ? forces::Mixing::Geometric
+                          : forces::Mixing::Arithmetic;
   settings.tail_correction =
       node.choice_or("tail_correction", "false", {"true", "false"}) == "true";
   if (settings.tail_correction && settings.truncation == forces::Truncation::ShiftForce) {
     node.key_reader("tail_correction")
         .fail("the force-shifted potential has no tail", "tail_correction with cut or shift");
   }
+  if (const auto inner = node.optional("switch")) {
+    settings.switch_inner = inner->number(ValueRange::positive());
+    if (*settings.switch_inner >= settings.cutoff)
+      inner->fail(fmt::format("the switch starts at {}, not inside the cutoff {}",
+                              *settings.switch_inner, settings.cutoff),
+                  "a distance below the cutoff, where switching begins");
+    if (node.optional("truncation"))
+      inner->fail("switch and truncation exclude each other",
+                  "either switch (CHARMM switching to the cutoff) or truncation");
+    if (settings.tail_correction)
+      inner->fail("the switched potential has no tail correction",
+                  "switch without tail_correction");
+  }
   return settings;
 }
 
-forces::ForceSettings parse_force_term(const YamlReader& element,
-                                       const core::SpeciesTable& species) {
+forces::CoulombSettings parse(std::type_identity<forces::CoulombSettings>, const YamlReader& node,
+                              const ForceContext&) {
+  node.check_keys(keys_of<forces::CoulombSettings>());
+  forces::CoulombSettings settings;
+  const YamlReader method = node.required("method");
+  const std::string name = method.string();
+  if (name == "ewald" || name == "pme")
+    method.fail(fmt::format("the Coulomb method '{}' is not available in this version", name),
+                "cut, shift or reaction_field");
+  const std::string chosen = node.choice_or("method", "cut", {"cut", "shift", "reaction_field"});
+  settings.method = chosen == "shift"            ? forces::CoulombMethod::Shift
+                    : chosen == "reaction_field" ? forces::CoulombMethod::ReactionField
+                                                 : forces::CoulombMethod::Cut;
+  if (settings.method == forces::CoulombMethod::Shift)
+    settings.truncation = forces::Truncation::ShiftForce;
+  settings.cutoff = node.required("cutoff").number(ValueRange::positive());
+  settings.dielectric = node.number_or("dielectric", 1.0, ValueRange::positive());
+  if (const auto rf = node.optional("epsilon_rf")) {
+    if (settings.method != forces::CoulombMethod::ReactionField)
+      rf->fail("epsilon_rf is the reaction field's", "epsilon_rf only with method: reaction_field");
+    settings.epsilon_rf = rf->number_or_word("infinity", ValueRange::positive())
+                              .value_or(std::numeric_limits<double>::infinity());
+  }
+  return settings;
+}
+
+forces::ForceSettings parse_force_term(const YamlReader& element, const ForceContext& context) {
   const std::string expected = "one force term per list element, such as '- yukawa: {...}'";
   if (!element.is_map()) element.fail_type(expected);
   if (element.node().size() != 1)
@@ -166,7 +232,7 @@ forces::ForceSettings parse_force_term(const YamlReader& element,
   const std::string term = name;  // clang before 16 cannot capture structured bindings
   const YamlReader block = body;
   forces::for_each_force_kind([&]<class Settings>(std::type_identity<Settings> kind) {
-    if (term == Settings::kName) settings = parse(kind, block, species);
+    if (term == Settings::kName) settings = parse(kind, block, context);
   });
   return *settings;  // check_keys refused every other name
 }
@@ -191,11 +257,13 @@ neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
 }
 
 std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
-                                                const core::SpeciesTable& species) {
+                                                const core::SpeciesTable& species,
+                                                const TopologyFile* topology) {
   const std::vector<YamlReader> elements = node.elements();
   if (elements.empty()) node.fail("the list is empty", "at least one force term");
+  const ForceContext context{species, topology};
   std::vector<forces::ForceSettings> result;
-  for (const YamlReader& element : elements) result.push_back(parse_force_term(element, species));
+  for (const YamlReader& element : elements) result.push_back(parse_force_term(element, context));
   return result;
 }
 

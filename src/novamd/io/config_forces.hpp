@@ -6,14 +6,17 @@
 
 #include "novamd/core/species.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/io/topology_file.hpp"
 #include "novamd/io/yaml_reader.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 
 namespace novamd::io {
 
-/// Reads `forces`; species names in force terms must be declared in `species`.
+/// Reads `forces`; species names in force terms must be declared in `species`. With a
+/// `topology` file, `lennard_jones` takes its pairs and mixing rule from the file.
 std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
-                                                const core::SpeciesTable& species);
+                                                const core::SpeciesTable& species,
+                                                const TopologyFile* topology = nullptr);
 
 /// Reads `neighbors: {method, skin, check_every, reorder_every}`.
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node);

@@ -16,6 +16,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/io/molecular_system.hpp"
 #include "novamd/io/structure_generator.hpp"
 #include "novamd/io/velocity_init.hpp"
 #include "novamd/io/xyz.hpp"
@@ -185,9 +186,37 @@ void check_duplicates(const core::ParticleData& p,
   }
 }
 
+/// Each particle's charge from its species, where a force term reads per-particle charges and
+/// the structure gave none.
+void charges_from_species(const Config& config, core::ParticleData& particles) {
+  const bool needed = std::any_of(config.forces.begin(), config.forces.end(),
+                                  [](const auto& f) { return forces::uses_particle_charges(f); });
+  if (!needed || particles.has(particles.charge)) return;
+  particles.enable(particles.charge);
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    particles.charge[i] = config.system.species[particles.type[i]].charge;
+}
+
 }  // namespace
 
+/// The box and particles of a topology file; Maxwell-Boltzmann velocities where the config asks.
+InitialSystem from_topology(const Config& config) {
+  const TopologySettings& topology = *config.system.topology;
+  const core::Box box = box_of(*topology.file, topology.read);
+  InitialSystem system{box, particles_of(*topology.file, box)};
+  if (system.particles.size() == 0)
+    throw core::InputError(
+        fmt::format("{}: the file has no atoms; expected at least one", topology.read.string()));
+  if (config.system.velocities.temperature)
+    assign_maxwell_boltzmann(system.particles, config.system.species, config.units,
+                             *config.system.velocities.temperature, config.seed);
+  check_cutoffs(config, system.box);
+  check_duplicates(system.particles, std::nullopt);
+  return system;
+}
+
 InitialSystem build_initial_system(const Config& config) {
+  if (config.system.topology) return from_topology(config);
   const StructureSettings& structure = config.system.structure;
   if (structure.generate.has_value() == structure.read.has_value())
     throw core::InputError(
@@ -202,6 +231,7 @@ InitialSystem build_initial_system(const Config& config) {
     assign_maxwell_boltzmann(system.particles, config.system.species, config.units,
                              *config.system.velocities.temperature, config.seed);
   wrap_positions(system.box, system.particles);
+  charges_from_species(config, system.particles);
   check_cutoffs(config, system.box);
   check_duplicates(system.particles,
                    structure.read ? std::optional(structure_path(config)) : std::nullopt);
