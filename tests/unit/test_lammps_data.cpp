@@ -251,6 +251,16 @@ TEST_F(LammpsDataFile, AtomsOrderedByIdAndTermsMapped) {
   EXPECT_EQ(f.box_edges->y, 10.0);
 }
 
+TEST_F(LammpsDataFile, WindowsLineEndsReadAlike) {
+  std::string crlf;
+  for (const char c : kSmall) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const TopologyFile f = read(crlf);
+  EXPECT_EQ(f.types[1].name, "H");  // no '\r' left in a name
+  EXPECT_EQ(f.bond->by_type[0], (std::vector<double>{300.0, 1.1}));
+  EXPECT_EQ(f.position[2].z, 2.0);
+  EXPECT_EQ(f.image[1], (std::array<std::int32_t, 3>{-1, 0, 0}));
+}
+
 TEST_F(LammpsDataFile, NamesAndStylesFromComments) {
   const TopologyFile f = read(kSmall);
   EXPECT_EQ(f.types[0].name, "C");
