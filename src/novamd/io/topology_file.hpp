@@ -66,7 +66,9 @@ struct ScaledPair {
   double coulomb_scale = 1.0, lj_scale = 1.0;
 };
 
-/// Everything a topology file holds. Per-atom arrays are in file order: atom k gets id k.
+/// Everything a topology file holds. Per-atom arrays are in the order of the atoms' numbers
+/// (a LAMMPS data file's atom ids ascending, whatever their order in the file; AMBER's order):
+/// atom k gets id k.
 struct TopologyFile {
   std::string format;  ///< "lammps_data" | "amber", for messages
 
