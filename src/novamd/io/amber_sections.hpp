@@ -54,9 +54,12 @@ class PrmtopSections {
   /// without %FLAG sections (the pre-AMBER 7 format), a %FLAG without %FORMAT, a format NovaMD
   /// cannot read, a section given twice, or a data line with more fields than its format.
   explicit PrmtopSections(const std::filesystem::path& file);
+  // The sections view the text held here: neither copied nor moved.
+  PrmtopSections(const PrmtopSections&) = delete;
+  PrmtopSections& operator=(const PrmtopSections&) = delete;
 
   const std::filesystem::path& file() const { return file_; }
-  bool has(std::string_view flag) const { return sections_.count(std::string(flag)) != 0; }
+  bool has(std::string_view flag) const { return sections_.find(flag) != sections_.end(); }
   /// The section named `flag`; throws "no %FLAG <flag> section" when it is absent.
   const PrmtopSection& section(std::string_view flag) const;
 
@@ -71,7 +74,7 @@ class PrmtopSections {
   /// The strings of section `flag` with trailing blanks removed, as `integers`.
   std::vector<std::string> strings(std::string_view flag, std::int64_t expected,
                                    std::string_view why) const;
-  /// The integers of POINTERS, however many there are (at least `minimum`).
+  /// All the integers of section `flag`, however many there are (at least `minimum`).
   std::vector<std::int64_t> all_integers(std::string_view flag, std::int64_t minimum) const;
 
   /// "<file>:<line>" of value `index` (0-based) of `section`, for messages.
