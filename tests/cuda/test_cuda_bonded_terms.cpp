@@ -3,8 +3,9 @@
 // every evaluation (the device id map must follow): bonds alone at every precision (bonded terms
 // are evaluated in double everywhere), and bonds after a Yukawa pair term cut at 2.5 whose
 // Verlet lists leave out the pairs within three bonds (the bonded term adds to the pair term's
-// output; the pairs left out are checked against the CPU's, test_exclusions.cpp). Bitwise
-// repeatable.
+// output; the pairs left out are checked against the CPU's, test_exclusions.cpp); and each
+// angle, dihedral and improper family on the same chains with their angles, dihedrals and
+// impropers (tests/support/bonded_molecules.hpp). Bitwise repeatable.
 
 #include <gtest/gtest.h>
 
@@ -12,10 +13,13 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "novamd/backend/cpu_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
+#include "support/bonded_molecules.hpp"
 #include "support/force_scale.hpp"
 #include "support/systems.hpp"
 
@@ -121,6 +125,51 @@ TEST_P(CudaBondedTerms, BondsAfterAPairTermMatchTheCpu) {
     ASSERT_NEAR(fg.x[i], fc.x[i], bound * s) << i;
     ASSERT_NEAR(fg.y[i], fc.y[i], bound * s) << i;
     ASSERT_NEAR(fg.z[i], fc.z[i], bound * s) << i;
+  }
+}
+
+/// The chains with their angles, dihedrals and one improper each, evaluated by `family` alone.
+BackendSetup molecules(Precision precision, const novamd::forces::BondedSettings& family) {
+  auto s = chains(precision, false);
+  novamd::test::add_angles_and_torsions(s.topology, 2000, 5);
+  s.bonded = {family};
+  return s;
+}
+
+TEST_P(CudaBondedTerms, EveryAngleDihedralAndImproperFamilyMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const auto& family : novamd::test::angle_and_torsion_families()) {
+    const auto setup = molecules(GetParam(), family);
+    const char* name = std::visit([](const auto& f) { return f.kName; }, family);
+    SCOPED_TRACE(name);
+    novamd::backend::CpuBackend cpu(in_double(setup));
+    auto gpu = novamd::backend::make_backend("cuda", setup);
+    const Result c = evaluate(cpu), g = evaluate(*gpu);
+    std::vector<novamd::core::Vec3<double>> r(setup.particles.size());  // ids are indices here
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] = setup.particles.position.get(i);
+    const auto ref = novamd::test::bonded_direct_sum(setup.bonded, setup.topology, r, &setup.box);
+    double total = 0;
+    for (const double m : ref.magnitudes) total += m;
+    const double mean = total / static_cast<double>(r.size());
+    // The same double arithmetic on both sides but for FMA contraction and the device's sin, cos
+    // and atan2 (within 2 ulp of the host's): each term's forces differ by a few dozen eps of
+    // their size, S_i = sum over the particle's terms of |f|, or, where a torsion's slope
+    // nearly vanishes, of its stiffness times the angle's error: the mean S as a floor.
+    for (std::size_t i = 0; i < setup.particles.size(); ++i) {
+      const double bound = 64 * kEps * (ref.magnitudes[i] + mean);
+      ASSERT_NEAR(g.particles.force.x[i], c.particles.force.x[i], bound) << i;
+      ASSERT_NEAR(g.particles.force.y[i], c.particles.force.y[i], bound) << i;
+      ASSERT_NEAR(g.particles.force.z[i], c.particles.force.z[i], bound) << i;
+    }
+    EXPECT_NEAR(g.observables.potential_energy, c.observables.potential_energy, 64 * kEps * total);
+    for (int k = 0; k < novamd::core::kTensorComponents; ++k)  // f r with |r| < 4.2
+      EXPECT_NEAR(g.observables.virial.c[k], c.observables.virial.c[k], 5 * 64 * kEps * total) << k;
+    EXPECT_GT(c.observables.potential_energy, 0.0);
+
+    auto again = novamd::backend::make_backend("cuda", setup);  // no atomics: the same bits
+    const Result g2 = evaluate(*again);
+    EXPECT_EQ(g2.particles.force.x, g.particles.force.x);
+    EXPECT_EQ(g2.observables.virial, g.observables.virial);
   }
 }
 

@@ -47,6 +47,11 @@ NOVAMD_HD T dot(const Vec3<T>& a, const Vec3<T>& b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+template <class T>
+NOVAMD_HD Vec3<T> cross(const Vec3<T>& a, const Vec3<T>& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
 /// Converts a vector to another arithmetic type (double positions to float pair arithmetic).
 template <class To, class From>
 NOVAMD_HD Vec3<To> vec3_cast(const Vec3<From>& v) {

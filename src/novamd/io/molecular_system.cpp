@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "novamd/core/error.hpp"
+#include "novamd/io/bonded_styles.hpp"
 #include "novamd/io/config_topology.hpp"
 
 namespace novamd::io {
@@ -121,16 +122,6 @@ void add_scaled_pairs(const Config& config, const TopologyFile& file, MolecularS
   if (coulomb) system.bonded.push_back(std::move(coulomb_terms));
 }
 
-/// The force term of one kind's coefficients.
-forces::BondedSettings bonded_term(TermKind kind, const StyleCoefficients& c) {
-  if (kind == TermKind::Bond && c.style == "harmonic") {
-    forces::HarmonicBondSettings bonds;
-    for (const auto& row : c.by_type) bonds.types.push_back({row.at(0), row.at(1)});
-    return bonds;
-  }
-  throw core::InputError(fmt::format("{} style '{}' is not available", kind_name(kind), c.style));
-}
-
 void add_bonded_terms(const TopologyFile& file, const std::filesystem::path& source,
                       MolecularSystem& system) {
   const auto add = [&](TermKind kind, std::size_t count,
@@ -140,7 +131,7 @@ void add_bonded_terms(const TopologyFile& file, const std::filesystem::path& sou
       throw core::InputError(
           fmt::format("{}: the file has {} {} terms but no coefficients for them", source.string(),
                       count, kind_name(kind)));
-    system.bonded.push_back(bonded_term(kind, *coefficients));
+    system.bonded.push_back(bonded_settings_from(kind, *coefficients));
   };
   add(TermKind::Bond, file.topology.bonds().size(), file.bond);
   add(TermKind::Angle, file.topology.angles().size(), file.angle);
