@@ -56,6 +56,8 @@ TEST(Cli, ExamplesRunShortened) {
       {"lj_liquid.yaml", ""},
       {"lj_binary_mixture.yaml", ""},
       {"lj_nvt.yaml", ""},
+      {"peptide/peptide.yaml", ""},
+      {"amber-dipeptide/dipeptide.yaml", ""},
       {"nuclear_pasta.yaml",
        " --set system.structure.generate.total=2000 --set forces.1.yukawa.cutoff=15"},
   };

@@ -14,6 +14,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/io/config.hpp"
 #include "support/cli_runner.hpp"
+#include "support/thermo_row.hpp"
 
 namespace {
 
@@ -123,19 +124,7 @@ TEST(ConfigCoulomb, GeometricMixingTakesTheMeanOfTheSigmas) {
 /// The columns of the one thermo row of a zero-step run of `config`.
 std::map<std::string, double> initial_row(const std::string& config) {
   novamd::test::TempDir dir;
-  dir.write("ions.yaml", config);
-  const auto result = novamd::test::run_novamd("run ions.yaml --backend cpu", dir.path());
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  std::ifstream in(dir.path() / "thermo.csv");
-  std::string header, row;
-  std::getline(in, header);
-  std::getline(in, row);
-  std::map<std::string, double> values;
-  std::stringstream names(header), cells(row);
-  std::string name, cell;
-  while (std::getline(names, name, ',') && std::getline(cells, cell, ','))
-    values[name] = std::stod(cell);
-  return values;
+  return novamd::test::initial_thermo_row(dir, config);
 }
 
 TEST(ConfigCoulomb, TermEnergyColumnsAddUpToThePotentialEnergy) {

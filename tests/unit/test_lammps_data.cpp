@@ -57,7 +57,8 @@ double lammps_reference(const std::string& name) {
 }
 
 TEST(LammpsDataPeptide, CountsBoxAndTypes) {
-  const TopologyFile f = read_lammps_data(kPeptideDir + "/data.peptide", charmm_styles());
+  const TopologyFile f = read_lammps_data(
+      std::string(NOVAMD_SOURCE_DIR) + "/examples/peptide/data.peptide", charmm_styles());
   EXPECT_EQ(f.format, "lammps_data");
   ASSERT_EQ(f.type.size(), 2004u);
   EXPECT_EQ(f.topology.particle_count(), 2004);
@@ -84,7 +85,8 @@ TEST(LammpsDataPeptide, CountsBoxAndTypes) {
 }
 
 TEST(LammpsDataPeptide, PairAndBondedCoefficients) {
-  const TopologyFile f = read_lammps_data(kPeptideDir + "/data.peptide", charmm_styles());
+  const TopologyFile f = read_lammps_data(
+      std::string(NOVAMD_SOURCE_DIR) + "/examples/peptide/data.peptide", charmm_styles());
   EXPECT_EQ(f.pair_style, "lj_charmm");
   ASSERT_EQ(f.lj_by_type.size(), 14u);
   // "2 0.080000 3.670503 0.010000 3.385415": a type with its own 1-4 parameters.
@@ -117,7 +119,8 @@ TEST(LammpsDataPeptide, PairAndBondedCoefficients) {
 }
 
 TEST(LammpsDataPeptide, AtomsVelocitiesAndTerms) {
-  const TopologyFile f = read_lammps_data(kPeptideDir + "/data.peptide", charmm_styles());
+  const TopologyFile f = read_lammps_data(
+      std::string(NOVAMD_SOURCE_DIR) + "/examples/peptide/data.peptide", charmm_styles());
   // "1 1 1 0.510 43.99993 58.52678 36.78550 0 0 0"
   EXPECT_EQ(f.molecule[0], 1);
   EXPECT_EQ(f.type[0], 0);

@@ -14,6 +14,7 @@
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/parallel/communicator.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 #include "novamd/parallel/process_grid.hpp"
@@ -21,9 +22,18 @@
 namespace novamd::app {
 namespace {
 
-/// How one pair force finds its pairs, as the CPU backend resolves `neighbors` for its cutoff.
-std::string describe_method(const io::Config& config, double rc, const core::Box& box) {
-  switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
+/// How one pair force finds its pairs, as the CPU backend resolves `neighbors` for its cutoff
+/// (and for the excluded pairs of a molecular system).
+std::string describe_method(const io::Config& config, const forces::ForceSettings& term,
+                            const core::Box& box) {
+  const double rc = forces::cutoff_of(term);
+  const auto& topology = config.system.topology;
+  const bool excluded_pairs = topology && (topology->file->topology.excludes_pairs() ||
+                                           !topology->file->extra_exclusions.empty());
+  const auto method = excluded_pairs
+                          ? forces::method_with_exclusions(term, config.neighbors)
+                          : neighbors::resolve_method(config.neighbors, rc, box.shortest_edge());
+  switch (method) {
     case neighbors::NeighborMethod::NeighborList:
       return fmt::format("Verlet lists, skin {:.6g} {}, checked every {} steps",
                          config.neighbors.skin_for(rc), config.units.length,
@@ -37,8 +47,7 @@ std::string describe_method(const io::Config& config, double rc, const core::Box
 /// one per term ("nuclear: Verlet lists, ...; yukawa: all pairs").
 std::string describe_neighbors(const io::Config& config, const core::Box& box) {
   std::vector<std::string> methods;
-  for (const auto& f : config.forces)
-    methods.push_back(describe_method(config, forces::cutoff_of(f), box));
+  for (const auto& f : config.forces) methods.push_back(describe_method(config, f, box));
   if (std::all_of(methods.begin(), methods.end(), [&](const auto& m) { return m == methods[0]; }))
     return methods.empty() ? "all pairs" : methods[0];
   std::string text;

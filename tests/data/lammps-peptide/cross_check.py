@@ -47,7 +47,7 @@ def main():
             elif line.strip() and not line.startswith("#"):
                 fields = line.split()
                 ref[fields[0]] = float(fields[1])
-    data, header = sections("data.peptide")
+    data, header = sections("../../../examples/peptide/data.peptide")
     box = [float(h[1]) - float(h[0]) for h in header if h[-1] in ("xhi", "yhi", "zhi")]
     atoms = {int(a[0]): (int(a[2]), float(a[3]), [float(x) for x in a[4:7]]) for a in data["Atoms"]}
     eps = {int(p[0]): (float(p[1]), float(p[2]), float(p[3]), float(p[4])) for p in data["Pair Coeffs"]}

@@ -1,0 +1,153 @@
+// Step-0 energies of molecular systems, term by term, against independent engines on the same
+// files (issue contract: 1e-7 relative in double):
+// - the LAMMPS peptide (CHARMM: harmonic bonds, CHARMM angles with Urey-Bradley, CHARMM
+//   dihedrals with their 1-4 pairs, harmonic impropers, LJ switched from 8 to 10 A, Coulomb cut
+//   or force-shifted at 10 A) against LAMMPS: tests/data/lammps-peptide/energies_novamd.txt,
+//   made by `lmp -in in.energies -log none -nocite -var k novamd` (README there);
+// - the AMBER alanine dipeptide in TIP3P water (ff14SB, 1-4 pairs scaled by 1/SCEE and 1/SCNB,
+//   LJ cut at 10 A, reaction-field Coulomb at 10 A) against OpenMM's Reference platform:
+//   tests/data/amber-dipeptide/reference_energies.json, made by `python3 reference_energies.py`
+//   (README there).
+// The reference numbers are read from those files, not copied here.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "support/cli_runner.hpp"
+#include "support/thermo_row.hpp"
+
+namespace {
+
+const std::string kSource = NOVAMD_SOURCE_DIR;
+const std::string kColumns =
+    "[bond_energy, angle_energy, dihedral_energy, improper_energy, vdw_energy, coulomb_energy, "
+    "virial]";
+
+/// `name value  # comment` lines of a LAMMPS reference file; a name with several values keeps
+/// them all.
+std::map<std::string, std::vector<double>> lammps_reference(const std::string& file) {
+  std::ifstream in(file);
+  std::map<std::string, std::vector<double>> values;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::stringstream fields(line.substr(0, line.find('#')));
+    std::string name;
+    fields >> name;
+    for (double v; fields >> v;) values[name].push_back(v);
+  }
+  return values;
+}
+
+/// The number after `"key": ` in the first run of the OpenMM JSON (the default epsilon_rf).
+double openmm_reference(const std::string& json, const std::string& key) {
+  const std::regex pattern("\"" + key + "\": (-?[0-9.eE+-]+)");
+  std::smatch m;
+  if (!std::regex_search(json, m, pattern)) {
+    ADD_FAILURE() << "no " << key << " in the OpenMM reference";
+    return NAN;
+  }
+  return std::stod(m[1]);
+}
+
+/// Relative agreement to 1e-7 (the contract), measured against the larger of the value and
+/// `scale` (the system's total potential energy scale) so that small terms are held to the same
+/// absolute accuracy as the energy they add to.
+void expect_close(double ours, double reference, double scale, const std::string& what) {
+  EXPECT_NEAR(ours, reference, 1e-7 * std::max(std::abs(reference), scale)) << what;
+}
+
+std::string peptide_config(const std::string& coulomb_method) {
+  return "units: real\n"
+         "system:\n"
+         "  topology:\n"
+         "    read: " +
+         kSource +
+         "/examples/peptide/data.peptide\n"
+         "    styles: {pair: lj_charmm, bond: harmonic, angle: charmm, dihedral: charmm, "
+         "improper: harmonic}\n"
+         "forces:\n"
+         "  - lennard_jones: {cutoff: 10.0, switch: 8.0}\n"
+         "  - coulomb: {method: " +
+         coulomb_method +
+         ", cutoff: 10.0}\n"
+         "integrator: {type: velocity_verlet, timestep: 1.0}\n"
+         "run: {steps: 0}\n"
+         "output: {thermo: {every: 1, columns: " +
+         kColumns + "}}\n";
+}
+
+TEST(PeptideLammpsReference, EveryTermMatchesLammpsWithCutCoulomb) {
+  auto ref = lammps_reference(kSource + "/tests/data/lammps-peptide/energies_novamd.txt");
+  ASSERT_FALSE(ref.empty());
+  novamd::test::TempDir dir;
+  const auto row = novamd::test::initial_thermo_row(dir, peptide_config("cut"));
+  ASSERT_FALSE(row.empty());
+  const double scale = std::abs(ref["total_cut"][0]);
+  expect_close(row.at("bond_energy"), ref["ebond"][0], 0, "bonds");
+  expect_close(row.at("angle_energy"), ref["eangle"][0], 0, "angles (CHARMM, Urey-Bradley)");
+  expect_close(row.at("dihedral_energy"), ref["edihed"][0], 0, "dihedrals (CHARMM)");
+  expect_close(row.at("improper_energy"), ref["eimp"][0], 0, "impropers (harmonic)");
+  expect_close(row.at("vdw_energy"), ref["lj_switched_pair"][0] + ref["lj_14"][0], 0,
+               "LJ switched 8-10 A and the CHARMM 1-4 pairs");
+  expect_close(row.at("coulomb_energy"), ref["coulomb_cut_pair"][0] + ref["coulomb_14"][0], 0,
+               "Coulomb cut at 10 A and the 1-4 pairs");
+  expect_close(row.at("potential_energy"), ref["total_cut"][0], 0, "total");
+  // The virial's trace from LAMMPS's virial pressure tensor: W = (Pxx + Pyy + Pzz) V / nktv2p,
+  // nktv2p = 68568.415 atm A^3 per kcal/mol (LAMMPS `units real`).
+  const auto& p = ref["virial_pressure_total"];
+  const double virial = (p[0] + p[1] + p[2]) * ref["volume"][0] / 68568.415;
+  expect_close(row.at("virial"), virial, scale, "virial (trace)");
+}
+
+TEST(PeptideLammpsReference, ForceShiftedCoulombMatchesLammpsCharmmfsh) {
+  auto ref = lammps_reference(kSource + "/tests/data/lammps-peptide/energies_novamd.txt");
+  novamd::test::TempDir dir;
+  const auto row = novamd::test::initial_thermo_row(dir, peptide_config("shift"));
+  ASSERT_FALSE(row.empty());
+  expect_close(row.at("coulomb_energy"), ref["coulomb_shift_pair"][0] + ref["coulomb_14"][0], 0,
+               "Coulomb force-shifted at 10 A and the 1-4 pairs");
+}
+
+TEST(DipeptideOpenMMReference, EveryTermMatchesOpenMMReferencePlatform) {
+  std::ifstream in(kSource + "/tests/data/amber-dipeptide/reference_energies.json");
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(json.empty());
+  const std::string folder = kSource + "/examples/amber-dipeptide/";
+  const std::string config =
+      "units: real\n"
+      "system:\n"
+      "  topology: {read: " +
+      folder + "dipeptide.prmtop, coordinates: " + folder +
+      "dipeptide.inpcrd}\n"
+      "forces:\n"
+      "  - lennard_jones: {cutoff: 10.0}\n"
+      "  - coulomb: {method: reaction_field, cutoff: 10.0, epsilon_rf: 78.3}\n"
+      "integrator: {type: velocity_verlet, timestep: 1.0}\n"
+      "run: {steps: 0}\n"
+      "output: {thermo: {every: 1, columns: " +
+      kColumns + "}}\n";
+  novamd::test::TempDir dir;
+  const auto row = novamd::test::initial_thermo_row(dir, config);
+  ASSERT_FALSE(row.empty());
+  // 12 significant digits in the JSON: a relative 5e-12, far inside the 1e-7 asked.
+  expect_close(row.at("bond_energy"), openmm_reference(json, "bonds"), 0, "bonds");
+  expect_close(row.at("angle_energy"), openmm_reference(json, "angles"), 0, "angles");
+  expect_close(row.at("dihedral_energy"), openmm_reference(json, "proper_dihedrals"), 0,
+               "proper dihedrals");
+  expect_close(row.at("improper_energy"), openmm_reference(json, "impropers"), 0, "impropers");
+  expect_close(row.at("vdw_energy"),
+               openmm_reference(json, "lj_pair") + openmm_reference(json, "lj_14"), 0,
+               "LJ cut at 10 A and the 1-4 pairs at 1/SCNB");
+  expect_close(row.at("coulomb_energy"),
+               openmm_reference(json, "coulomb_pair") + openmm_reference(json, "coulomb_14"), 0,
+               "reaction-field Coulomb and the 1-4 pairs at 1/SCEE");
+  expect_close(row.at("potential_energy"), openmm_reference(json, "total"), 0, "total");
+}
+
+}  // namespace
