@@ -1,0 +1,118 @@
+// The CUDA backend on molecular systems read from topology files, against the CPU backend on the
+// same input: the LAMMPS peptide (CHARMM bonded terms and 1-4 pairs, LJ switched 8-10 A,
+// force-shifted Coulomb) and the AMBER dipeptide (periodic torsions and impropers, scaled 1-4
+// pairs, LJ cut, reaction-field Coulomb). Each term's energy, the virial and every force, in
+// double and mixed precision; a second evaluation repeats the first bit for bit.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/make_backend.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/io/initial_system.hpp"
+#include "novamd/io/molecular_system.hpp"
+
+namespace {
+
+using novamd::backend::EnergyRequest;
+
+#define SKIP_WITHOUT_GPU() \
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped"
+
+const std::string kPeptide =
+    "units: real\n"
+    "system:\n"
+    "  topology:\n"
+    "    read: " NOVAMD_SOURCE_DIR "/examples/peptide/data.peptide\n"
+    "    styles: {pair: lj_charmm, bond: harmonic, angle: charmm, dihedral: charmm, improper: "
+    "harmonic}\n"
+    "forces:\n"
+    "  - lennard_jones: {cutoff: 10.0, switch: 8.0}\n"
+    "  - coulomb: {method: shift, cutoff: 10.0}\n"
+    "integrator: {type: velocity_verlet, timestep: 0.25}\n"
+    "run: {steps: 0}\n";
+
+const std::string kDipeptide =
+    "units: real\n"
+    "system:\n"
+    "  topology: {read: " NOVAMD_SOURCE_DIR
+    "/examples/amber-dipeptide/dipeptide.prmtop, coordinates: " NOVAMD_SOURCE_DIR
+    "/examples/amber-dipeptide/dipeptide.inpcrd}\n"
+    "forces:\n"
+    "  - lennard_jones: {cutoff: 10.0}\n"
+    "  - coulomb: {method: reaction_field, cutoff: 10.0}\n"
+    "integrator: {type: velocity_verlet, timestep: 0.25}\n"
+    "run: {steps: 0}\n";
+
+struct Evaluation {
+  novamd::core::ParticleData particles;  // id order
+  novamd::backend::Observables observables;
+};
+
+Evaluation evaluate(const std::string& yaml, const char* backend, const char* precision) {
+  const auto config = novamd::io::parse_config(yaml, "molecular.yaml",
+                                               {{"precision", precision}});
+  auto initial = novamd::io::build_initial_system(config);
+  auto molecular = novamd::io::molecular_system(config);
+  auto b = novamd::backend::make_backend(
+      backend, {config.units, config.system.species, initial.box, std::move(initial.particles),
+                config.forces, config.precision, config.neighbors, nullptr,
+                std::move(molecular.topology), std::move(molecular.bonded)});
+  b->compute_forces(EnergyRequest::Compute);
+  return {b->particles_on_host(), b->observables()};
+}
+
+void expect_matches_cpu(const std::string& yaml, const char* precision) {
+  const Evaluation cpu = evaluate(yaml, "cpu", "double");
+  const Evaluation gpu = evaluate(yaml, "cuda", precision);
+  const Evaluation again = evaluate(yaml, "cuda", precision);
+  const bool in_double = std::string(precision) == "double";
+  // Pair forces in FP32 under mixed precision: each pair term rounds at 2^-24 relative, and a
+  // particle sums some 400 of them with cancellation; bonded terms are double at every
+  // precision. Bounds: relative to the largest force magnitude (a few 100 kcal/mol/A).
+  const double eps = in_double ? std::numeric_limits<double>::epsilon() : 0x1p-24;
+  double largest = 0.0;
+  for (std::size_t i = 0; i < cpu.particles.size(); ++i)
+    largest = std::max({largest, std::abs(cpu.particles.force.x[i]),
+                        std::abs(cpu.particles.force.y[i]), std::abs(cpu.particles.force.z[i])});
+  const double force_tolerance = 2000.0 * eps * largest;  // 400 pairs x a few roundings each
+  for (std::size_t i = 0; i < cpu.particles.size(); ++i) {
+    ASSERT_NEAR(gpu.particles.force.x[i], cpu.particles.force.x[i], force_tolerance) << i;
+    ASSERT_NEAR(gpu.particles.force.y[i], cpu.particles.force.y[i], force_tolerance) << i;
+    ASSERT_NEAR(gpu.particles.force.z[i], cpu.particles.force.z[i], force_tolerance) << i;
+  }
+  ASSERT_EQ(gpu.observables.term_energy.size(), cpu.observables.term_energy.size());
+  const double energy_scale = std::abs(cpu.observables.potential_energy) +
+                              std::abs(cpu.observables.term_energy[0]) +
+                              std::abs(cpu.observables.term_energy[1]);
+  // A million pair energies summed in FP64 from FP32 terms (mixed) or FP64 (double).
+  const double energy_tolerance = (in_double ? 1e-10 : 1e-5) * energy_scale;
+  for (std::size_t t = 0; t < cpu.observables.term_energy.size(); ++t)
+    EXPECT_NEAR(gpu.observables.term_energy[t], cpu.observables.term_energy[t], energy_tolerance)
+        << "term " << t;
+  EXPECT_NEAR(gpu.observables.virial.trace(), cpu.observables.virial.trace(),
+              (in_double ? 1e-10 : 1e-5) * (energy_scale + std::abs(cpu.observables.virial.trace())));
+  // Bitwise repeatable on the same device.
+  for (std::size_t i = 0; i < gpu.particles.size(); ++i)
+    ASSERT_EQ(gpu.particles.force.x[i], again.particles.force.x[i]) << i;
+  EXPECT_EQ(gpu.observables.potential_energy, again.observables.potential_energy);
+}
+
+TEST(CudaMolecular, PeptideMatchesTheCpuTermByTerm) {
+  SKIP_WITHOUT_GPU();
+  expect_matches_cpu(kPeptide, "double");
+  expect_matches_cpu(kPeptide, "mixed");
+}
+
+TEST(CudaMolecular, AmberDipeptideMatchesTheCpuTermByTerm) {
+  SKIP_WITHOUT_GPU();
+  expect_matches_cpu(kDipeptide, "double");
+  expect_matches_cpu(kDipeptide, "mixed");
+}
+
+}  // namespace
