@@ -4,11 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "support/cli_runner.hpp"
+#include "support/csv_rows.hpp"
+#include "support/trajectories.hpp"
 
 namespace {
 
@@ -99,6 +102,72 @@ TEST(TopologyConfig, ATruncatedDataFileNamesItsLine) {
   const auto result = run_novamd("run run.yaml --backend cpu", dir.path());
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("cut.data:"), std::string::npos) << result.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(TopologyOutputs, APsfBesideTheTrajectoryAndTheFinalStateAsLammpsData) {
+  TempDir dir;
+  const std::string text = config("  topology: {read: " + kPeptide + ", " + kCharmmStyles + "}\n",
+                                  "  - lennard_jones: {cutoff: 10.0, switch: 8.0}\n"
+                                  "  - coulomb: {method: shift, cutoff: 10.0}\n") +
+                           "output:\n"
+                           "  thermo: {every: 4}\n"
+                           "  trajectory: {every: 2, file: peptide.dcd}\n"
+                           "  data: {file: final.data}\n";
+  dir.write("run.yaml", text);
+  auto result =
+      run_novamd("run run.yaml --backend cpu --steps 4 --set integrator.timestep=0.25", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  ASSERT_TRUE(std::filesystem::exists(dir.path() / "peptide.psf"));  // by default, beside it
+  // MDAnalysis reads the PSF with the DCD: every atom and bond, each frame.
+  const auto read = novamd::test::run_shell(
+      "'" + novamd::test::test_python() +
+          "' -c \"import MDAnalysis as m; u = m.Universe('peptide.psf', 'peptide.dcd'); "
+          "print(len(u.atoms), len(u.bonds), len(u.angles), len(u.dihedrals), len(u.impropers), "
+          "u.trajectory.n_frames)\" 2>&1",
+      dir.path());
+  ASSERT_EQ(read.exit_code, 0) << read.output;
+  // MDAnalysis keeps each set of four atoms once: the peptide's 207 dihedrals name 200 (CHARMM's
+  // multi-term torsions repeat their atoms with another type); the PSF lists all 207.
+  EXPECT_NE(read.output.find("2004 1365 786 200 12 3"), std::string::npos) << read.output;
+  EXPECT_NE(novamd::test::read_text(dir.path() / "peptide.psf").find("207 !NPHI"),
+            std::string::npos);
+  // The final state read back as a topology gives the energy of the run's last row.
+  const auto last =
+      novamd::test::numbers_of(novamd::test::read_lines(dir.path() / "thermo.csv")[2]);
+  TempDir again;
+  std::filesystem::copy(dir.path() / "final.data", again.path() / "final.data");
+  std::string reread = text.substr(0, text.find("output:"));
+  reread.replace(reread.find(kPeptide), kPeptide.size(), "final.data");
+  again.write("run.yaml", reread);
+  result = run_novamd("run run.yaml --backend cpu", again.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto first =
+      novamd::test::numbers_of(novamd::test::read_lines(again.path() / "thermo.csv")[1]);
+  // Positions and velocities round-trip bit for bit; the box moves to the origin, so pair
+  // distances change in their last bits: a few eps of the energy's terms (~1e4 kcal/mol).
+  EXPECT_NEAR(first[4], last[4], 1e-10 * 1e4) << "potential energy";
+  EXPECT_NEAR(first[3], last[3], 1e-12 * std::abs(last[3])) << "kinetic energy";
+}
+
+TEST(TopologyOutputs, OnlyAMolecularSystemHasATopologyToWrite) {
+  TempDir dir;
+  dir.write("run.yaml",
+            "units: lj\n"
+            "system: {box: 8, species: [{name: A, mass: 1}], structure: {generate: {lattice: "
+            "fcc, cells: 4, counts: {A: 256}}}}\n"
+            "forces: [{lennard_jones: {pairs: [{types: [A, A], epsilon: 1, sigma: 1}], "
+            "cutoff: 2.5}}]\n"
+            "integrator: {type: velocity_verlet, timestep: 0.005}\n"
+            "run: {steps: 0}\n"
+            "output: {data: {file: final.data}}\n");
+  const auto result = run_novamd("run run.yaml --backend cpu", dir.path());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("output.data"), std::string::npos) << result.output;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
 }
 

@@ -60,6 +60,10 @@ std::vector<PlannedOutput> planned_outputs(const io::Config& config) {
     plan.push_back({out.trajectories[t].file, fmt::format("output.trajectory[{}].file", t),
                     OutputKind::Streamed});
   plan.push_back({out.checkpoint.file, "output.checkpoint.file", OutputKind::ReplacedAtomically});
+  if (out.topology_file)
+    plan.push_back({*out.topology_file, "output.topology.file", OutputKind::ReplacedAtomically});
+  if (out.data_file)
+    plan.push_back({*out.data_file, "output.data.file", OutputKind::ReplacedAtomically});
   const auto& a = config.analysis;
   if (a.rdf) plan.push_back({a.rdf->file, "analysis.rdf.file", OutputKind::ReplacedAtomically});
   if (a.structure_factor)

@@ -5,6 +5,8 @@
 #include "novamd/app/console.hpp"
 #include "novamd/app/output_plan.hpp"
 #include "novamd/app/plasma_report.hpp"
+#include "novamd/io/lammps_data_writer.hpp"
+#include "novamd/io/psf_writer.hpp"
 #include "novamd/io/trajectory_files.hpp"
 
 namespace novamd::app {
@@ -26,6 +28,10 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
       energy_watch_(config.run.max_energy_drift) {
   if (term_columns_.empty())
     for (const auto& f : config.forces) term_columns_.push_back(forces::energy_column(f));
+  // Molecular outputs: only on the writing rank (every rank gathers the particles alike).
+  if (writes_files && config.system.topology &&
+      (config.output.topology_file || config.output.data_file))
+    topology_output_ = io::topology_output_of(*config.system.topology->file);
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
   if (writes_files)
     thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
@@ -93,6 +99,21 @@ void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::
   }
 }
 
+void RunOutputs::write_topology_files(std::int64_t step, bool last_step,
+                                      backend::Backend& backend) {
+  const auto& out = config_.output;
+  const bool psf_due = out.topology_file && !topology_written_;
+  const bool data_due = out.data_file && last_step;
+  if (!psf_due && !data_due) return;
+  const core::ParticleData& particles = backend.particles_on_host();  // every rank: a gather
+  topology_written_ = true;
+  if (!topology_output_) return;  // a rank that writes nothing
+  if (psf_due) io::write_psf(*out.topology_file, *topology_output_, particles);
+  if (data_due)
+    io::write_lammps_data(*out.data_file, *topology_output_, backend.box(), particles, step,
+                          config_.units.name);
+}
+
 bool RunOutputs::any_due(std::int64_t step, bool last_step) const {
   if (energy_due(step, last_step)) return true;
   for (const auto& t : trajectories_)
@@ -111,6 +132,7 @@ std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bo
     energy_watch_.check(*state, config_);  // before any file gets this step's garbage
   }
   write_trajectories(step, last_step, backend);
+  write_topology_files(step, last_step, backend);
   if (thermo_row) {
     if (thermo_) thermo_->write(*state);
     ++thermo_rows_;

@@ -14,6 +14,7 @@
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/thermo_writer.hpp"
+#include "novamd/io/topology_output.hpp"
 #include "novamd/io/trajectory_writer.hpp"
 
 namespace novamd::app {
@@ -62,11 +63,16 @@ class RunOutputs {
   analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
                                      integrate::Integrator& integrator);
   void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend);
+  /// The PSF at the first output step, the LAMMPS data file at the last.
+  void write_topology_files(std::int64_t step, bool last_step, backend::Backend& backend);
 
   const io::Config& config_;
   std::vector<std::int64_t> species_counts_;
   std::optional<analysis::PlasmaParameters> plasma_;
   std::vector<std::string> term_columns_;
+  /// A molecular system's species, terms and names for the PSF and LAMMPS data outputs.
+  std::optional<io::TopologyOutput> topology_output_;
+  bool topology_written_ = false;
   std::optional<io::ThermoWriter> thermo_;  ///< none where this rank writes no files
   std::vector<Trajectory> trajectories_;
   std::optional<double> first_conserved_;

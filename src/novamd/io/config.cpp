@@ -444,6 +444,22 @@ void check_thomas_fermi_units(const Config& config, const YamlReader& forces_nod
   }
 }
 
+/// The topology outputs of a molecular system: the PSF beside the first trajectory by default;
+/// without a topology file there is nothing to write.
+void settle_topology_outputs(const YamlReader& root, Config& config) {
+  auto& out = config.output;
+  if (!config.system.topology) {
+    for (const char* key : {"topology", "data"})
+      if (const auto output = root.optional("output"); output && output->has(key))
+        output->key_reader(key).fail("only a molecular system has a topology to write",
+                                     "system.topology, or no output." + std::string(key));
+    return;
+  }
+  if (!out.topology_file && !out.trajectories.empty())
+    out.topology_file =
+        std::filesystem::path(out.trajectories.front().file).replace_extension(".psf");
+}
+
 /// An ion plasma (a Yukawa term, no nucleons) reports its plasma parameters unless the thermo
 /// columns were chosen.
 void add_default_plasma_columns(Config& config) {
@@ -480,6 +496,7 @@ Config parse_root(const YamlReader& root) {
   check_cutoffs(config, forces_node);
   check_thomas_fermi_units(config, forces_node);
   add_default_plasma_columns(config);
+  settle_topology_outputs(root, config);
   return config;
 }
 

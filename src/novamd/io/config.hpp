@@ -110,6 +110,11 @@ struct OutputSettings {
   ConsoleOutputSettings console;
   std::vector<TrajectoryOutputSettings> trajectories;
   CheckpointOutputSettings checkpoint;
+  /// `output.topology.file`: the PSF of a molecular system, written at the start (by default
+  /// beside the first trajectory, with its name and the extension .psf).
+  std::optional<std::filesystem::path> topology_file;
+  /// `output.data.file`: the final state as a LAMMPS data file (molecular systems).
+  std::optional<std::filesystem::path> data_file;
 };
 
 struct Config {

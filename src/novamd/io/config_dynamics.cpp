@@ -14,7 +14,7 @@ namespace novamd::io {
 namespace {
 
 const NameList kIntegrators{"velocity_verlet", "leapfrog", "langevin", "nose_hoover", "bussi"};
-const NameList kOutputKeys{"thermo", "console", "trajectory", "checkpoint"};
+const NameList kOutputKeys{"thermo", "console", "trajectory", "checkpoint", "topology", "data"};
 const NameList kTrajectoryKeys{"every", "file", "fields", "format"};
 const NameList kTrajectoryFields{"position", "velocity", "force"};
 const NameList kFormats{"xyz", "dcd", "h5md"};
@@ -192,6 +192,14 @@ OutputSettings parse_output(const YamlReader& node) {
     settings.checkpoint.every = checkpoint->integer_or("every", 0, ValueRange::non_negative());
     settings.checkpoint.file = checkpoint->string_or("file", settings.checkpoint.file.string());
     settings.checkpoint.configured = true;
+  }
+  if (const auto topology = node.optional("topology")) {
+    topology->check_keys({"file"});
+    settings.topology_file = topology->required("file").string();
+  }
+  if (const auto data = node.optional("data")) {
+    data->check_keys({"file"});
+    settings.data_file = data->required("file").string();
   }
   return settings;
 }
