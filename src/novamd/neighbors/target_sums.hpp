@@ -151,21 +151,23 @@ inline bool mask_excluded(ExclusionCursor& row, const int* j, int used, int* kee
 
 /// Adds the pairs (t.i, source(k)) for k in [0, count), source(k) != t.i, to `sums`, pair k into
 /// lane k mod kLanes. The last, partial block repeats its last source in the unused lanes,
-/// whose terms are not added. Excluding: the sources ascend, and the pairs that `row` excludes
-/// are left out (their lanes masked).
+/// whose terms are not added. Excluding: the sources ascend, and the pairs that `row` (the
+/// target's, from its start) excludes are left out (their lanes masked).
 template <bool OneType, bool Excluding, class Evaluator, class AccT, bool WithEnergy, class Source>
 void add_run(TargetSums<AccT, WithEnergy>& sums, const Target<Evaluator>& t,
              const core::ParticleData& particles, const core::BoxView<double>& box,
-             std::ptrdiff_t count, Source source, ExclusionCursor row) {
+             std::ptrdiff_t count, Source source, const ExclusionCursor& row) {
   LaneTerms<AccT, WithEnergy> terms;
   int j[kLanes];
   [[maybe_unused]] int keep[kLanes];
+  [[maybe_unused]] ExclusionCursor partners;  // Excluding: the row along this run
   if constexpr (Excluding) {
-    if (count > 0) row.seek(static_cast<std::int32_t>(source(0)));
+    partners = row;
+    if (count > 0) partners.seek(static_cast<std::int32_t>(source(0)));
   }
   const auto block_terms = [&](int used) {
     if constexpr (Excluding) {
-      if (mask_excluded(row, j, used, keep)) {
+      if (mask_excluded(partners, j, used, keep)) {
         lane_terms<OneType, true>(t, particles, box, j, terms, keep);
         return;
       }
