@@ -41,18 +41,20 @@ inline core::ParticleData random_charged(const core::Box& box, std::size_t n) {
   return p;
 }
 
-/// Forces and energy written out, and S_i = sum_j |f_ij|.
+/// Forces and energy written out, S_i = sum_j |f_ij| and sum_ij |v_ij|.
 struct Reference {
   std::vector<core::Vec3<double>> force;
   std::vector<double> scale;
   double energy = 0;
+  double energy_scale = 0;
 };
 
-/// The Yukawa pairs within kCutoff (nearest image), each q_i q_j exp(-r / lambda) / r with
-/// q = charge(i), written out; `skip(i, j)` (i < j) leaves a pair out.
+/// The Yukawa pairs within `cutoff` (kCutoff unless given; nearest image), each
+/// q_i q_j exp(-r / lambda) / r with q = charge(i), written out; `skip(i, j)` (i < j) leaves a
+/// pair out.
 template <class Charge, class Skip>
 Reference cut_yukawa_double_loop(const core::ParticleData& p, const core::Box& box, Charge charge,
-                                 Skip skip) {
+                                 Skip skip, double cutoff = kCutoff) {
   const auto view = box.view<double>();
   Reference ref;
   ref.force.assign(p.size(), {});
@@ -61,12 +63,13 @@ Reference cut_yukawa_double_loop(const core::ParticleData& p, const core::Box& b
     for (std::size_t j = i + 1; j < p.size(); ++j) {
       const auto d = view.minimum_image(p.position.get(i) - p.position.get(j));
       const double r = std::sqrt(core::dot(d, d));
-      if (r >= kCutoff || skip(i, j)) continue;
+      if (r >= cutoff || skip(i, j)) continue;
       const double v = charge(i) * charge(j) * std::exp(-r / kLambda) / r;
       const double f_over_r = v * (1 / r + 1 / kLambda) / r;
       ref.force[i] += f_over_r * d;
       ref.force[j] -= f_over_r * d;
       ref.energy += v;
+      ref.energy_scale += std::abs(v);
       ref.scale[i] += std::abs(f_over_r) * r;
       ref.scale[j] += std::abs(f_over_r) * r;
     }

@@ -14,7 +14,6 @@
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/core/error.hpp"
-#include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/parallel/communicator.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 #include "novamd/parallel/process_grid.hpp"

@@ -67,6 +67,7 @@ class DeviceTopology {
     v.scaled_pairs = scaled_pairs_.view();
     v.exclusion_offsets = exclusion_offsets_.data();
     v.exclusion_ids = exclusion_ids_.data();
+    v.exclusion_count = static_cast<std::int32_t>(exclusion_ids_.size());
     v.pairs_14 = pairs_14_.data();
     v.pair_14_count = static_cast<std::int32_t>(pairs_14_.size() / 2);
     return v;

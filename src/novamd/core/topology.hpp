@@ -92,6 +92,7 @@ struct DeviceTopologyView {
   TermListView<2> scaled_pairs;
   const std::int32_t* exclusion_offsets = nullptr;  ///< particle_count + 1 entries
   const std::int32_t* exclusion_ids = nullptr;      ///< row i: [offsets[i], offsets[i + 1])
+  std::int32_t exclusion_count = 0;                 ///< entries of exclusion_ids
   const std::int32_t* pairs_14 = nullptr;           ///< 2 per pair, i < j: pair p at 2p, 2p + 1
   std::int32_t pair_14_count = 0;
 };

@@ -1,11 +1,11 @@
 #include "novamd/forces/cpu_force_term.hpp"
 
-#include <cmath>
 #include <string>
 
 #include "novamd/core/error.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_list_cpu.hpp"
+#include "novamd/neighbors/excluded_rows.hpp"
 #include "novamd/neighbors/neighbor_list_cpu.hpp"
 
 namespace novamd::forces {
@@ -49,8 +49,8 @@ class CpuPairForce final : public CpuForceTerm {
   neighbors::NeighborState neighbor_state() const override {
     return {calls_, list_builds(), list_.built_at()};
   }
-  void restore_neighbors(const neighbors::NeighborState& state,
-                         const core::ParticleData& particles, const core::Box& box) override {
+  void restore_neighbors(const neighbors::NeighborState& state, const core::ParticleData& particles,
+                         const core::Box& box) override {
     calls_ = state.calls;
     earlier_builds_ = 0;
     list_ = neighbors::VerletList(cutoff_, skin_);
@@ -67,6 +67,15 @@ class CpuPairForce final : public CpuForceTerm {
     if (exclusions_) list.set_exclusions(exclusions_->offsets.data(), exclusions_->ids.data());
   }
 
+  /// The excluded pairs for the traversals without lists, in the particles' storage order (none
+  /// without exclusions, and where the Verlet list leaves them out in its build).
+  neighbors::ExcludedRowsView excluded_rows(const core::ParticleData& particles) {
+    if (!exclusions_ || (method_ == NeighborMethod::NeighborList && !block_)) return {};
+    rows_.update({exclusions_->offsets.data(), exclusions_->ids.data(), nullptr},
+                 particles.id.data(), particles.size());
+    return rows_.view();
+  }
+
   template <bool WithEnergy>
   void traverse(const core::ParticleData& particles, const core::Box& box,
                 neighbors::ForceBuffers& out) {
@@ -77,6 +86,7 @@ class CpuPairForce final : public CpuForceTerm {
             "charges (the `charge` field)");
     }
     const auto view = box.view<double>();
+    const auto excluded = excluded_rows(particles);
     if (block_) {
       neighbors::all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), out,
                                                             *block_);
@@ -86,7 +96,7 @@ class CpuPairForce final : public CpuForceTerm {
       case NeighborMethod::CellList:
         grid_.build(particles, box, cutoff_);
         neighbors::cell_list_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), grid_,
-                                                              out);
+                                                              out, excluded);
         return;
       case NeighborMethod::NeighborList:
         // Checked every check_every calls, and whenever the particle count changed (a list
@@ -98,7 +108,8 @@ class CpuPairForce final : public CpuForceTerm {
                                                                   list_, out);
         return;
       default:
-        neighbors::all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), out);
+        neighbors::all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), out,
+                                                              excluded);
     }
   }
 
@@ -111,7 +122,8 @@ class CpuPairForce final : public CpuForceTerm {
   neighbors::CellGrid grid_;
   neighbors::VerletList list_;
   std::optional<neighbors::PairBlock> block_;  ///< a decomposed run's block: all pairs of it
-  const core::ExclusionLists* exclusions_;     ///< pairs the lists leave out (null: none)
+  const core::ExclusionLists* exclusions_;     ///< pairs the traversals leave out (null: none)
+  neighbors::ExcludedRows rows_;  ///< exclusions_ by storage index (all pairs, cell lists)
 };
 
 template <core::Precision P>
@@ -122,8 +134,8 @@ std::unique_ptr<CpuForceTerm> make_term(
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = cutoff_of(settings);
-  const auto method = exclusions ? method_with_exclusions(settings, neighbors)
-                                 : neighbors::resolve_method(neighbors, cutoff, shortest_edge);
+  if (exclusions && block) throw_excluded_pairs_in_blocks(settings);
+  const auto method = neighbors::resolve_method(neighbors, cutoff, shortest_edge);
   return with_evaluator<PairT>(
       settings, species, units, [&]<class Evaluator>(auto table) -> std::unique_ptr<CpuForceTerm> {
         return std::make_unique<CpuPairForce<Evaluator, AccT>>(
@@ -134,18 +146,11 @@ std::unique_ptr<CpuForceTerm> make_term(
 
 }  // namespace
 
-neighbors::NeighborMethod method_with_exclusions(const ForceSettings& settings,
-                                                 const neighbors::NeighborSettings& neighbors) {
+void throw_excluded_pairs_in_blocks(const ForceSettings& settings) {
   const std::string name = std::visit([](const auto& s) { return std::string(s.kName); }, settings);
-  if (std::isinf(cutoff_of(settings)))
-    throw core::InputError("forces." + name +
-                           ": the system has excluded pairs (bonds), which need a finite cutoff "
-                           "(Verlet lists leave them out)");
-  if (neighbors.method != NeighborMethod::Auto && neighbors.method != NeighborMethod::NeighborList)
-    throw core::InputError(
-        "neighbors.method: the system has excluded pairs (bonds), which only "
-        "`neighbor_list` (or `auto`) leaves out");
-  return NeighborMethod::NeighborList;
+  throw core::InputError("forces." + name +
+                         ": the system has excluded pairs (bonds), which the force-matrix "
+                         "decomposition (parallel.grid) does not leave out; run it on one rank");
 }
 
 std::unique_ptr<CpuForceTerm> make_cpu_force_term(

@@ -41,19 +41,17 @@ class CpuForceTerm {
 /// The CPU force term for `settings` at `precision` (pair table built for the species), with the
 /// traversal `neighbors` resolves to in a box whose shortest edge is `shortest_edge`; or, given
 /// a `block` of the force matrix (a decomposed run), all pairs of the block under the
-/// evaluator's cutoff, without lists. With `exclusions` (kept alive by the caller; not with a
-/// block), the term uses Verlet lists that leave the excluded pairs out: a method other than
-/// `auto` or `neighbor_list`, or an infinite cutoff, is an InputError.
+/// evaluator's cutoff, without lists. With `exclusions` (kept alive by the caller), every
+/// traversal leaves the excluded pairs out (all pairs and cell lists as they visit them, Verlet
+/// lists in their build); a block with exclusions is an InputError.
 std::unique_ptr<CpuForceTerm> make_cpu_force_term(
     const ForceSettings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
     core::Precision precision, const neighbors::NeighborSettings& neighbors, double shortest_edge,
     std::optional<neighbors::PairBlock> block = std::nullopt,
     const core::ExclusionLists* exclusions = nullptr);
 
-/// The traversal a pair term with this cutoff uses where the system has excluded pairs: Verlet
-/// lists. Throws core::InputError naming the term when the cutoff is infinite or the method
-/// asked for is another.
-neighbors::NeighborMethod method_with_exclusions(const ForceSettings& settings,
-                                                 const neighbors::NeighborSettings& neighbors);
+/// Throws the core::InputError, naming the term, of a system with excluded pairs in a
+/// force-matrix decomposition, whose blocks do not leave them out.
+[[noreturn]] void throw_excluded_pairs_in_blocks(const ForceSettings& settings);
 
 }  // namespace novamd::forces

@@ -89,8 +89,8 @@ using PairTypeOf = typename core::PrecisionTypes<P>::PairT;
 /// grid has fewer than three cells per axis (a small box, or a dilute system's capped grid).
 /// Defined in forces/cuda_pair_force.cuh and instantiated once per family and precision, in the
 /// units that src/CMakeLists.txt generates.
-/// With `excluded_pairs` (a system with bonds), Verlet lists that leave out the pairs of
-/// CudaForceInput::fields.topology's exclusion lists (forces::method_with_exclusions).
+/// With `excluded_pairs` (a system with bonds), every traversal leaves out the pairs of
+/// CudaForceInput::fields.topology's exclusion lists (not a force-matrix block: a RunError).
 template <core::Precision P, class Settings>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
     const Settings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,

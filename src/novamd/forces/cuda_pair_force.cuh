@@ -15,13 +15,15 @@
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/all_pairs_half_cuda.cuh"
 #include "novamd/neighbors/cell_list_cuda.cuh"
+#include "novamd/neighbors/excluded_rows_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_force_cuda.cuh"
 
 namespace novamd::forces {
 
 /// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
-/// lives on the device.
+/// lives on the device. With excluded pairs (a system with bonds), every traversal leaves them
+/// out: the Verlet lists in their build, all pairs and cell lists as they visit the sources.
 template <class Evaluator, class AccT>
 class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
  public:
@@ -44,9 +46,11 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   std::int64_t list_builds() const override { return list_ ? list_->builds() : 0; }
   void invalidate_lists() override {
     if (list_) list_->invalidate();
+    rows_.invalidate();
   }
   std::size_t bytes() const override {
-    return table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() + partial_bytes();
+    return table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() + partial_bytes() +
+           rows_.bytes();
   }
 
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const override {
@@ -59,6 +63,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                          const CudaForceInput<PairT>& in, cudaStream_t stream) override {
     calls_ = state.calls;
     list_.reset();
+    rows_.invalidate();
     if (state.built_at.size() == 0 ||
         traversal(in.n, in.host_box) != neighbors::NeighborMethod::NeighborList)
       return;
@@ -74,6 +79,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       throw core::InputError(
           "a pair term scaled by per-particle charges needs the particles' "
           "charges (the `charge` field)");
+    if (in.block && excluded_pairs_)  // refused before (backend::has_excluded_pairs)
+      throw core::RunError(
+          "the system has excluded pairs (bonds), which the force-matrix blocks do not leave out");
     if (in.block && in.block_range > 0) {  // decomposed: each pair once over the ranks
       const auto& b = *in.block;
       const auto r = static_cast<std::ptrdiff_t>(in.block_range);
@@ -97,10 +105,6 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     }
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
     const auto method = traversal(in.n, in.host_box);
-    if (excluded_pairs_ && method != neighbors::NeighborMethod::NeighborList)
-      throw core::RunError(
-          "the system has excluded pairs (bonds), which only Verlet lists leave out, and the "
-          "box holds fewer than 3 cells of cutoff + skin per axis for the particle count");
     switch (method) {
       case neighbors::NeighborMethod::NeighborList: {
         if (!list_) list_.emplace(cutoff_, skin_, lanes);
@@ -112,9 +116,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
         return;
       }
       case neighbors::NeighborMethod::CellList:
-        neighbors::cell_list_force_cuda<Evaluator>(in.positions, in.n, in.host_box, in.box,
-                                                   table_.data(), num_types_, in.fields.charge,
-                                                   cutoff_, lanes, cells_, out, mode, stream);
+        neighbors::cell_list_force_cuda<Evaluator>(
+            in.positions, in.n, in.host_box, in.box, table_.data(), num_types_, in.fields.charge,
+            cutoff_, lanes, cells_, out, mode, stream, excluded_rows(in, stream));
         return;
       default:
         add_all_pairs(in, out, mode, stream);
@@ -127,6 +131,13 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   neighbors::ExclusionView exclusion_view(const CudaForceInput<PairT>& in) const {
     if (!excluded_pairs_) return {};
     return {in.fields.topology.exclusion_offsets, in.fields.topology.exclusion_ids, in.fields.id};
+  }
+
+  /// The topology's excluded pairs by storage index, for the traversals without lists (none: a
+  /// default view), rebuilt after a reorder.
+  neighbors::ExcludedRowsView excluded_rows(const CudaForceInput<PairT>& in, cudaStream_t stream) {
+    if (!excluded_pairs_) return {};
+    return rows_.update(in.fields.topology, in.fields.id, in.n, stream);
   }
 
   /// The traversal for n particles in `box`: cell and Verlet lists visit the 27 cells around a
@@ -145,16 +156,17 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   void add_all_pairs(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                      neighbors::OutputMode mode, cudaStream_t stream) {
     const int range = neighbors::half_kernel_range(in.n, in.multiprocessors);
+    const auto excluded = excluded_rows(in, stream);
     if (range > 0) {
       neighbors::all_pairs_half_cuda<Evaluator, AccT>(
           in.positions, in.n, range, range_pairs_, in.box, table_.data(), num_types_,
-          in.fields.charge, partial_, out, mode, stream);
+          in.fields.charge, partial_, out, mode, stream, excluded);
       return;
     }
     const int chunk_length = neighbors::choose_chunk_length(in.n, in.multiprocessors);
     neighbors::all_pairs_cuda<Evaluator, AccT>(in.positions, in.n, in.box, table_.data(),
                                                num_types_, in.fields.charge, chunk_length, partial_,
-                                               out, mode, stream);
+                                               out, mode, stream, excluded);
   }
   std::size_t partial_bytes() const { return partial_.bytes(); }
 
@@ -169,7 +181,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs
   neighbors::DeviceCellBins cells_;
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
-  bool excluded_pairs_;  ///< the lists leave out the topology's exclusions
+  neighbors::DeviceExcludedRows rows_;  ///< the exclusions by storage index (all pairs, cells)
+  bool excluded_pairs_;                 ///< every traversal leaves out the topology's exclusions
 };
 
 template <core::Precision P, class Settings>
@@ -180,9 +193,7 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = settings.cutoff;
   const double skin = neighbors.skin_for(cutoff);
-  const auto method = excluded_pairs
-                          ? method_with_exclusions(settings, neighbors)
-                          : neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
+  const auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
   return with_evaluator<PairT>(
       settings, species, units,
       [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {

@@ -14,16 +14,21 @@
 ///
 /// Precision: pair arithmetic in Evaluator::Real; sums over one tile in that type, tiles summed
 /// in AccT (double for `mixed`), chunks summed in double.
+///
+/// Excluded pairs (excluded_rows.hpp): where rows are given, each target walks its row beside
+/// the chunk's sources, which ascend; a kernel instantiated without exclusions has no cursor.
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/tensor.hpp"
+#include "novamd/neighbors/excluded_rows.hpp"
 #include "novamd/neighbors/force_arrays_cuda.cuh"
 #include "novamd/neighbors/force_output.hpp"
 #include "novamd/neighbors/pair_block.hpp"
@@ -41,14 +46,16 @@ template <class AccT>
 using PartialSums = DeviceForceArrays<AccT>;
 
 /// Targets [target_begin, target_begin + targets), sources [source_begin, source_end) of `pos`;
-/// slot (chunk, target - target_begin) of `partial`.
-template <class Evaluator, class AccT, bool WithEnergy>
+/// slot (chunk, target - target_begin) of `partial`. Excluding: the pairs of `excluded` left
+/// out.
+template <class Evaluator, class AccT, bool WithEnergy, bool Excluding>
 __global__ void __launch_bounds__(kAllPairsBlock)
     all_pairs_chunk_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
                            int target_begin, int targets, int source_begin, int source_end,
                            int sources_per_chunk, core::BoxView<typename Evaluator::Real> box,
                            const typename Evaluator::Params* __restrict__ table, int num_types,
-                           const double* __restrict__ charge, PartialSumsView<AccT> partial) {
+                           const double* __restrict__ charge, ExcludedRowsView excluded,
+                           PartialSumsView<AccT> partial) {
   using T = typename Evaluator::Real;
   using Params = typename Evaluator::Params;
   constexpr bool kCharges = physics::kScaledByCharges<Evaluator>;
@@ -60,12 +67,18 @@ __global__ void __launch_bounds__(kAllPairsBlock)
 
   const int local = blockIdx.x * kAllPairsBlock + threadIdx.x;
   const int i = target_begin + local;
-  const PairPosition<T> target =
-      local < targets ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
+  const PairPosition<T> target = local < targets ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
   const Params* row = params + target.type * num_types;
   const T qi = local < targets ? physics::charge_of<Evaluator>(charge, i) : T(0);
   const int begin = source_begin + blockIdx.y * sources_per_chunk;
   const int end = min(source_end, begin + sources_per_chunk);
+  ExclusionCursor partners;  // the target's excluded partners from `begin` on
+  if constexpr (Excluding) {
+    if (local < targets) {
+      partners = excluded.row(i);
+      partners.seek(begin);
+    }
+  }
 
   AccT fx = 0, fy = 0, fz = 0, energy = 0;
   core::SymmetricTensor<AccT> virial;
@@ -88,13 +101,14 @@ __global__ void __launch_bounds__(kAllPairsBlock)
       const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
       const auto pair = physics::scaled_by_charges<Evaluator>(
           Evaluator::evaluate(r2, row[source.type]), qi, kCharges ? charge_tile[k] : T(0));
-      const bool self = tile_start + k == i;  // r2 = 0: the evaluator's result is discarded
-      const T f = self ? T(0) : pair.force_over_r;
+      bool skip = tile_start + k == i;  // self: r2 = 0, the evaluator's result is discarded
+      if constexpr (Excluding) skip = skip || partners.excludes(tile_start + k);
+      const T f = skip ? T(0) : pair.force_over_r;
       tfx += f * d.x;
       tfy += f * d.y;
       tfz += f * d.z;
       if constexpr (WithEnergy) {
-        te += self ? T(0) : pair.energy;
+        te += skip ? T(0) : pair.energy;
         tw.add_outer(f, d.x, d.y, d.z);
       }
     }
@@ -159,6 +173,17 @@ __global__ void add_chunk_sums_kernel(PartialSumsView<AccT> partial, int chunks,
   sums.template store<Accumulate>(out, i);
 }
 
+/// Calls `launch(a, b)` with std::bool_constant arguments for two run-time flags (a kernel's
+/// compile-time choices: with energy, with exclusions).
+template <class Launch>
+void with_flags(bool a, bool b, Launch&& launch) {
+  if (a) {
+    b ? launch(std::true_type{}, std::true_type{}) : launch(std::true_type{}, std::false_type{});
+  } else {
+    b ? launch(std::false_type{}, std::true_type{}) : launch(std::false_type{}, std::false_type{});
+  }
+}
+
 inline constexpr int kMinChunkSources = 32;
 
 /// Sources per chunk for a block of `targets` x `sources`: enough chunks to give every
@@ -203,13 +228,13 @@ void launch_chunk_sums(PartialSums<AccT>& partial, int chunks, int n, ForceOutpu
 
 /// Launches the traversal for the targets and sources of `block` (positions: all particles,
 /// indexed globally) and writes or adds the results to the targets' entries of `out`; the
-/// other entries are not touched.
+/// other entries are not touched. The pairs of `excluded` are left out (none by default).
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, const PairBlock& block,
                     const core::BoxView<typename Evaluator::Real>& box,
                     const typename Evaluator::Params* table, int num_types, const double* charge,
                     int chunk_length, PartialSums<AccT>& partial, ForceOutputView out,
-                    OutputMode mode, cudaStream_t stream) {
+                    OutputMode mode, cudaStream_t stream, const ExcludedRowsView& excluded = {}) {
   const int t0 = static_cast<int>(block.target_begin);
   const int targets = static_cast<int>(block.target_end - block.target_begin);
   const int sources = static_cast<int>(block.source_end - block.source_begin);
@@ -220,26 +245,26 @@ void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, const Pai
   const dim3 grid(tiles, chunks);
   const std::size_t table_bytes = sizeof(typename Evaluator::Params) * num_types * num_types;
   const int s0 = static_cast<int>(block.source_begin), s1 = static_cast<int>(block.source_end);
-  if (mode.with_energy) {
-    all_pairs_chunk_kernel<Evaluator, AccT, true><<<grid, kAllPairsBlock, table_bytes, stream>>>(
-        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, charge, partial.view());
-  } else {
-    all_pairs_chunk_kernel<Evaluator, AccT, false><<<grid, kAllPairsBlock, table_bytes, stream>>>(
-        pos, t0, targets, s0, s1, chunk_length, box, table, num_types, charge, partial.view());
-  }
+  with_flags(mode.with_energy, excluded.any(), [&](auto with_energy, auto excluding) {
+    all_pairs_chunk_kernel<Evaluator, AccT, decltype(with_energy)::value,
+                           decltype(excluding)::value>
+        <<<grid, kAllPairsBlock, table_bytes, stream>>>(pos, t0, targets, s0, s1, chunk_length, box,
+                                                        table, num_types, charge, excluded,
+                                                        partial.view());
+  });
   NOVAMD_CUDA_CHECK_LAUNCH();
   launch_chunk_sums(partial, chunks, targets, out.from(t0), mode, stream);
 }
 
-/// Every particle against every other (`n` particles).
+/// Every particle against every other (`n` particles) but the pairs of `excluded`.
 template <class Evaluator, class AccT>
 void all_pairs_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                     const core::BoxView<typename Evaluator::Real>& box,
                     const typename Evaluator::Params* table, int num_types, const double* charge,
                     int chunk_length, PartialSums<AccT>& partial, ForceOutputView out,
-                    OutputMode mode, cudaStream_t stream) {
+                    OutputMode mode, cudaStream_t stream, const ExcludedRowsView& excluded = {}) {
   all_pairs_cuda<Evaluator, AccT>(pos, PairBlock::whole(n), box, table, num_types, charge,
-                                  chunk_length, partial, out, mode, stream);
+                                  chunk_length, partial, out, mode, stream, excluded);
 }
 
 }  // namespace novamd::neighbors

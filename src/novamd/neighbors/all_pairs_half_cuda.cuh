@@ -13,6 +13,11 @@
 /// a target for s >= c, from block (s, c) as a source for s < c. Written to slot s of the
 /// partial buffer and summed in slot order by add_chunk_sums_kernel (all_pairs_cuda.cuh), the
 /// result is bitwise reproducible without atomics.
+///
+/// Excluded pairs (excluded_rows.hpp): each target walks its row beside the range's sources,
+/// which it meets in ascending order; an excluded pair adds nothing to the target's sum nor to
+/// the source's reaction (a diagonal block meets it from both sides, and both rows name it). A
+/// kernel instantiated without exclusions has no cursors.
 
 #include <cuda_runtime.h>
 
@@ -59,8 +64,8 @@ inline constexpr int kReactionGroup = sizeof(T) == 4 ? 8 : 1;
 
 /// Forces (and energy, virial tensor) on 4 x 32 targets from sources [src_first, src_first + count)
 /// held in shared memory; reactions added to `react` (per source, shared memory) unless
-/// diagonal.
-template <class Evaluator, class AccT, bool WithEnergy>
+/// diagonal. Excluding: the pairs that the targets' rows name are left out.
+template <class Evaluator, class AccT, bool WithEnergy, bool Excluding = false>
 struct HalfTile {
   using T = typename Evaluator::Real;
   using Params = typename Evaluator::Params;
@@ -73,18 +78,20 @@ struct HalfTile {
   PairPosition<T> target[U];
   T charge[U];  ///< where the evaluator is scaled by charges (else 0)
   int index[U];
-  T sum[U][kComponents];  ///< over the range (<= 512 sources) in the pair type; slots in AccT
+  T sum[U][kComponents];        ///< over the range (<= 512 sources) in the pair type; slots in AccT
+  ExclusionCursor partners[U];  ///< Excluding: each target's partners from the range's start on
 
   /// Adds the pair (target u, source s) to the target's sum and to the reaction sums r.
   template <bool Diagonal>
   __device__ void add_pair(int u, const PairPosition<T>& s, T qs, int source_index,
                            const core::BoxView<T>& box, const Params* params, int num_types,
-                           T (&tile_sum)[U][kComponents], T (&r)[kComponents]) const {
+                           T (&tile_sum)[U][kComponents], T (&r)[kComponents]) {
     const auto d = box.minimum_image({target[u].x - s.x, target[u].y - s.y, target[u].z - s.z});
     const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
     const auto pair = physics::scaled_by_charges<Evaluator>(
         Evaluator::evaluate(r2, params[target[u].type * num_types + s.type]), charge[u], qs);
-    const bool keep = index[u] >= 0 && (!Diagonal || index[u] != source_index);
+    bool keep = index[u] >= 0 && (!Diagonal || index[u] != source_index);
+    if constexpr (Excluding) keep = keep && !partners[u].excludes(source_index);
     const T f = keep ? pair.force_over_r : T(0);
     const T dq[3] = {d.x, d.y, d.z};
 #pragma unroll
@@ -161,16 +168,17 @@ struct HalfTile {
   }
 };
 
-template <class Evaluator, class AccT, bool WithEnergy>
+template <class Evaluator, class AccT, bool WithEnergy, bool Excluding>
 __global__ void __launch_bounds__(32)
     all_pairs_half_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos, int n,
                           int range, const int2* __restrict__ range_pairs,
                           core::BoxView<typename Evaluator::Real> box,
                           const typename Evaluator::Params* __restrict__ table, int num_types,
-                          const double* __restrict__ charge, PartialSumsView<AccT> partial) {
+                          const double* __restrict__ charge, ExcludedRowsView excluded,
+                          PartialSumsView<AccT> partial) {
   using T = typename Evaluator::Real;
   using Params = typename Evaluator::Params;
-  using Tile = HalfTile<Evaluator, AccT, WithEnergy>;
+  using Tile = HalfTile<Evaluator, AccT, WithEnergy, Excluding>;
   constexpr int C = Tile::kComponents;
   constexpr bool kCharges = physics::kScaledByCharges<Evaluator>;
   extern __shared__ __align__(16) unsigned char shared[];
@@ -200,6 +208,13 @@ __global__ void __launch_bounds__(32)
       t.index[u] = i < a_end ? i : -1;
       t.target[u] = i < a_end ? pos[i] : PairPosition<T>{T(0), T(0), T(0), 0};
       t.charge[u] = i < a_end ? physics::charge_of<Evaluator>(charge, i) : T(0);
+      if constexpr (Excluding) {
+        t.partners[u] = {};
+        if (i < a_end) {
+          t.partners[u] = excluded.row(i);
+          t.partners[u].seek(b_begin);
+        }
+      }
 #pragma unroll
       for (int q = 0; q < C; ++q) t.sum[u][q] = T(0);
     }
@@ -262,19 +277,21 @@ class RangePairs {
   core::DeviceBuffer<int2> pairs_;
 };
 
-/// One warp per range pair of `device_pairs` (`count` of them).
-template <class Evaluator, class AccT, bool WithEnergy>
+/// One warp per range pair of `device_pairs` (`count` of them); Excluding: the pairs of
+/// `excluded` left out.
+template <class Evaluator, class AccT, bool WithEnergy, bool Excluding>
 void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
                         const int2* device_pairs, int count,
                         const core::BoxView<typename Evaluator::Real>& box,
                         const typename Evaluator::Params* table, int num_types,
-                        const double* charge, PartialSums<AccT>& partial, cudaStream_t stream) {
+                        const double* charge, const ExcludedRowsView& excluded,
+                        PartialSums<AccT>& partial, cudaStream_t stream) {
   using T = typename Evaluator::Real;
   constexpr int C = HalfTile<Evaluator, AccT, WithEnergy>::kComponents;
   const std::size_t charges = physics::kScaledByCharges<Evaluator> ? sizeof(T) * range : 0;
   const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range + charges +
                             sizeof(typename Evaluator::Params) * num_types * num_types;
-  auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy>;
+  auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy, Excluding>;
   // Raise the kernel's shared-memory limit once per size, not on every launch (a host call on
   // the step's path). One device per process: the attribute holds for every later launch.
   static std::size_t configured_bytes = 0;
@@ -285,39 +302,41 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
   }
   if (count == 0) return;
   kernel<<<count, 32, bytes, stream>>>(pos, n, range, device_pairs, box, table, num_types, charge,
-                                       partial.view());
+                                       excluded, partial.view());
   NOVAMD_CUDA_CHECK_LAUNCH();
 }
 
-/// launch_half_kernel with or without energies, as `mode` says.
+/// launch_half_kernel with or without energies, as `mode` says, and with or without the
+/// exclusions of `excluded` (none by default).
 template <class Evaluator, class AccT>
 void launch_half_kernel_for(const OutputMode& mode,
                             const PairPosition<typename Evaluator::Real>* pos, int n, int range,
                             const int2* device_pairs, int count,
                             const core::BoxView<typename Evaluator::Real>& box,
                             const typename Evaluator::Params* table, int num_types,
-                            const double* charge, PartialSums<AccT>& partial, cudaStream_t stream) {
-  if (mode.with_energy) {
-    launch_half_kernel<Evaluator, AccT, true>(pos, n, range, device_pairs, count, box, table,
-                                              num_types, charge, partial, stream);
-  } else {
-    launch_half_kernel<Evaluator, AccT, false>(pos, n, range, device_pairs, count, box, table,
-                                               num_types, charge, partial, stream);
-  }
+                            const double* charge, PartialSums<AccT>& partial, cudaStream_t stream,
+                            const ExcludedRowsView& excluded = {}) {
+  with_flags(mode.with_energy, excluded.any(), [&](auto with_energy, auto excluding) {
+    launch_half_kernel<Evaluator, AccT, decltype(with_energy)::value, decltype(excluding)::value>(
+        pos, n, range, device_pairs, count, box, table, num_types, charge, excluded, partial,
+        stream);
+  });
 }
 
-/// Each pair once; results written to or added to `out` as `mode` says.
+/// Each pair once but the pairs of `excluded` (none by default); results written to or added
+/// to `out` as `mode` says.
 template <class Evaluator, class AccT>
 void all_pairs_half_cuda(const PairPosition<typename Evaluator::Real>* pos, int n, int range,
                          RangePairs& pairs, const core::BoxView<typename Evaluator::Real>& box,
                          const typename Evaluator::Params* table, int num_types,
                          const double* charge, PartialSums<AccT>& partial, ForceOutputView out,
-                         OutputMode mode, cudaStream_t stream) {
+                         OutputMode mode, cudaStream_t stream,
+                         const ExcludedRowsView& excluded = {}) {
   const int groups = (n + range - 1) / range;
   partial.resize(static_cast<std::size_t>(groups) * n);
   const int2* device_pairs = pairs.device_pairs(n, range);  // builds them: before count()
   launch_half_kernel_for<Evaluator, AccT>(mode, pos, n, range, device_pairs, pairs.count(), box,
-                                          table, num_types, charge, partial, stream);
+                                          table, num_types, charge, partial, stream, excluded);
   launch_chunk_sums(partial, groups, n, out, mode, stream);
 }
 

@@ -3,7 +3,9 @@
 /// Pair forces over linked cells on the CPU (seed 001): each target meets the particles of the
 /// 27 cells around its own, cells at least one cutoff wide. Each thread owns its targets; sums
 /// run in a fixed order (cell by cell, then storage order): bitwise independent of the thread
-/// count. Falls back to all pairs when the box holds fewer than 3 cells per axis.
+/// count. Falls back to all pairs when the box holds fewer than 3 cells per axis. Excluded
+/// pairs (excluded_rows.hpp) are left out where rows are given: a cell's particles, the runs,
+/// ascend in storage order (cell_grid.hpp).
 
 #include <algorithm>
 #include <cstddef>
@@ -12,6 +14,7 @@
 #include "novamd/core/particles.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_grid.hpp"
+#include "novamd/neighbors/excluded_rows.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/neighbors/target_sums.hpp"
 #include "novamd/physics/pair_table.hpp"
@@ -21,13 +24,13 @@ namespace novamd::neighbors {
 template <class Evaluator, class AccT, bool WithEnergy>
 void cell_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                    physics::PairTableView<typename Evaluator::Params> table, const CellGrid& grid,
-                   neighbors::ForceBuffers& out) {
+                   neighbors::ForceBuffers& out, const ExcludedRowsView& excluded = {}) {
   if (!grid.has_distinct_neighbours()) {
-    all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, box, table, out);
+    all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, box, table, out, excluded);
     return;
   }
   for_each_target<Evaluator, AccT, WithEnergy>(
-      particles, box, table, out, kMinParallelListTargets,
+      particles, box, table, out, kMinParallelListTargets, excluded,
       [&grid](std::ptrdiff_t i, const core::Vec3<double>& ri, auto& run) {
         const auto c = grid.coordinates(grid.cell_of(ri));
         for (int dz = -1; dz <= 1; ++dz)

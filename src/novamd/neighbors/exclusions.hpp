@@ -3,8 +3,9 @@
 /// Pairs left out of the pair lists: the particles each particle is bonded to within three
 /// bonds (core::Topology::exclusions; DESIGN principle 10: 1-2, 1-3 and 1-4 pairs are excluded
 /// from the pair terms, scaled 1-4 pairs computed as their own term). The Verlet-list builds on
-/// both backends ask `excludes(i, j)` of each pair within range; the traversals then never see
-/// an excluded pair.
+/// both backends ask `excludes(i, j)` of each pair within range; their force loops then never
+/// see an excluded pair. The traversals without lists (all pairs, cell lists) read the same
+/// lists by storage index instead (excluded_rows.hpp).
 
 #include <cstdint>
 

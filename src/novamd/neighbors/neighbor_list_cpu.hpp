@@ -22,6 +22,7 @@ void neighbor_list_cpu(const core::ParticleData& particles, const core::BoxView<
                        const VerletList& list, neighbors::ForceBuffers& out) {
   for_each_target<Evaluator, AccT, WithEnergy>(
       particles, box, table, out, kMinParallelListTargets,
+      ExcludedRowsView{},  // left out in the build
       [&list](std::ptrdiff_t i, const auto&, auto& run) {
         const int* neighbors = list.neighbors().data() + list.start()[i];
         run(list.start()[i + 1] - list.start()[i],

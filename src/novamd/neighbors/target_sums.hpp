@@ -10,6 +10,12 @@
 /// in lane order when the target is done. The lane loop is written so that the compiler can
 /// run the lanes as one SIMD vector (gathering the sources' positions); whether it does or not,
 /// the result is bitwise the same.
+///
+/// Excluded pairs (excluded_rows.hpp), where a traversal passes them: a block of kLanes sources
+/// that holds an excluded partner of the target runs the same lane loop with those lanes'
+/// terms set to zero (a select, still SIMD); the other blocks, and every block of a system
+/// without exclusions (a compile-time branch), run the loop without a mask. A pair keeps its
+/// lane either way, so the sums of the pairs kept are bitwise those of the unmasked loop.
 
 #include <algorithm>
 #include <cstddef>
@@ -20,6 +26,7 @@
 #include "novamd/core/particles.hpp"
 #include "novamd/core/tensor.hpp"
 #include "novamd/core/vec3.hpp"
+#include "novamd/neighbors/excluded_rows.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/physics/charge_scaled.hpp"
 #include "novamd/physics/pair_result.hpp"
@@ -84,10 +91,13 @@ struct Target {
 
 /// The terms of the kLanes pairs (t.i, j[lane]), j[lane] != t.i, under the minimum image: one
 /// lane loop, which the compiler turns into SIMD vectors (gathering the sources' positions).
-/// OneType: every particle has type 0, so every pair has the same table entry.
-template <bool OneType, class Evaluator, class AccT, bool WithEnergy>
+/// OneType: every particle has type 0, so every pair has the same table entry. Masked: the
+/// terms of the lanes whose `keep` is 0 are zero (selected, so that an excluded pair's
+/// infinite or undefined result at short range never enters a sum).
+template <bool OneType, bool Masked = false, class Evaluator, class AccT, bool WithEnergy>
 void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
-                const core::BoxView<double>& box, const int* j, LaneTerms<AccT, WithEnergy>& out) {
+                const core::BoxView<double>& box, const int* j, LaneTerms<AccT, WithEnergy>& out,
+                const int* keep = nullptr) {
   using T = typename Evaluator::Real;
   const double* x = particles.position.x.data();  // locals: not reloaded in the loop
   const double* y = particles.position.y.data();
@@ -107,9 +117,13 @@ void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
     const T dy = static_cast<T>(b.nearest_image(ri.y - y[s], b.length.y, b.inverse_length.y));
     const T dz = static_cast<T>(b.nearest_image(ri.z - z[s], b.length.z, b.inverse_length.z));
     const T r2 = dx * dx + dy * dy + dz * dz;
-    const physics::PairResult<T> p = physics::scaled_by_charges<Evaluator>(
+    physics::PairResult<T> p = physics::scaled_by_charges<Evaluator>(
         Evaluator::evaluate(r2, OneType ? uniform : row[type[s]]), qi,
         physics::kScaledByCharges<Evaluator> ? static_cast<T>(q[s]) : T(0));
+    if constexpr (Masked) {
+      p.force_over_r = keep[lane] ? p.force_over_r : T(0);
+      p.energy = keep[lane] ? p.energy : T(0);
+    }
     const T fx = p.force_over_r * dx, fy = p.force_over_r * dy, fz = p.force_over_r * dz;
     out.term[0][lane] = static_cast<AccT>(fx);
     out.term[1][lane] = static_cast<AccT>(fy);
@@ -126,27 +140,80 @@ void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
   }
 }
 
+/// With exclusions (`row` walks the target's excluded partners along the run's ascending
+/// sources j[0..used)): whether the block holds a partner, and then `keep` (1 for each lane
+/// kept, 0 for a partner). One comparison for a block without a partner.
+inline bool mask_excluded(ExclusionCursor& row, const int* j, int used, int* keep) {
+  if (!row.any_within(j[0], j[used - 1])) return false;
+  for (int lane = 0; lane < kLanes; ++lane) keep[lane] = lane >= used || !row.excludes(j[lane]);
+  return true;
+}
+
 /// Adds the pairs (t.i, source(k)) for k in [0, count), source(k) != t.i, to `sums`, pair k into
 /// lane k mod kLanes. The last, partial block repeats its last source in the unused lanes,
-/// whose terms are not added.
-template <bool OneType, class Evaluator, class AccT, bool WithEnergy, class Source>
+/// whose terms are not added. Excluding: the sources ascend, and the pairs that `row` (the
+/// target's, from its start) excludes are left out (their lanes masked).
+template <bool OneType, bool Excluding, class Evaluator, class AccT, bool WithEnergy, class Source>
 void add_run(TargetSums<AccT, WithEnergy>& sums, const Target<Evaluator>& t,
              const core::ParticleData& particles, const core::BoxView<double>& box,
-             std::ptrdiff_t count, Source source) {
+             std::ptrdiff_t count, Source source, const ExclusionCursor& row) {
   LaneTerms<AccT, WithEnergy> terms;
   int j[kLanes];
+  [[maybe_unused]] int keep[kLanes];
+  [[maybe_unused]] ExclusionCursor partners;  // Excluding: the row along this run
+  if constexpr (Excluding) {
+    partners = row;
+    if (count > 0) partners.seek(static_cast<std::int32_t>(source(0)));
+  }
+  const auto block_terms = [&](int used) {
+    if constexpr (Excluding) {
+      if (mask_excluded(partners, j, used, keep)) {
+        lane_terms<OneType, true>(t, particles, box, j, terms, keep);
+        return;
+      }
+    }
+    lane_terms<OneType>(t, particles, box, j, terms);
+  };
   std::ptrdiff_t k0 = 0;
   for (; k0 + kLanes <= count; k0 += kLanes) {
     for (int lane = 0; lane < kLanes; ++lane) j[lane] = static_cast<int>(source(k0 + lane));
-    lane_terms<OneType>(t, particles, box, j, terms);
+    block_terms(kLanes);
     sums.add(terms);
   }
   if (k0 == count) return;
   const auto used = static_cast<int>(count - k0);
   for (int lane = 0; lane < kLanes; ++lane)
     j[lane] = static_cast<int>(source(k0 + std::min(lane, used - 1)));
-  lane_terms<OneType>(t, particles, box, j, terms);
+  block_terms(used);
   sums.add(terms, used);
+}
+
+/// for_each_target (below), with exclusions or without, as a compile-time choice.
+template <class Evaluator, class AccT, bool WithEnergy, bool Excluding, class Sources>
+void for_each_target_of(const core::ParticleData& particles, const core::BoxView<double>& box,
+                        physics::PairTableView<typename Evaluator::Params> table,
+                        neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel,
+                        std::ptrdiff_t target_begin, std::ptrdiff_t target_end,
+                        const ExcludedRowsView& excluded, Sources& sources) {
+  const auto& pos = particles.position;
+  const bool one_type = table.num_types == 1;  // no per-pair table look-up
+#pragma omp parallel for schedule(static) if (target_end - target_begin >= min_parallel)
+  for (std::ptrdiff_t i = target_begin; i < target_end; ++i) {
+    const Target<Evaluator> t{i, pos.get(i), &table(particles.type[i], 0),
+                              physics::kScaledByCharges<Evaluator> ? particles.charge[i] : 0.0};
+    TargetSums<AccT, WithEnergy> sums;
+    ExclusionCursor row;
+    if constexpr (Excluding) row = excluded.row(static_cast<int>(i));
+    const auto run = [&](std::ptrdiff_t count, auto source) {
+      if (one_type) {
+        add_run<true, Excluding>(sums, t, particles, box, count, source, row);
+      } else {
+        add_run<false, Excluding>(sums, t, particles, box, count, source, row);
+      }
+    };
+    sources(i, t.ri, run);
+    sums.add_to(out, i);
+  }
 }
 
 /// For every target i, on OpenMP threads that own their targets (parallel from
@@ -157,27 +224,20 @@ void add_run(TargetSums<AccT, WithEnergy>& sums, const Target<Evaluator>& t,
 /// threads.
 /// Targets [target_begin, target_end) only (a block of the force matrix); the others' entries
 /// of `out` are not touched. WithEnergy: also the energy and virial shares (else not written).
+/// With `excluded` rows (excluded_rows.hpp), each run's sources must ascend, and the pairs the
+/// rows name are left out; without, the loop is the one without exclusions.
 template <class Evaluator, class AccT, bool WithEnergy, class Sources>
 void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
                      physics::PairTableView<typename Evaluator::Params> table,
                      neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel,
-                     std::ptrdiff_t target_begin, std::ptrdiff_t target_end, Sources&& sources) {
-  const auto& pos = particles.position;
-  const bool one_type = table.num_types == 1;  // no per-pair table look-up
-#pragma omp parallel for schedule(static) if (target_end - target_begin >= min_parallel)
-  for (std::ptrdiff_t i = target_begin; i < target_end; ++i) {
-    const Target<Evaluator> t{i, pos.get(i), &table(particles.type[i], 0),
-                              physics::kScaledByCharges<Evaluator> ? particles.charge[i] : 0.0};
-    TargetSums<AccT, WithEnergy> sums;
-    const auto run = [&](std::ptrdiff_t count, auto source) {
-      if (one_type) {
-        add_run<true>(sums, t, particles, box, count, source);
-      } else {
-        add_run<false>(sums, t, particles, box, count, source);
-      }
-    };
-    sources(i, t.ri, run);
-    sums.add_to(out, i);
+                     std::ptrdiff_t target_begin, std::ptrdiff_t target_end,
+                     const ExcludedRowsView& excluded, Sources&& sources) {
+  if (excluded.any()) {
+    for_each_target_of<Evaluator, AccT, WithEnergy, true>(
+        particles, box, table, out, min_parallel, target_begin, target_end, excluded, sources);
+  } else {
+    for_each_target_of<Evaluator, AccT, WithEnergy, false>(
+        particles, box, table, out, min_parallel, target_begin, target_end, excluded, sources);
   }
 }
 
@@ -185,10 +245,11 @@ void for_each_target(const core::ParticleData& particles, const core::BoxView<do
 template <class Evaluator, class AccT, bool WithEnergy, class Sources>
 void for_each_target(const core::ParticleData& particles, const core::BoxView<double>& box,
                      physics::PairTableView<typename Evaluator::Params> table,
-                     neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel, Sources&& sources) {
+                     neighbors::ForceBuffers& out, std::ptrdiff_t min_parallel,
+                     const ExcludedRowsView& excluded, Sources&& sources) {
   for_each_target<Evaluator, AccT, WithEnergy>(particles, box, table, out, min_parallel, 0,
                                                static_cast<std::ptrdiff_t>(particles.size()),
-                                               std::forward<Sources>(sources));
+                                               excluded, std::forward<Sources>(sources));
 }
 
 }  // namespace novamd::neighbors
