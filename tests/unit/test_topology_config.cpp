@@ -109,21 +109,28 @@ TEST(TopologyConfig, ATruncatedDataFileNamesItsLine) {
 
 namespace {
 
-TEST(TopologyOutputs, APsfBesideTheTrajectoryAndTheFinalStateAsLammpsData) {
-  TempDir dir;
-  const std::string text = config("  topology: {read: " + kPeptide + ", " + kCharmmStyles + "}\n",
-                                  "  - lennard_jones: {cutoff: 10.0, switch: 8.0}\n"
-                                  "  - coulomb: {method: shift, cutoff: 10.0}\n") +
-                           "output:\n"
-                           "  thermo: {every: 4}\n"
-                           "  trajectory: {every: 2, file: peptide.dcd}\n"
-                           "  data: {file: final.data}\n";
-  dir.write("run.yaml", text);
-  auto result =
+/// A 4-step peptide run writing a DCD every 2 steps and the final state as LAMMPS data.
+std::string peptide_with_outputs() {
+  return config("  topology: {read: " + kPeptide + ", " + kCharmmStyles + "}\n",
+                "  - lennard_jones: {cutoff: 10.0, switch: 8.0}\n"
+                "  - coulomb: {method: shift, cutoff: 10.0}\n") +
+         "output:\n"
+         "  thermo: {every: 4}\n"
+         "  trajectory: {every: 2, file: peptide.dcd}\n"
+         "  data: {file: final.data}\n";
+}
+
+void run_peptide_with_outputs(const TempDir& dir) {
+  dir.write("run.yaml", peptide_with_outputs());
+  const auto result =
       run_novamd("run run.yaml --backend cpu --steps 4 --set integrator.timestep=0.25", dir.path());
   ASSERT_EQ(result.exit_code, 0) << result.output;
+}
+
+TEST(TopologyOutputs, MDAnalysisReadsThePsfBesideTheDcd) {
+  TempDir dir;
+  run_peptide_with_outputs(dir);
   ASSERT_TRUE(std::filesystem::exists(dir.path() / "peptide.psf"));  // by default, beside it
-  // MDAnalysis reads the PSF with the DCD: every atom and bond, each frame.
   const auto read = novamd::test::run_shell(
       "'" + novamd::test::test_python() +
           "' -c \"import MDAnalysis as m; u = m.Universe('peptide.psf', 'peptide.dcd'); "
@@ -136,15 +143,20 @@ TEST(TopologyOutputs, APsfBesideTheTrajectoryAndTheFinalStateAsLammpsData) {
   EXPECT_NE(read.output.find("2004 1365 786 200 12 3"), std::string::npos) << read.output;
   EXPECT_NE(novamd::test::read_text(dir.path() / "peptide.psf").find("207 !NPHI"),
             std::string::npos);
-  // The final state read back as a topology gives the energy of the run's last row.
+}
+
+TEST(TopologyOutputs, TheFinalDataFileReadsBackToTheSameEnergies) {
+  TempDir dir;
+  run_peptide_with_outputs(dir);
   const auto last =
       novamd::test::numbers_of(novamd::test::read_lines(dir.path() / "thermo.csv")[2]);
   TempDir again;
   std::filesystem::copy(dir.path() / "final.data", again.path() / "final.data");
-  std::string reread = text.substr(0, text.find("output:"));
+  std::string reread = peptide_with_outputs();
+  reread = reread.substr(0, reread.find("output:"));
   reread.replace(reread.find(kPeptide), kPeptide.size(), "final.data");
   again.write("run.yaml", reread);
-  result = run_novamd("run run.yaml --backend cpu", again.path());
+  const auto result = run_novamd("run run.yaml --backend cpu", again.path());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto first =
       novamd::test::numbers_of(novamd::test::read_lines(again.path() / "thermo.csv")[1]);

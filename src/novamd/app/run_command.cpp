@@ -22,17 +22,11 @@ namespace novamd::app {
 namespace {
 
 /// How one pair force finds its pairs, as the CPU backend resolves `neighbors` for its cutoff
-/// (and for the excluded pairs of a molecular system).
+/// (every method leaves a molecular system's excluded pairs out).
 std::string describe_method(const io::Config& config, const forces::ForceSettings& term,
                             const core::Box& box) {
   const double rc = forces::cutoff_of(term);
-  const auto& topology = config.system.topology;
-  const bool excluded_pairs = topology && (topology->file->topology.excludes_pairs() ||
-                                           !topology->file->extra_exclusions.empty());
-  const auto method = excluded_pairs
-                          ? forces::method_with_exclusions(term, config.neighbors)
-                          : neighbors::resolve_method(config.neighbors, rc, box.shortest_edge());
-  switch (method) {
+  switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
     case neighbors::NeighborMethod::NeighborList:
       return fmt::format("Verlet lists, skin {:.6g} {}, checked every {} steps",
                          config.neighbors.skin_for(rc), config.units.length,
