@@ -3,11 +3,12 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|energy|profile|lj-profile|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
-# lj-profile. energy: the cost of thermo steps (runs with thermo rows every step and every
+# lj-profile. molecular: seed 002's LJ + Coulomb benchmark (`bench --case ornl`) and the peptide
+# and AMBER dipeptide examples on the GPU (also part of bench). energy: the cost of thermo steps (runs with thermo rows every step and every
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
@@ -86,6 +87,16 @@ if [[ $what == all || $what == bench ]]; then
   done
   for precision in double mixed; do
     $build/novamd bench --case pasta --backend cuda --precision $precision | tee -a "$summary"
+  done
+fi
+if [[ $what == all || $what == bench || $what == molecular ]]; then
+  # Seed 002's LJ + Coulomb case (14,739 atoms of water) and the two molecular examples.
+  for precision in double mixed; do
+    $build/novamd bench --case ornl --backend cuda --precision $precision | tee -a "$summary"
+  done
+  for example in peptide/peptide.yaml amber-dipeptide/dipeptide.yaml; do
+    $build/novamd run examples/$example --backend cuda --precision mixed --steps 4000 \
+      --set output.trajectory=[] 2>&1 | grep -E "config|neighbors|Done" | tee -a "$summary"
   done
 fi
 if [[ $what == all || $what == energy ]]; then

@@ -5,7 +5,8 @@
 /// comparison; with `--case lj` the Lennard-Jones melt (Verlet lists), printing steps per
 /// second, atom-steps per second, list builds and device memory per atom; with `--case pasta`
 /// nuclear pasta (51,200 nucleons on a GPU), printing ms per step, each force term's time and
-/// the pairs within each cutoff.
+/// the pairs within each cutoff; with `--case ornl` seed 002's LJ plus Coulomb case (14,739
+/// atoms of water) over cell lists and Verlet lists, with each term's time.
 
 #include <cstdint>
 #include <string>
@@ -14,7 +15,7 @@
 namespace novamd::app {
 
 struct BenchOptions {
-  std::string case_name = "yukawa";  ///< yukawa | lj | pasta
+  std::string case_name = "yukawa";  ///< yukawa | lj | pasta | ornl
   std::string backend = "auto";
   std::string neighbors = "auto";  ///< lj: auto | neighbor_list | cell_list
   std::string precision = "double";
@@ -26,5 +27,6 @@ struct BenchOptions {
 int bench_command(const BenchOptions& options);
 int bench_lennard_jones(const BenchOptions& options);
 int bench_pasta(const BenchOptions& options);
+int bench_ornl(const BenchOptions& options);
 
 }  // namespace novamd::app

@@ -38,6 +38,7 @@ enum class RandomPurpose : std::uint32_t {
   LatticeShuffle = 3,     ///< species over lattice sites (Fisher-Yates)
   Langevin = 4,           ///< Langevin thermostat noise, index = step
   StochasticRescale = 5,  ///< Bussi stochastic velocity rescaling, index = step
+  BenchmarkSetup = 6,     ///< orientations of the molecules a benchmark generates
 };
 
 /// Four 32-bit random words: one Philox draw.
