@@ -15,6 +15,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/core/excerpt.hpp"
 #include "novamd/io/amber_sections.hpp"
+#include "novamd/io/text_fields.hpp"
 
 namespace novamd::io {
 namespace {
@@ -25,33 +26,12 @@ constexpr int kFieldsPerLine = 6;  // two atoms a line
 /// Box angles may differ from 90 by the rounding of a 12.7 field (5e-8) and no more.
 constexpr double kRightAngleTolerance = 1e-6;
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    start = end + 1;
-  }
-  // Blank lines at the end carry nothing (some writers end with an empty line).
+/// The lines of `text`; blank lines at the end carry nothing (some writers end with one).
+std::vector<std::string_view> content_lines(std::string_view text) {
+  std::vector<std::string_view> lines = split_lines(text);
   while (!lines.empty() && lines.back().find_first_not_of(" \t") == std::string_view::npos)
     lines.pop_back();
   return lines;
-}
-
-std::vector<std::string_view> split_whitespace(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    const std::size_t start = i;
-    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
 }
 
 class CoordinateLines {
@@ -142,7 +122,7 @@ core::Vec3<double> read_box(const CoordinateLines& lines, std::size_t k) {
 
 AmberCoordinates read_amber_coordinates(const std::filesystem::path& file) {
   const std::string text = read_text_file(file, "an ASCII AMBER coordinate file (inpcrd or rst7)");
-  const CoordinateLines lines(file, split_lines(text));
+  const CoordinateLines lines(file, content_lines(text));
   if (lines.size() < 2)
     throw core::InputError(fmt::format(
         "{}: the file has {} line(s); expected a title line, the atom count and the coordinates",

@@ -16,6 +16,7 @@
 
 #include "novamd/core/error.hpp"
 #include "novamd/core/excerpt.hpp"
+#include "novamd/io/text_fields.hpp"
 
 namespace novamd::io {
 namespace {
@@ -28,21 +29,6 @@ std::string_view trim(std::string_view s) {
 
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
-}
-
-/// The lines of `text` with their trailing '\r' removed (files written on Windows).
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    start = end + 1;
-  }
-  return lines;
 }
 
 /// The first parenthesised group of a %FORMAT line: "%FORMAT(10I8)" gives "10I8".

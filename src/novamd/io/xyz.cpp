@@ -24,6 +24,7 @@
 
 #include "novamd/core/error.hpp"
 #include "novamd/core/excerpt.hpp"
+#include "novamd/io/text_fields.hpp"
 
 namespace novamd::io {
 namespace {
@@ -31,18 +32,6 @@ namespace {
 /// "<file>:<line>" for messages.
 std::string where(const std::filesystem::path& file, std::int64_t line) {
   return fmt::format("{}:{}", file.string(), line);
-}
-
-std::vector<std::string_view> split_whitespace(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    const std::size_t start = i;
-    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
 }
 
 /// A finite double filling the whole token, or nothing.
