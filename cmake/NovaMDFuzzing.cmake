@@ -4,7 +4,7 @@
 # (Debian/Ubuntu: clang and libclang-rt-dev) and the tests are built; ON insists. Sets NOVAMD_HAVE_FUZZING,
 # NOVAMD_FUZZ_BINARY_DIR and NOVAMD_FUZZ_TARGETS for tests/CMakeLists.txt.
 
-set(NOVAMD_FUZZ_TARGETS config xyz checkpoint checkpoint_content)
+set(NOVAMD_FUZZ_TARGETS config xyz checkpoint checkpoint_content lammps_data amber)
 set(NOVAMD_FUZZ_BINARY_DIR ${CMAKE_BINARY_DIR}/fuzz)
 
 string(TOUPPER "${NOVAMD_ENABLE_FUZZING}" NOVAMD_ENABLE_FUZZING)

@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [TARGET|all] [SECONDS] [libFuzzer options...]
 #
-# TARGET is config, xyz, checkpoint or checkpoint_content (default: all); SECONDS per target
+# TARGET is config, xyz, checkpoint, checkpoint_content, lammps_data or amber (default: all); SECONDS per target
 # (default 600). Extra options go to libFuzzer, e.g. -jobs=4 -workers=4 to use 4 cores. The corpus
 # grows in build/fuzz_campaign/TARGET/corpus from one campaign to the next; findings are written
 # to build/fuzz_campaign/TARGET/artifacts/ and the script exits non-zero. Needs a build configured
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(config xyz checkpoint checkpoint_content)
+all=(config xyz checkpoint checkpoint_content lammps_data amber)
 which=${1:-all}
 seconds=${2:-600}
 shift $(($# < 2 ? $# : 2))

@@ -7,8 +7,9 @@
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
-# lj-profile. molecular: seed 002's LJ + Coulomb benchmark (`bench --case ornl`) and the peptide
-# and AMBER dipeptide examples on the GPU (also part of bench). energy: the cost of thermo steps (runs with thermo rows every step and every
+# lj-profile. molecular: seed 002's LJ + Coulomb benchmark (`bench --case ornl`), the peptide
+# and AMBER dipeptide examples on the GPU, and OpenMM's CUDA platform on the dipeptide and the
+# water case where its wheels travel in .whl/ (also part of bench). energy: the cost of thermo steps (runs with thermo rows every step and every
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
@@ -94,10 +95,23 @@ if [[ $what == all || $what == bench || $what == molecular ]]; then
   for precision in double mixed; do
     $build/novamd bench --case ornl --backend cuda --precision $precision | tee -a "$summary"
   done
-  for example in peptide/peptide.yaml amber-dipeptide/dipeptide.yaml; do
-    $build/novamd run examples/$example --backend cuda --precision mixed --steps 4000 \
-      --set output.trajectory=[] 2>&1 | grep -E "config|neighbors|Done" | tee -a "$summary"
+  for precision in mixed double; do
+    for example in peptide/peptide.yaml amber-dipeptide/dipeptide.yaml; do
+      $build/novamd run examples/$example --backend cuda --precision $precision --steps 4000 \
+        --set output.trajectory=[] 2>&1 | grep -E "config|neighbors|Done" |
+        sed "s/^/$precision: /" | tee -a "$summary"
+    done
   done
+  # The peer on the same GPU: OpenMM's CUDA platform on the dipeptide and the water case
+  # (benchmarks/openmm/molecular.py), from wheels carried in .whl/ (openmm, openmm-cuda-13).
+  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl &&
+      PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py 2>&1 | tee -a "$summary"
+  else
+    echo "no OpenMM wheels in .whl/: the OpenMM side of the molecular benchmarks left out" |
+      tee -a "$summary"
+  fi
 fi
 if [[ $what == all || $what == energy ]]; then
   # The cost of a thermo step (energy, virial tensor, kinetic tensor and their reductions): the

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -54,17 +55,24 @@ struct Evaluation {
   novamd::backend::Observables observables;
 };
 
-Evaluation evaluate(const std::string& yaml, const char* backend, const char* precision) {
+enum class BondedOnly { No, Yes };
+
+Evaluation evaluate(const std::string& yaml, const char* backend, const char* precision,
+                    EnergyRequest energy = EnergyRequest::Compute,
+                    BondedOnly bonded_only = BondedOnly::No) {
   const auto config = novamd::io::parse_config(yaml, "molecular.yaml",
                                                {{"precision", precision}});
   auto initial = novamd::io::build_initial_system(config);
   auto molecular = novamd::io::molecular_system(config);
   auto b = novamd::backend::make_backend(
       backend, {config.units, config.system.species, initial.box, std::move(initial.particles),
-                config.forces, config.precision, config.neighbors, nullptr,
-                std::move(molecular.topology), std::move(molecular.bonded)});
-  b->compute_forces(EnergyRequest::Compute);
-  return {b->particles_on_host(), b->observables()};
+                bonded_only == BondedOnly::Yes ? std::vector<novamd::forces::ForceSettings>{}
+                                               : config.forces,
+                config.precision, config.neighbors, nullptr, std::move(molecular.topology),
+                std::move(molecular.bonded)});
+  b->compute_forces(energy);
+  return {b->particles_on_host(),
+          energy == EnergyRequest::Compute ? b->observables() : novamd::backend::Observables{}};
 }
 
 void expect_matches_cpu(const std::string& yaml, const char* precision) {
@@ -113,6 +121,40 @@ TEST(CudaMolecular, AmberDipeptideMatchesTheCpuTermByTerm) {
   SKIP_WITHOUT_GPU();
   expect_matches_cpu(kDipeptide, "double");
   expect_matches_cpu(kDipeptide, "mixed");
+}
+
+// Steps without energy evaluate the bonded families in one kernel, energy steps family by
+// family. The peptide has six: bonds, CHARMM angles, dihedrals, impropers, 1-4 LJ and 1-4
+// Coulomb. The bonded terms alone (double at every precision): the one-kernel forces repeat bit
+// for bit and agree with the family-by-family ones to round-off (the two kernels are compiled
+// apart, and the compiler may contract their multiply-adds differently; a family left out or
+// counted twice would differ by a whole term).
+TEST(CudaMolecular, BondedFamiliesInOneKernelMatchFamilyByFamily) {
+  SKIP_WITHOUT_GPU();
+  for (const char* precision : {"double", "mixed"}) {
+    const auto bonded_only = BondedOnly::Yes;
+    const Evaluation by_family =
+        evaluate(kPeptide, "cuda", precision, EnergyRequest::Compute, bonded_only);
+    const Evaluation fused =
+        evaluate(kPeptide, "cuda", precision, EnergyRequest::Skip, bonded_only);
+    const Evaluation again =
+        evaluate(kPeptide, "cuda", precision, EnergyRequest::Skip, bonded_only);
+    ASSERT_EQ(by_family.particles.size(), fused.particles.size());
+    double largest = 0.0;
+    for (const auto* f :
+         {&by_family.particles.force.x, &by_family.particles.force.y, &by_family.particles.force.z})
+      for (const double v : *f) largest = std::max(largest, std::abs(v));
+    ASSERT_GT(largest, 1.0);  // kcal/mol/A: the terms are there
+    // A particle sums at most some 30 terms, each with a few roundings: 64 eps of the largest.
+    const double tolerance = 64.0 * std::numeric_limits<double>::epsilon() * largest;
+    for (std::size_t i = 0; i < fused.particles.size(); ++i) {
+      ASSERT_NEAR(fused.particles.force.x[i], by_family.particles.force.x[i], tolerance) << i;
+      ASSERT_NEAR(fused.particles.force.y[i], by_family.particles.force.y[i], tolerance) << i;
+      ASSERT_NEAR(fused.particles.force.z[i], by_family.particles.force.z[i], tolerance) << i;
+      ASSERT_EQ(fused.particles.force.x[i], again.particles.force.x[i]) << i;
+      ASSERT_EQ(fused.particles.force.z[i], again.particles.force.z[i]) << i;
+    }
+  }
 }
 
 }  // namespace

@@ -74,9 +74,10 @@ class CudaBackend final : public Backend {
       terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_,
                                                        excluded_pairs));
     }
-    for (const auto& b : setup.bonded)
-      terms_.push_back(forces::make_cuda_bonded_force<P>(b, setup.topology));
-    reductions_.reserve_terms(terms_.size());
+    if (!setup.bonded.empty())
+      terms_.push_back(forces::make_cuda_bonded_terms<P>(setup.bonded, setup.topology));
+    for (const auto& term : terms_) energy_parts_ += static_cast<std::size_t>(term->parts());
+    reductions_.reserve_terms(energy_parts_);
     pack_all_positions();  // for the pair kernels
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // uploads on other streams are complete
   }
@@ -122,10 +123,19 @@ class CudaBackend final : public Backend {
     domain_->refresh_ghosts(pointers_of(device_.position), device_.type.data(), packed_.data(),
                             stream);
     const auto input = force_input();
-    for (std::size_t t = 0; t < terms_.size(); ++t) {
-      terms_[t]->add_to(input, device_.force_output(), {t > 0, with_energy}, stream);
-      if (with_energy)
-        reductions_.queue_term_energy(device_.energy.data(), domain_->energy_ranges(), t, stream);
+    if (with_energy) {
+      // Part by part (a bonded family each), the energy summed after each: its thermo column.
+      const auto ranges = domain_->energy_ranges();
+      std::size_t part = 0;
+      for (const auto& term : terms_) {
+        for (int p = 0; p < term->parts(); ++p, ++part) {
+          term->add_part_to(p, input, device_.force_output(), {part > 0, true}, stream);
+          reductions_.queue_term_energy(device_.energy.data(), ranges, part, stream);
+        }
+      }
+    } else {
+      for (std::size_t t = 0; t < terms_.size(); ++t)
+        terms_[t]->add_to(input, device_.force_output(), {t > 0, false}, stream);
     }
     domain_->complete_forces(pointers_of(device_.force), stream);
     energy_current_ = with_energy;
@@ -192,7 +202,7 @@ class CudaBackend final : public Backend {
     // Kinetic terms over the owners; each rank's energy and virial shares: over every rank.
     domain_->sum_over_owners(local.kinetic.data(), local.kinetic.size());
     domain_->sum_over_ranks(local.shares.data(), local.shares.size());
-    std::vector<double> cumulative = reductions_.term_energy_sums(terms_.size(), stream_.get());
+    std::vector<double> cumulative = reductions_.term_energy_sums(energy_parts_, stream_.get());
     domain_->sum_over_ranks(cumulative.data(), cumulative.size());
     Observables o;
     o.term_energy = term_energies(cumulative);
@@ -424,6 +434,7 @@ class CudaBackend final : public Backend {
   neighbors::DeviceSpatialOrder order_;
   core::DeviceTopology topology_;  ///< terms and exclusions for the force terms (uploaded once)
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
+  std::size_t energy_parts_ = 0;  ///< the terms' parts: one energy sum (and column) each
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
   std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;
 };

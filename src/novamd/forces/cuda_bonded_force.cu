@@ -1,5 +1,12 @@
+#include <array>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/core/error.hpp"
 #include "novamd/forces/bonded_gather.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
 #include "novamd/neighbors/target_lanes_cuda.cuh"
@@ -8,6 +15,7 @@ namespace novamd::forces {
 namespace {
 
 constexpr int kBlock = 256;
+constexpr int kFamilyKinds = static_cast<int>(std::variant_size_v<BondedSettings>);
 
 /// index_of_id[id[i]] = i for every particle.
 __global__ void index_of_id_kernel(int n, const std::int32_t* __restrict__ id,
@@ -16,7 +24,7 @@ __global__ void index_of_id_kernel(int n, const std::int32_t* __restrict__ id,
   if (i < n) index_of_id[id[i]] = i;
 }
 
-/// Particle i's share of the terms, written to (or added to) the output.
+/// Particle i's share of one family's terms, written to (or added to) the output.
 template <class Evaluator, bool WithEnergy, bool Accumulate>
 __global__ void bonded_share_kernel(int n, BondedGather<Evaluator> gather,
                                     neighbors::ForceOutputView out) {
@@ -33,57 +41,169 @@ __global__ void bonded_share_kernel(int n, BondedGather<Evaluator> gather,
   }
 }
 
-/// The terms themselves are read from the backend's device topology
-/// (CudaForceInput::fields.topology); this term keeps its coefficients, the particles' term
-/// memberships and the id map.
-template <class Settings, class PairT>
-class CudaBondedForce final : public CudaForceTerm<PairT> {
- public:
-  using Evaluator = typename Settings::Evaluator;
-  static constexpr int K = Evaluator::kParticles;
+/// One gather per family kind of BondedSettings, in the variant's order; a kind the run lacks
+/// keeps null pointers and is never called.
+template <class... E>
+struct GatherSet;
 
-  CudaBondedForce(const core::TermList<K>& terms,
-                  const std::vector<typename Evaluator::Params>& params,
-                  std::int32_t particle_count) {
-    const auto rows = core::memberships_of(terms, particle_count);
-    params_.copy_from_host(params, nullptr);
-    offsets_.copy_from_host(rows.offsets, nullptr);
-    entries_.copy_from_host(rows.entries, nullptr);
-    index_of_id_.resize(static_cast<std::size_t>(particle_count));
+template <>
+struct GatherSet<> {
+  __device__ core::Vec3<double> force(int, int) const { return {}; }
+};
+
+template <class E, class... Rest>
+struct GatherSet<E, Rest...> {
+  BondedGather<E> head;
+  GatherSet<Rest...> tail;
+
+  /// The force on particle i from the terms of family kind `kind`.
+  __device__ core::Vec3<double> force(int kind, int i) const {
+    return kind == 0 ? head.template share<false>(i).force : tail.force(kind - 1, i);
+  }
+  template <std::size_t K>
+  auto& at() {
+    if constexpr (K == 0) {
+      return head;
+    } else {
+      return tail.template at<K - 1>();
+    }
+  }
+};
+
+template <class Variant>
+struct GatherSetOf;
+template <class... S>
+struct GatherSetOf<std::variant<S...>> {
+  using type = GatherSet<typename S::Evaluator...>;
+};
+using AllGathers = typename GatherSetOf<BondedSettings>::type;
+
+/// The families of a run in their order (kinds[k]: the variant index of part k).
+struct FamilyOrder {
+  int count = 0;
+  int kinds[kFamilyKinds] = {};
+};
+
+/// Every family's force on particle i, added in the order of `order` to the output (or to zero):
+/// the same additions, in the same order, as the family-by-family kernels.
+template <bool Accumulate>
+__global__ void fused_bonded_kernel(int n, AllGathers gathers, FamilyOrder order,
+                                    neighbors::ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  core::Vec3<double> f;
+  int first = 0;
+  if constexpr (Accumulate) {
+    f = {out.fx[i], out.fy[i], out.fz[i]};
+  } else {
+    f = gathers.force(order.kinds[0], i);
+    first = 1;
+  }
+  for (int k = first; k < order.count; ++k) f += gathers.force(order.kinds[k], i);
+  out.fx[i] = f.x;
+  out.fy[i] = f.y;
+  out.fz[i] = f.z;
+}
+
+/// One family's coefficients and its particles' term memberships, on the device.
+template <class Settings>
+struct FamilyBuffers {
+  using Evaluator = typename Settings::Evaluator;
+  core::DeviceBuffer<typename Evaluator::Params> params;
+  core::DeviceBuffer<std::int32_t> offsets, entries;
+
+  FamilyBuffers(const Settings& s, const core::Topology& topology) {
+    const auto rows = core::memberships_of(s.terms_of(topology), topology.particle_count());
+    params.copy_from_host(s.types, nullptr);
+    offsets.copy_from_host(rows.offsets, nullptr);
+    entries.copy_from_host(rows.entries, nullptr);
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // the host vectors go out of scope
   }
+  std::size_t bytes() const { return params.bytes() + offsets.bytes() + entries.bytes(); }
+};
 
+template <class Variant>
+struct BufferSetOf;
+template <class... S>
+struct BufferSetOf<std::variant<S...>> {
+  using type = std::tuple<std::optional<FamilyBuffers<S>>...>;
+};
+
+/// Calls f(std::integral_constant<std::size_t, kind>{}) for a family kind known at run time.
+template <class F>
+void with_kind(int kind, F&& f) {
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((kind == int(K) ? (f(std::integral_constant<std::size_t, K>{}), 0) : 0), ...);
+  }
+  (std::make_index_sequence<kFamilyKinds>{});
+}
+
+/// The terms themselves are read from the backend's device topology
+/// (CudaForceInput::fields.topology); this term keeps each family's coefficients and
+/// memberships, and one id map for all of them.
+template <class PairT>
+class CudaBondedTerms final : public CudaForceTerm<PairT> {
+ public:
+  CudaBondedTerms(const std::vector<BondedSettings>& families, const core::Topology& topology) {
+    index_of_id_.resize(static_cast<std::size_t>(topology.particle_count()));
+    for (const auto& family : families) {
+      check_term_types(family, topology);
+      const int kind = static_cast<int>(family.index());
+      for (int k = 0; k < order_.count; ++k)
+        if (order_.kinds[k] == kind)
+          throw core::InputError(std::string("bonded terms: the family ") +
+                                 std::visit([](const auto& s) { return s.kName; }, family) +
+                                 " is given twice");
+      order_.kinds[order_.count++] = kind;
+      with_kind(kind,
+                [&](auto K) { std::get<K>(buffers_).emplace(std::get<K>(family), topology); });
+    }
+  }
+
+  int parts() const override { return order_.count; }
+
+  // Steps without energy: every family in one kernel. With energy: part by part.
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
-    const int n = in.n;
-    if (n == 0) return;
-    const int blocks = (n + kBlock - 1) / kBlock;
-    if (map_stale_) {
-      index_of_id_kernel<<<blocks, kBlock, 0, stream>>>(n, in.fields.id, index_of_id_.data());
-      NOVAMD_CUDA_CHECK_LAUNCH();
-      map_stale_ = false;
+    if (mode.with_energy) {
+      for (int p = 0; p < order_.count; ++p)
+        add_part_to(p, in, out, {mode.accumulate || p > 0, true}, stream);
+      return;
     }
-    const BondedGather<Evaluator> gather{Settings::device_terms_of(in.fields.topology),
-                                         params_.data(),
-                                         offsets_.data(),
-                                         entries_.data(),
-                                         in.fields.x,
-                                         in.fields.y,
-                                         in.fields.z,
-                                         in.fields.id,
-                                         index_of_id_.data(),
-                                         in.host_box.template view<double>()};
-    neighbors::with_output_mode(mode, [&](auto with_energy, auto accumulate) {
-      bonded_share_kernel<Evaluator, decltype(with_energy)::value, decltype(accumulate)::value>
-          <<<blocks, kBlock, 0, stream>>>(n, gather, out);
-    });
+    if (in.n == 0 || order_.count == 0) return;
+    refresh_map(in, stream);
+    AllGathers gathers{};
+    for (int p = 0; p < order_.count; ++p)
+      with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
+    if (mode.accumulate) {
+      fused_bonded_kernel<true><<<blocks(in.n), kBlock, 0, stream>>>(in.n, gathers, order_, out);
+    } else {
+      fused_bonded_kernel<false><<<blocks(in.n), kBlock, 0, stream>>>(in.n, gathers, order_, out);
+    }
     NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                   neighbors::OutputMode mode, cudaStream_t stream) override {
+    if (in.n == 0) return;
+    refresh_map(in, stream);
+    with_kind(order_.kinds[part], [&](auto K) {
+      const auto gather = gather_of<K>(in);
+      using Evaluator = typename std::variant_alternative_t<K, BondedSettings>::Evaluator;
+      neighbors::with_output_mode(mode, [&](auto with_energy, auto accumulate) {
+        bonded_share_kernel<Evaluator, decltype(with_energy)::value, decltype(accumulate)::value>
+            <<<blocks(in.n), kBlock, 0, stream>>>(in.n, gather, out);
+      });
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    });
   }
 
   // The storage order changed: the id map is rebuilt at the next evaluation.
   void invalidate_lists() override { map_stale_ = true; }
   std::size_t bytes() const override {
-    return params_.bytes() + offsets_.bytes() + entries_.bytes() + index_of_id_.bytes();
+    std::size_t b = index_of_id_.bytes();
+    std::apply([&](const auto&... f) { ((b += f ? f->bytes() : 0), ...); }, buffers_);
+    return b;
   }
   void restore_neighbors(const neighbors::NeighborState&, const neighbors::PairPosition<PairT>*,
                          const CudaForceInput<PairT>&, cudaStream_t) override {
@@ -91,31 +211,54 @@ class CudaBondedForce final : public CudaForceTerm<PairT> {
   }
 
  private:
-  core::DeviceBuffer<std::int32_t> offsets_, entries_, index_of_id_;
-  core::DeviceBuffer<typename Evaluator::Params> params_;
+  static int blocks(int n) { return (n + kBlock - 1) / kBlock; }
+
+  void refresh_map(const CudaForceInput<PairT>& in, cudaStream_t stream) {
+    if (!map_stale_) return;
+    index_of_id_kernel<<<blocks(in.n), kBlock, 0, stream>>>(in.n, in.fields.id,
+                                                            index_of_id_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    map_stale_ = false;
+  }
+
+  template <std::size_t K>
+  auto gather_of(const CudaForceInput<PairT>& in) const {
+    using Settings = std::variant_alternative_t<K, BondedSettings>;
+    const auto& f = *std::get<K>(buffers_);
+    return BondedGather<typename Settings::Evaluator>{Settings::device_terms_of(in.fields.topology),
+                                                      f.params.data(),
+                                                      f.offsets.data(),
+                                                      f.entries.data(),
+                                                      in.fields.x,
+                                                      in.fields.y,
+                                                      in.fields.z,
+                                                      in.fields.id,
+                                                      index_of_id_.data(),
+                                                      in.host_box.template view<double>()};
+  }
+
+  typename BufferSetOf<BondedSettings>::type buffers_;
+  FamilyOrder order_;
+  core::DeviceBuffer<std::int32_t> index_of_id_;
   bool map_stale_ = true;
 };
 
 }  // namespace
 
 template <core::Precision P>
-std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_bonded_force(
-    const BondedSettings& settings, const core::Topology& topology) {
-  check_term_types(settings, topology);
-  return std::visit(
-      [&](const auto& s) -> std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> {
-        using Settings = std::decay_t<decltype(s)>;
-        return std::make_unique<CudaBondedForce<Settings, PairTypeOf<P>>>(
-            s.terms_of(topology), s.types, topology.particle_count());
-      },
-      settings);
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_bonded_terms(
+    const std::vector<BondedSettings>& families, const core::Topology& topology) {
+  return std::make_unique<CudaBondedTerms<PairTypeOf<P>>>(families, topology);
 }
 
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Double>>>
-make_cuda_bonded_force<core::Precision::Double>(const BondedSettings&, const core::Topology&);
+make_cuda_bonded_terms<core::Precision::Double>(const std::vector<BondedSettings>&,
+                                                const core::Topology&);
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Mixed>>>
-make_cuda_bonded_force<core::Precision::Mixed>(const BondedSettings&, const core::Topology&);
+make_cuda_bonded_terms<core::Precision::Mixed>(const std::vector<BondedSettings>&,
+                                               const core::Topology&);
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Single>>>
-make_cuda_bonded_force<core::Precision::Single>(const BondedSettings&, const core::Topology&);
+make_cuda_bonded_terms<core::Precision::Single>(const std::vector<BondedSettings>&,
+                                                const core::Topology&);
 
 }  // namespace novamd::forces

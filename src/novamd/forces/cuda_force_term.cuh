@@ -65,6 +65,15 @@ class CudaForceTerm {
   /// to `out`, on `stream`.
   virtual void add_to(const CudaForceInput<PairT>& input, neighbors::ForceOutputView out,
                       neighbors::OutputMode mode, cudaStream_t stream) = 0;
+  /// Energy parts: a term over several families (the bonded terms) reports each family's energy
+  /// apart. On energy steps the backend queues add_part_to for each part and sums the energy
+  /// after each; add_to gives the same forces to round-off.
+  virtual int parts() const { return 1; }
+  virtual void add_part_to(int /*part*/, const CudaForceInput<PairT>& input,
+                           neighbors::ForceOutputView out, neighbors::OutputMode mode,
+                           cudaStream_t stream) {
+    add_to(input, out, mode, stream);
+  }
   /// Neighbour-list builds so far (0 over all pairs).
   virtual std::int64_t list_builds() const { return 0; }
   /// The particles were reordered in memory: indices kept between calls are stale.

@@ -113,28 +113,46 @@ __global__ inline void cell_ranges_kernel(const std::uint32_t* __restrict__ sort
   if (k == n - 1 || sorted_cell[k + 1] != c) end[c] = k + 1;
 }
 
-/// Cell binning with its buffers, reused from one binning to the next.
+/// Cell binning with its buffers, reused from one binning to the next. Its three phases (seed
+/// 002's assign, count and gather) can be queued apart, for timing them (app/bench_ornl.cpp).
 class DeviceCellBins {
  public:
   template <class T>
   void bin(const PairPosition<T>* pos, int n, const core::Box& box, double min_size,
            cudaStream_t stream) {
-    constexpr int kBlock = 256;
+    assign(pos, n, box, min_size, stream);
+    sort(n, stream);
+    find_ranges(n, stream);
+  }
+
+  /// Phase 1: each particle's cell, on the grid for this box and cell size.
+  template <class T>
+  void assign(const PairPosition<T>* pos, int n, const core::Box& box, double min_size,
+              cudaStream_t stream) {
     grid_ = cell_grid_for(box, min_size, static_cast<std::size_t>(n));
     for (auto* b : {&cell_, &index_, &sorted_cell_, &order_}) b->resize(n);
     start_.resize(grid_.cells());
     end_.resize(grid_.cells());
     if (n == 0) return;
-    const int blocks = (n + kBlock - 1) / kBlock;
-    cell_of_kernel<T><<<blocks, kBlock, 0, stream>>>(pos, n, grid_, cell_.data(), index_.data());
+    cell_of_kernel<T><<<blocks(n), kBlock, 0, stream>>>(pos, n, grid_, cell_.data(), index_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  /// Phase 2: the particles sorted by cell (a stable radix sort of the assigned cells).
+  void sort(int n, cudaStream_t stream) {
+    if (n == 0) return;
     const int bits = std::max(1, int(std::bit_width(unsigned(grid_.cells() - 1))));
     radix_sort_pairs(temp_, cell_.data(), sorted_cell_.data(), index_.data(), order_.data(), n,
                      bits, stream);
+  }
+
+  /// Phase 3: each cell's range of the sorted particles.
+  void find_ranges(int n, cudaStream_t stream) {
+    if (n == 0) return;
     start_.fill_zero(stream);
     end_.fill_zero(stream);
-    cell_ranges_kernel<<<blocks, kBlock, 0, stream>>>(sorted_cell_.data(), n, start_.data(),
-                                                      end_.data());
+    cell_ranges_kernel<<<blocks(n), kBlock, 0, stream>>>(sorted_cell_.data(), n, start_.data(),
+                                                         end_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
@@ -145,6 +163,9 @@ class DeviceCellBins {
   }
 
  private:
+  static constexpr int kBlock = 256;
+  static int blocks(int n) { return (n + kBlock - 1) / kBlock; }
+
   CellGridView grid_{};
   core::DeviceBuffer<std::uint32_t> cell_, index_, sorted_cell_, order_;
   core::DeviceBuffer<int> start_, end_;

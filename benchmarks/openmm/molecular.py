@@ -1,0 +1,153 @@
+"""OpenMM beside NovaMD on the molecular benchmarks, same GPU (scripts/device/test.sh molecular).
+
+    python3 benchmarks/openmm/molecular.py [--steps N] [--precision mixed|double ...]
+
+Two systems, each as NovaMD runs it:
+
+- dipeptide: examples/amber-dipeptide (2,605 atoms, ff14SB and flexible TIP3P from the prmtop),
+  LJ cut at 10 A and reaction-field Coulomb (CutoffPeriodic, epsilon_rf 78.3), no constraints,
+  velocity Verlet at 0.5 fs. NovaMD: `novamd run examples/amber-dipeptide/dipeptide.yaml`.
+- water: seed 002's case of `novamd bench --case ornl`, 17^3 = 4,913 flexible SPC/E waters at
+  1 g/cm^3 (14,739 atoms, box 52.77 A), harmonic O-H bonds and H-O-H angles, 1-2 and 1-3 pairs
+  excluded, LJ and Coulomb cut at 10 A, 0.5 fs. OpenMM's cutoff Coulomb is reaction field
+  (epsilon_rf 1 here: the potential shifted to zero at the cutoff) where NovaMD's bench uses the
+  force-shifted form: the same pairs and the same work per pair. Molecules on the same lattice,
+  oriented at random with another generator than NovaMD's.
+
+Prints ms/step per system and precision (median of 5 batches of --steps steps after a warm-up,
+each batch waited for by reading the state), and for the dipeptide the step-0 potential energy of
+the CUDA platform beside the Reference platform's.
+"""
+
+import argparse
+import math
+import pathlib
+import statistics
+import time
+
+import numpy as np
+import openmm
+from openmm import app, unit
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DIPEPTIDE = ROOT / "examples" / "amber-dipeptide"
+TIMESTEP_FS = 0.5
+CUTOFF_NM = 1.0
+
+
+def dipeptide_system():
+    prmtop = app.AmberPrmtopFile(str(DIPEPTIDE / "dipeptide.prmtop"))
+    inpcrd = app.AmberInpcrdFile(str(DIPEPTIDE / "dipeptide.inpcrd"))
+    system = prmtop.createSystem(nonbondedMethod=app.CutoffPeriodic,
+                                 nonbondedCutoff=CUTOFF_NM * unit.nanometer,
+                                 constraints=None, rigidWater=False)
+    for force in system.getForces():
+        if isinstance(force, openmm.NonbondedForce):
+            force.setReactionFieldDielectric(78.3)
+            force.setUseDispersionCorrection(False)
+    return system, inpcrd.positions, inpcrd.boxVectors
+
+
+def water_system(per_edge=17, seed=2026):
+    """SPC/E (Berendsen et al. 1987) on a cubic lattice, flexible: K_b 450 kcal/mol/A^2 at 1 A,
+    K_theta 55 kcal/mol/rad^2 at 109.47 degrees (V = K (x - x0)^2, as in NovaMD)."""
+    molecules = per_edge ** 3
+    edge_a = (molecules * 18.0153 / 0.6022140857) ** (1.0 / 3.0)
+    spacing = edge_a / per_edge
+    kcal = 4.184  # kJ per kcal
+    system = openmm.System()
+    nonbonded = openmm.NonbondedForce()
+    nonbonded.setNonbondedMethod(openmm.NonbondedForce.CutoffPeriodic)
+    nonbonded.setCutoffDistance(CUTOFF_NM)
+    nonbonded.setReactionFieldDielectric(1.0)
+    nonbonded.setUseDispersionCorrection(False)
+    bonds = openmm.HarmonicBondForce()
+    angles = openmm.HarmonicAngleForce()
+    rng = np.random.default_rng(seed)
+    half = 0.5 * math.radians(109.47)
+    positions = []
+    bond_pairs = []
+    sigma_nm, epsilon_kj = 0.3166, 0.1553 * kcal
+    for m in range(molecules):
+        o = np.array([(m % per_edge + 0.5), (m // per_edge % per_edge + 0.5),
+                      (m // per_edge ** 2 + 0.5)]) * spacing
+        a = rng.normal(size=3)
+        a /= np.linalg.norm(a)
+        b = rng.normal(size=3)
+        b -= b.dot(a) * a
+        b /= np.linalg.norm(b)
+        first = 3 * m
+        for p in (o, o + math.cos(half) * a + math.sin(half) * b,
+                  o + math.cos(half) * a - math.sin(half) * b):
+            positions.append(openmm.Vec3(*(p / 10.0)))
+        system.addParticle(15.9994)
+        system.addParticle(1.008)
+        system.addParticle(1.008)
+        nonbonded.addParticle(-0.8476, sigma_nm, epsilon_kj)
+        nonbonded.addParticle(0.4238, 0.1, 0.0)
+        nonbonded.addParticle(0.4238, 0.1, 0.0)
+        for h in (first + 1, first + 2):
+            bonds.addBond(first, h, 0.1, 2 * 450.0 * kcal * 100.0)  # OpenMM: (k/2)(r - r0)^2
+            bond_pairs.append((first, h))
+        angles.addAngle(first + 1, first, first + 2, math.radians(109.47), 2 * 55.0 * kcal)
+    nonbonded.createExceptionsFromBonds(bond_pairs, 0.0, 0.0)
+    for force in (nonbonded, bonds, angles):
+        system.addForce(force)
+    edge_nm = edge_a / 10.0
+    box = (openmm.Vec3(edge_nm, 0, 0), openmm.Vec3(0, edge_nm, 0), openmm.Vec3(0, 0, edge_nm))
+    system.setDefaultPeriodicBoxVectors(*box)
+    return system, positions, box
+
+
+def context_for(system, positions, box, platform, precision):
+    integrator = openmm.VerletIntegrator(TIMESTEP_FS * 1e-3 * unit.picoseconds)
+    properties = {"Precision": precision} if platform != "Reference" else {}
+    context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName(platform),
+                             properties)
+    context.setPeriodicBoxVectors(*box)
+    context.setPositions(positions)
+    context.setVelocitiesToTemperature(300.0 * unit.kelvin, 2026)
+    return context, integrator
+
+
+def ms_per_step(system, positions, box, precision, steps):
+    context, integrator = context_for(system, positions, box, "CUDA", precision)
+    integrator.step(steps)  # warm-up: kernels compiled, lists built
+    context.getState(getEnergy=False)
+    batches = []
+    for _ in range(5):
+        start = time.perf_counter()
+        integrator.step(steps)
+        context.getState(getPositions=True)  # waits for the GPU
+        batches.append(1e3 * (time.perf_counter() - start) / steps)
+    return statistics.median(batches)
+
+
+def potential_kcal(system, positions, box, platform, precision="double"):
+    context, _ = context_for(system, positions, box, platform, precision)
+    energy = context.getState(getEnergy=True).getPotentialEnergy()
+    return energy.value_in_unit(unit.kilocalorie_per_mole)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--precision", nargs="+", default=["mixed", "double"])
+    args = parser.parse_args()
+    print(f"OpenMM {openmm.version.full_version}, CUDA platform "
+          f"{openmm.Platform.getPlatformByName('CUDA').getPropertyDefaultValue('DeviceIndex') or 0}")
+    dipeptide = dipeptide_system()
+    reference = potential_kcal(*dipeptide, "Reference")
+    cuda = potential_kcal(*dipeptide, "CUDA", "double")
+    print(f"dipeptide step-0 potential, kcal/mol: Reference {reference:.9f}, CUDA double "
+          f"{cuda:.9f} (relative difference {abs(cuda - reference) / abs(reference):.1e})")
+    print(f"{'system':>10} {'atoms':>7} {'precision':>9} {'ms/step':>9}")
+    for name, (system, positions, box) in (("dipeptide", dipeptide), ("water", water_system())):
+        for precision in args.precision:
+            ms = ms_per_step(system, positions, box, precision, args.steps)
+            print(f"{name:>10} {system.getNumParticles():>7} {precision:>9} {ms:>9.4f}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
