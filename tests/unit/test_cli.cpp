@@ -226,4 +226,27 @@ TEST(Cli, BenchPastaPrintsBothTermsAndThePairCounts) {
   EXPECT_EQ(run_novamd("bench --case pasta --sizes 50", dir.path()).exit_code, 2);  // too few
 }
 
+// Seed 002's case on the CPU (one step per timing: the table, not the timings, is checked).
+TEST(Cli, BenchOrnlPrintsBothTraversalsAndTheTermColumns) {
+  TempDir dir;
+  const auto result =
+      run_novamd("bench --case ornl --backend cpu --steps 1 --warmup 1", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("14739 atoms of flexible SPC/E water (box 52.77 A)"),
+            std::string::npos)
+      << result.output;
+  for (const char* row : {"\n    cell lists ", "\n  Verlet lists "}) {
+    const auto row_at = result.output.find(row);
+    ASSERT_NE(row_at, std::string::npos) << row << result.output;
+    // pairs by (two words), ms/step, forces, LJ ms, Coul ms, bonded, +bonded, bonded%, seed 002
+    std::stringstream cells_of(result.output.substr(row_at));
+    std::vector<std::string> cells;
+    for (std::string cell; cells.size() < 11 && cells_of >> cell;) cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 11u) << result.output;
+    for (int k : {2, 3, 4, 5, 6}) EXPECT_GT(std::stod(cells[k]), 0.0) << row << cells[k];
+    EXPECT_EQ(cells[9], "6.0") << row;  // the seed's target
+    EXPECT_EQ(cells[10], "ms") << row;
+  }
+}
+
 }  // namespace
