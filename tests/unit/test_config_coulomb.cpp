@@ -12,6 +12,7 @@
 #include <string>
 
 #include "novamd/core/error.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/config.hpp"
 #include "support/cli_runner.hpp"
 #include "support/thermo_row.hpp"
@@ -78,13 +79,47 @@ TEST(ConfigCoulomb, ParsesEachMethodWithItsKeys) {
   EXPECT_DOUBLE_EQ(rf_default.epsilon_rf, 78.3);
 }
 
+TEST(ConfigCoulomb, EwaldTakesItsParametersOrChoosesThemFromTheTolerance) {
+  using novamd::forces::CoulombMethod;
+  using novamd::forces::CoulombSettings;
+  const auto given = std::get<CoulombSettings>(
+      parse_config(ionic_config("[{coulomb: {method: ewald, cutoff: 9, alpha: 0.28, kmax: 5, "
+                                "kmax_squared: 26}}]"),
+                   "ions.yaml")
+          .forces.at(0));
+  EXPECT_EQ(given.method, CoulombMethod::Ewald);
+  EXPECT_DOUBLE_EQ(*given.ewald.alpha, 0.28);
+  EXPECT_EQ(*given.ewald.kmax, 5);
+  EXPECT_EQ(*given.ewald.kmax_squared, 26);
+  auto chosen = std::get<CoulombSettings>(
+      parse_config(ionic_config("[{coulomb: {method: ewald, cutoff: 9, tolerance: 1e-6}}]"),
+                   "ions.yaml")
+          .forces.at(0));
+  EXPECT_FALSE(chosen.ewald.alpha);
+  novamd::forces::resolve_ewald(chosen, novamd::core::Box(30.0, 30.0, 40.0));
+  // alpha = sqrt(-ln(2e-6)) / 9 = 0.40250; kmax = ceil(alpha L sqrt(-ln 1e-6) / pi) = ceil(14.29)
+  // and ceil(19.05) for L = 30 and 40.
+  EXPECT_NEAR(*chosen.ewald.alpha, std::sqrt(-std::log(2e-6)) / 9.0, 1e-15);
+  EXPECT_EQ(chosen.ewald.kmax_per_axis, (std::array<int, 3>{15, 15, 20}));
+}
+
 TEST(ConfigCoulomb, EveryErrorNamesItsKey) {
   const struct {
     std::string forces, key, what;
   } cases[] = {
       {"[{coulomb: {method: pme, cutoff: 9}}]", "forces[0].coulomb.method", "not available"},
       {"[{coulomb: {method: wolf, cutoff: 9}}]", "forces[0].coulomb.method",
-       "cut, shift or reaction_field"},
+       "cut, shift, reaction_field or ewald"},
+      {"[{coulomb: {method: shift, cutoff: 9, alpha: 0.3}}]", "forces[0].coulomb.alpha",
+       "alpha only with method: ewald"},
+      {"[{coulomb: {method: cut, cutoff: 9, kmax: 5}}]", "forces[0].coulomb.kmax",
+       "kmax only with method: ewald"},
+      {"[{coulomb: {method: ewald, cutoff: 9, tolerance: 0.5}}]", "forces[0].coulomb.tolerance",
+       "out of range"},
+      {"[{coulomb: {method: ewald, cutoff: 9, kmax: 0}}]", "forces[0].coulomb.kmax",
+       "out of range"},
+      {"[{coulomb: {method: ewald, cutoff: 9, alpha: -1}}]", "forces[0].coulomb.alpha",
+       "out of range"},
       {"[{coulomb: {cutoff: 9}}]", "forces[0].coulomb.method", "missing"},
       {"[{coulomb: {method: cut}}]", "forces[0].coulomb.cutoff", "missing"},
       {"[{coulomb: {method: cut, cutoff: 9, epsilon_rf: 80}}]", "forces[0].coulomb.epsilon_rf",

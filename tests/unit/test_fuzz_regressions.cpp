@@ -8,6 +8,7 @@
 #include <string>
 
 #include "novamd/core/error.hpp"
+#include "novamd/io/amber_sections.hpp"
 #include "novamd/io/checkpoint.hpp"
 #include "novamd/io/config.hpp"
 #include "support/expect_has.hpp"
@@ -103,3 +104,16 @@ TEST(FuzzRegressions, ConfigWithAliasesStillCompares) {
 }
 
 }  // namespace
+
+// fuzz_amber: a %FORMAT count of many digits (8888...10I8) overflowed the int it was read into
+// (undefined behaviour, caught by UBSan). Counts and widths over 1000 are refused, however many
+// digits they have; the section then names the format it cannot read.
+TEST(FuzzRegressions, AmberFormatWithAHugeCountIsRefused) {
+  EXPECT_FALSE(novamd::io::parse_fortran_format(std::string(70, '8') + "10I8"));
+  EXPECT_FALSE(novamd::io::parse_fortran_format("10I" + std::string(40, '9')));
+  EXPECT_FALSE(novamd::io::parse_fortran_format("1001I8"));
+  const auto ok = novamd::io::parse_fortran_format("1000I8");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->count, 1000);
+  EXPECT_EQ(ok->width, 8);
+}

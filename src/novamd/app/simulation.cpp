@@ -9,6 +9,7 @@
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/screening.hpp"
 
@@ -65,6 +66,7 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   grid_ = parallel::choose_grid(session.size(), particles_.size(), config_.parallel);
   count_ = core::count_by_type(particles_, config_.system.species.size());
   io::settle_thomas_fermi(config_.forces, config_.system.species, count_, box_.volume());
+  forces::resolve_kspace(config_.forces, box_);  // the run header names alpha and kmax
 }
 
 /// The backend and integrator on every rank, with the state in place; the analyses.

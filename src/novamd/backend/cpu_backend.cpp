@@ -13,6 +13,7 @@
 #include "novamd/backend/molecular_terms.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_bonded_force.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/space_filling_curve.hpp"
 #include "novamd/parallel/force_matrix_domain.hpp"
@@ -48,6 +49,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
   const std::optional<neighbors::PairBlock> block = domain_->pair_block();
   if (has_excluded_pairs(setup, domain_->decomposed()))
     exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
+  forces::resolve_kspace(setup.forces, box_);  // Ewald's alpha and wave vectors for this box
   for (const auto& settings : setup.forces) {
     cutoffs_.push_back(forces::cutoff_of(settings));
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,

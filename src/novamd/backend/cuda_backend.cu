@@ -53,6 +53,13 @@ class CudaBackend final : public Backend {
         box_(setup.box),
         host_(std::move(setup.particles)),
         reorder_every_(setup.neighbors.reorder_every) {
+    for (const auto& f : setup.forces) {
+      const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
+      if (coulomb && coulomb->method == forces::CoulombMethod::Ewald)
+        throw core::InputError(
+            "forces.coulomb: method ewald runs on the CPU backend only in this version (its "
+            "reciprocal-space sum has no CUDA kernel yet); use --backend cpu");
+    }
     const auto device = query_cuda_device();
     description_ = "cuda: " + describe(*device);
     multiprocessors_ = device->multiprocessors;

@@ -46,6 +46,7 @@ class DeviceTopology {
     dihedrals_.upload(topology.dihedrals(), stream);
     impropers_.upload(topology.impropers(), stream);
     scaled_pairs_.upload(topology.scaled_pairs(), stream);
+    correction_pairs_.upload(topology.correction_pairs(), stream);
     const ExclusionLists exclusions = topology.exclusions(kExcludedSeparations);
     exclusion_offsets_.copy_from_host(exclusions.offsets, stream);
     exclusion_ids_.copy_from_host(exclusions.ids, stream);
@@ -65,6 +66,7 @@ class DeviceTopology {
     v.dihedrals = dihedrals_.view();
     v.impropers = impropers_.view();
     v.scaled_pairs = scaled_pairs_.view();
+    v.correction_pairs = correction_pairs_.view();
     v.exclusion_offsets = exclusion_offsets_.data();
     v.exclusion_ids = exclusion_ids_.data();
     v.exclusion_count = static_cast<std::int32_t>(exclusion_ids_.size());
@@ -80,6 +82,7 @@ class DeviceTopology {
   DeviceTermList<4> dihedrals_;
   DeviceTermList<4> impropers_;
   DeviceTermList<2> scaled_pairs_;
+  DeviceTermList<2> correction_pairs_;
   DeviceBuffer<std::int32_t> exclusion_offsets_;
   DeviceBuffer<std::int32_t> exclusion_ids_;
   DeviceBuffer<std::int32_t> pairs_14_;

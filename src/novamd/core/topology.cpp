@@ -145,6 +145,11 @@ void Topology::add_scaled_pair(const Term<2>& pair) {
   append(scaled_pairs_, pair);
 }
 
+void Topology::add_correction_pair(const Term<2>& pair) {
+  check_term(pair, "correction pair", correction_pairs_.size(), particle_count_);
+  append(correction_pairs_, pair);
+}
+
 void Topology::add_exclusion(std::int32_t id_a, std::int32_t id_b) {
   check_term(Term<2>{0, {id_a, id_b}}, "exclusion", extra_exclusions_.size(), particle_count_);
   extra_exclusions_.push_back({std::min(id_a, id_b), std::max(id_a, id_b)});

@@ -90,6 +90,7 @@ struct DeviceTopologyView {
   TermListView<4> dihedrals;
   TermListView<4> impropers;
   TermListView<2> scaled_pairs;
+  TermListView<2> correction_pairs;
   const std::int32_t* exclusion_offsets = nullptr;  ///< particle_count + 1 entries
   const std::int32_t* exclusion_ids = nullptr;      ///< row i: [offsets[i], offsets[i + 1])
   std::int32_t exclusion_count = 0;                 ///< entries of exclusion_ids
@@ -166,6 +167,9 @@ class Topology {
   /// A pair computed apart from the pair lists with its own parameters (a scaled 1-4 pair:
   /// OpenMM's exception, DESIGN principle 10); its type indexes the pair terms' parameters.
   void add_scaled_pair(const Term<2>& pair);
+  /// A pair whose reciprocal-space interaction the Ewald sum removes (an excluded pair; its
+  /// type indexes the correction's parameters, physics::EwaldExcludedPair).
+  void add_correction_pair(const Term<2>& pair);
   /// A pair excluded from the pair terms besides those the bond graph excludes (a force field's
   /// explicit exclusion list, such as AMBER's); checked as a term is.
   void add_exclusion(std::int32_t id_a, std::int32_t id_b);
@@ -175,6 +179,7 @@ class Topology {
   const TermList<4>& dihedrals() const { return dihedrals_; }
   const TermList<4>& impropers() const { return impropers_; }
   const TermList<2>& scaled_pairs() const { return scaled_pairs_; }
+  const TermList<2>& correction_pairs() const { return correction_pairs_; }
   /// Whether any pair is excluded from the pair terms (there are bonds or explicit exclusions).
   bool excludes_pairs() const { return bonds_.size() > 0 || !extra_exclusions_.empty(); }
 
@@ -194,6 +199,7 @@ class Topology {
   TermList<4> dihedrals_;
   TermList<4> impropers_;
   TermList<2> scaled_pairs_;
+  TermList<2> correction_pairs_;
   std::vector<std::array<std::int32_t, 2>> extra_exclusions_;  ///< each i < j
 };
 

@@ -14,6 +14,7 @@
 #include "novamd/core/topology.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/physics/charmm_angle.hpp"
+#include "novamd/physics/ewald.hpp"
 #include "novamd/physics/harmonic_angle.hpp"
 #include "novamd/physics/harmonic_bond.hpp"
 #include "novamd/physics/harmonic_improper.hpp"
@@ -206,10 +207,31 @@ struct CoulombPair14Settings {
   }
 };
 
+/// The Ewald sum's corrections of excluded pairs, -k_e q_i q_j erf(alpha r)/r
+/// (physics/ewald.hpp), one parameter set per pair of Topology::correction_pairs.
+struct EwaldExcludedPairSettings {
+  std::vector<physics::EwaldExcludedPair::Params> types;
+
+  static constexpr const char* kName = "ewald_excluded_pairs";
+  static constexpr const char* kEnergyColumn = "coulomb_energy";
+  using Evaluator = physics::EwaldExcludedPair;
+
+  static const core::TermList<2>& terms_of(const core::Topology& topology) {
+    return topology.correction_pairs();
+  }
+  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
+    return topology.correction_pairs;
+  }
+  std::string describe(const core::UnitSystem&) const {
+    return std::string(kName) + " (" + std::to_string(types.size()) + " pairs)";
+  }
+};
+
 using BondedSettings =
     std::variant<HarmonicBondSettings, HarmonicAngleSettings, CharmmAngleSettings,
                  PeriodicDihedralSettings, OplsDihedralSettings, HarmonicImproperSettings,
-                 PeriodicImproperSettings, LennardJonesPair14Settings, CoulombPair14Settings>;
+                 PeriodicImproperSettings, LennardJonesPair14Settings, CoulombPair14Settings,
+                 EwaldExcludedPairSettings>;
 
 /// The thermo column a bonded term's energy counts in ("bond_energy", ...).
 inline std::string energy_column(const BondedSettings& settings) {

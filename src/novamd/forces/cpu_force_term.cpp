@@ -3,6 +3,7 @@
 #include <string>
 
 #include "novamd/core/error.hpp"
+#include "novamd/forces/cpu_ewald_term.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_list_cpu.hpp"
 #include "novamd/neighbors/excluded_rows.hpp"
@@ -136,12 +137,21 @@ std::unique_ptr<CpuForceTerm> make_term(
   const double cutoff = cutoff_of(settings);
   if (exclusions && block) throw_excluded_pairs_in_blocks(settings);
   const auto method = neighbors::resolve_method(neighbors, cutoff, shortest_edge);
-  return with_evaluator<PairT>(
+  auto term = with_evaluator<PairT>(
       settings, species, units, [&]<class Evaluator>(auto table) -> std::unique_ptr<CpuForceTerm> {
         return std::make_unique<CpuPairForce<Evaluator, AccT>>(
             std::move(table), block ? NeighborMethod::AllPairs : method, cutoff,
             neighbors.skin_for(cutoff), neighbors.check_every, block, exclusions);
       });
+  const auto* coulomb = std::get_if<CoulombSettings>(&settings);
+  if (coulomb && coulomb->method == CoulombMethod::Ewald) {
+    if (block)
+      throw core::InputError(
+          "forces.coulomb: method ewald does not run in a force-matrix decomposition "
+          "(parallel.grid); run it on one rank");
+    return make_cpu_ewald_term(std::move(term), *coulomb, units);
+  }
+  return term;
 }
 
 }  // namespace

@@ -54,12 +54,21 @@ std::string LennardJonesSettings::describe(const core::UnitSystem& units) const 
 }
 
 std::string CoulombSettings::describe(const core::UnitSystem& units) const {
-  const std::string name = method == CoulombMethod::Cut     ? "cut"
-                           : method == CoulombMethod::Shift ? "force shifted"
-                                                            : "reaction field";
+  const std::string name = method == CoulombMethod::Cut             ? "cut"
+                           : method == CoulombMethod::Shift         ? "force shifted"
+                           : method == CoulombMethod::ReactionField ? "reaction field"
+                                                                    : "Ewald sum";
   std::string text = fmt::format("coulomb ({}, cutoff {} {}", name, cutoff, units.length);
   if (dielectric != 1.0) text += fmt::format(", dielectric {}", dielectric);
   if (method == CoulombMethod::ReactionField) text += fmt::format(", epsilon_rf {}", epsilon_rf);
+  if (method == CoulombMethod::Ewald) {
+    text += fmt::format(", tolerance {:g}", ewald.tolerance);
+    if (ewald.alpha) text += fmt::format(", alpha {:.6g} /{}", *ewald.alpha, units.length);
+    if (ewald.resolved())
+      text += fmt::format(", kmax {} {} {}", ewald.kmax_per_axis[0], ewald.kmax_per_axis[1],
+                          ewald.kmax_per_axis[2]);
+    if (ewald.kmax_squared) text += fmt::format(", n^2 <= {}", *ewald.kmax_squared);
+  }
   return text + ")";
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -19,6 +20,7 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/physics/coulomb.hpp"
+#include "novamd/physics/ewald.hpp"
 #include "novamd/physics/lennard_jones.hpp"
 #include "novamd/physics/nuclear.hpp"
 #include "novamd/physics/pair_table.hpp"
@@ -157,11 +159,25 @@ struct NuclearSettings {
   }
 };
 
-/// Short-range Coulomb methods (physics/coulomb.hpp).
-enum class CoulombMethod { Cut, Shift, ReactionField };
+/// Coulomb methods: short range (physics/coulomb.hpp) and the Ewald sum (physics/ewald.hpp).
+enum class CoulombMethod { Cut, Shift, ReactionField, Ewald };
 
-/// `forces: - coulomb: {method, cutoff, dielectric, epsilon_rf}`: Coulomb between the particles'
-/// charges (a topology's, or each species' `charge`) with a cutoff; excluded pairs left out.
+/// The Ewald sum's parameters (method `ewald`): each given, or chosen from `tolerance`, the
+/// cutoff and the box by forces::resolve_ewald (kspace_parameters.hpp).
+struct EwaldParameters {
+  double tolerance = 1e-5;      ///< the relative size of the neglected terms
+  std::optional<double> alpha;  ///< screening, 1/length
+  std::optional<int> kmax;      ///< |n_x|, |n_y|, |n_z| <= kmax (the same on every axis)
+  /// Per axis, as resolved (from kmax, or each axis's own from the tolerance).
+  std::array<int, 3> kmax_per_axis{0, 0, 0};
+  std::optional<int> kmax_squared;  ///< and n^2 <= kmax_squared (none: the whole cube)
+  bool resolved() const { return alpha.has_value() && kmax_per_axis[0] > 0; }
+};
+
+/// `forces: - coulomb: {method, cutoff, dielectric, epsilon_rf, tolerance, alpha, kmax,
+/// kmax_squared}`: Coulomb between the particles' charges (a topology's, or each species'
+/// `charge`); excluded pairs left out of the pair sum (and, with `ewald`, corrected for in the
+/// reciprocal sum).
 struct CoulombSettings {
   CoulombMethod method = CoulombMethod::Cut;
   double cutoff = 0.0;                      ///< r_c, length unit (required)
@@ -169,11 +185,12 @@ struct CoulombSettings {
   double dielectric = 1.0;                  ///< relative permittivity inside the cutoff
   /// Permittivity of the continuum beyond r_c (reaction_field only); OpenMM's default.
   double epsilon_rf = 78.3;
+  EwaldParameters ewald;  ///< method ewald only
 
   static constexpr const char* kName = "coulomb";
   static constexpr const char* kEnergyColumn = "coulomb_energy";
-  static constexpr std::array<std::string_view, 4> kKeys{"method", "cutoff", "dielectric",
-                                                         "epsilon_rf"};
+  static constexpr std::array<std::string_view, 8> kKeys{
+      "method", "cutoff", "dielectric", "epsilon_rf", "tolerance", "alpha", "kmax", "kmax_squared"};
   static constexpr bool kCutoffMayBeNone = false;
   std::string describe(const core::UnitSystem& units) const;
 
@@ -236,6 +253,18 @@ auto with_evaluator(const Settings& s, const core::SpeciesTable& species,
     if (s.switch_inner) {
       return make.template operator()<physics::Switched<Potential>>(
           physics::with_switch<Potential>(table, *s.switch_inner, s.cutoff));
+    }
+  }
+  if constexpr (requires { s.ewald; }) {
+    if (s.method == CoulombMethod::Ewald) {  // the real-space part: erfc-screened, cut at r_c
+      using Real = physics::EwaldReal<T>;
+      if (!s.ewald.alpha) throw std::logic_error("coulomb ewald: alpha not resolved");
+      physics::PairTable<typename Real::Params> real(species.size());
+      const auto p = Real::make_params(units.coulomb, s.dielectric, *s.ewald.alpha);
+      for (int a = 0; a < species.size(); ++a)
+        for (int b = 0; b < species.size(); ++b) real.at(a, b) = p;
+      return make.template operator()<physics::Truncated<Real, false>>(
+          physics::with_cutoff<Real, false>(real, s.cutoff, Truncation::Cut));
     }
   }
   if (std::isinf(s.cutoff)) return make.template operator()<Potential>(std::move(table));

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -48,9 +49,15 @@ const char* kind_name(char kind) {
 std::optional<FortranFormat> parse_fortran_format(std::string_view text) {
   const std::string_view s = trim(text);
   std::size_t i = 0;
-  int count = 0;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
-    count = count * 10 + (s[i++] - '0');
+  // Counts and widths are read up to 1001: anything above 1000 is refused, and the sums cannot
+  // overflow whatever digits follow.
+  const auto read_number = [&] {
+    int value = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
+      value = std::min(1001, value * 10 + (s[i++] - '0'));
+    return value;
+  };
+  int count = read_number();
   if (i == 0) count = 1;
   if (i >= s.size() || count < 1 || count > 1000) return std::nullopt;
   const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(s[i++])));
@@ -59,10 +66,8 @@ std::optional<FortranFormat> parse_fortran_format(std::string_view text) {
   if (letter == 'I') kind = 'I';
   if (letter == 'E' || letter == 'F' || letter == 'D' || letter == 'G') kind = 'E';
   if (kind == 0) return std::nullopt;
-  int width = 0;
   const std::size_t width_start = i;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
-    width = width * 10 + (s[i++] - '0');
+  const int width = read_number();
   if (i == width_start || width < 1 || width > 1000) return std::nullopt;
   if (i < s.size() && s[i] == '.' && kind == 'E') {  // decimals: they matter only for writing
     const std::size_t digits = ++i;

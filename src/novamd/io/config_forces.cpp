@@ -189,18 +189,37 @@ forces::LennardJonesSettings parse(std::type_identity<forces::LennardJonesSettin
   return settings;
 }
 
+/// `tolerance`, `alpha`, `kmax`, `kmax_squared`: method ewald only.
+void parse_ewald_parameters(const YamlReader& node, forces::CoulombSettings& settings) {
+  const bool ewald = settings.method == forces::CoulombMethod::Ewald;
+  for (const char* key : {"tolerance", "alpha", "kmax", "kmax_squared"}) {
+    if (const auto value = node.optional(key); value && !ewald)
+      value->fail(fmt::format("{} is a parameter of the Ewald sum", key),
+                  fmt::format("{} only with method: ewald", key));
+  }
+  if (!ewald) return;
+  auto& e = settings.ewald;
+  e.tolerance = node.number_or("tolerance", e.tolerance, ValueRange::between(1e-16, 0.1));
+  if (const auto alpha = node.optional("alpha")) e.alpha = alpha->number(ValueRange::positive());
+  if (const auto kmax = node.optional("kmax"))
+    e.kmax = static_cast<int>(kmax->integer(ValueRange::between(1, 1000)));
+  if (const auto k2 = node.optional("kmax_squared"))
+    e.kmax_squared = static_cast<int>(k2->integer(ValueRange::between(1, 3'000'000)));
+}
+
 forces::CoulombSettings parse(std::type_identity<forces::CoulombSettings>, const YamlReader& node,
                               const ForceContext&) {
   node.check_keys(keys_of<forces::CoulombSettings>());
   forces::CoulombSettings settings;
   const YamlReader method = node.required("method");
-  const std::string name = method.string();
-  if (name == "ewald" || name == "pme")
-    method.fail(fmt::format("the Coulomb method '{}' is not available in this version", name),
-                "cut, shift or reaction_field");
-  const std::string chosen = node.choice_or("method", "cut", {"cut", "shift", "reaction_field"});
+  if (method.string() == "pme")
+    method.fail("the Coulomb method 'pme' is not available in this version",
+                "cut, shift, reaction_field or ewald");
+  const std::string chosen =
+      node.choice_or("method", "cut", {"cut", "shift", "reaction_field", "ewald"});
   settings.method = chosen == "shift"            ? forces::CoulombMethod::Shift
                     : chosen == "reaction_field" ? forces::CoulombMethod::ReactionField
+                    : chosen == "ewald"          ? forces::CoulombMethod::Ewald
                                                  : forces::CoulombMethod::Cut;
   if (settings.method == forces::CoulombMethod::Shift)
     settings.truncation = forces::Truncation::ShiftForce;
@@ -212,6 +231,7 @@ forces::CoulombSettings parse(std::type_identity<forces::CoulombSettings>, const
     settings.epsilon_rf = rf->number_or_word("infinity", ValueRange::positive())
                               .value_or(std::numeric_limits<double>::infinity());
   }
+  parse_ewald_parameters(node, settings);
   return settings;
 }
 

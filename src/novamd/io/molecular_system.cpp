@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "novamd/core/error.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/bonded_styles.hpp"
 #include "novamd/io/config_topology.hpp"
 
@@ -122,6 +123,29 @@ void add_scaled_pairs(const Config& config, const TopologyFile& file, MolecularS
   if (coulomb) system.bonded.push_back(std::move(coulomb_terms));
 }
 
+/// With the Ewald method, the corrections of the excluded pairs (each pair its own charge
+/// product), which the reciprocal sum includes and the pair terms leave out.
+void add_ewald_corrections(const Config& config, const TopologyFile& file,
+                           MolecularSystem& system) {
+  const auto* coulomb = coulomb_of(config);
+  if (!coulomb || coulomb->method != forces::CoulombMethod::Ewald) return;
+  const double k = config.units.coulomb / coulomb->dielectric;
+  const double alpha = forces::ewald_alpha(*coulomb);
+  const core::ExclusionLists excluded = system.topology.exclusions(core::kExcludedSeparations);
+  forces::EwaldExcludedPairSettings corrections;
+  for (std::int32_t i = 0; i < system.topology.particle_count(); ++i) {
+    for (const std::int32_t j : excluded.of(i)) {
+      if (j <= i) continue;
+      const double product = k * file.charge[i] * file.charge[j];
+      if (product == 0.0) continue;
+      system.topology.add_correction_pair(
+          {static_cast<std::int32_t>(corrections.types.size()), {i, j}});
+      corrections.types.push_back({product, alpha});
+    }
+  }
+  if (!corrections.types.empty()) system.bonded.push_back(std::move(corrections));
+}
+
 void add_bonded_terms(const TopologyFile& file, const std::filesystem::path& source,
                       MolecularSystem& system) {
   const auto add = [&](TermKind kind, std::size_t count,
@@ -147,6 +171,7 @@ MolecularSystem molecular_system(const Config& config) {
   MolecularSystem system{topology_with_exclusions(file), {}};
   add_bonded_terms(file, settings.read, system);
   add_scaled_pairs(config, file, system);
+  add_ewald_corrections(config, file, system);
   for (const auto& b : system.bonded) forces::check_term_types(b, system.topology);
   return system;
 }

@@ -1,0 +1,178 @@
+#include "novamd/forces/cpu_ewald_term.hpp"
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "novamd/core/error.hpp"
+#include "novamd/physics/ewald.hpp"
+
+namespace novamd::forces {
+namespace {
+
+using Complex = std::complex<double>;
+
+/// exp(i 2 pi n x / L) for n = 0 .. kmax of one particle on one axis; negative n by conjugation.
+class AxisPhases {
+ public:
+  AxisPhases(int kmax, std::size_t particles) : stride_(kmax + 1), phase_(stride_ * particles) {}
+  void fill(std::size_t i, double x, double length) {
+    const double theta = 2.0 * std::numbers::pi * x / length;
+    for (std::size_t m = 0; m < stride_; ++m)
+      phase_[i * stride_ + m] = std::polar(1.0, theta * static_cast<double>(m));
+  }
+  Complex at(std::size_t i, int n) const {
+    const Complex p = phase_[i * stride_ + static_cast<std::size_t>(n < 0 ? -n : n)];
+    return n < 0 ? std::conj(p) : p;
+  }
+
+ private:
+  std::size_t stride_;
+  std::vector<Complex> phase_;
+};
+
+class CpuEwaldTerm final : public CpuForceTerm {
+ public:
+  CpuEwaldTerm(std::unique_ptr<CpuForceTerm> real_space, const CoulombSettings& settings,
+               const core::UnitSystem& units)
+      : real_(std::move(real_space)),
+        k_(units.coulomb / settings.dielectric),
+        alpha_(*settings.ewald.alpha),
+        kmax_(settings.ewald.kmax_per_axis),
+        waves_(physics::wave_vectors(
+            kmax_[0], kmax_[1], kmax_[2],
+            settings.ewald.kmax_squared.value_or(std::numeric_limits<int>::max()))) {}
+
+  void add_to(const core::ParticleData& particles, const core::Box& box,
+              neighbors::ForceBuffers& out, bool with_energy) override {
+    if (real_) real_->add_to(particles, box, out, with_energy);
+    add_reciprocal(particles, box, out, with_energy);
+  }
+  std::int64_t list_builds() const override { return real_ ? real_->list_builds() : 0; }
+  void invalidate_lists() override {
+    if (real_) real_->invalidate_lists();
+  }
+  neighbors::NeighborState neighbor_state() const override {
+    return real_ ? real_->neighbor_state() : neighbors::NeighborState{};
+  }
+  void restore_neighbors(const neighbors::NeighborState& state, const core::ParticleData& p,
+                         const core::Box& box) override {
+    if (real_) real_->restore_neighbors(state, p, box);
+  }
+
+ private:
+  void add_reciprocal(const core::ParticleData& particles, const core::Box& box,
+                      neighbors::ForceBuffers& out, bool with_energy) const {
+    const std::size_t n = particles.size();
+    if (n == 0) return;
+    const auto& q = particles.charge;
+    if (q.size() != n) throw std::logic_error("coulomb ewald: the particles have no charges");
+    const auto& L = box.length();
+    const double volume = box.volume();
+    AxisPhases px(kmax_[0], n), py(kmax_[1], n), pz(kmax_[2], n);
+    for (std::size_t i = 0; i < n; ++i) {
+      px.fill(i, particles.position.x[i], L.x);
+      py.fill(i, particles.position.y[i], L.y);
+      pz.fill(i, particles.position.z[i], L.z);
+    }
+    const auto phase = [&](std::size_t i, std::size_t w) {
+      return px.at(i, waves_.nx[w]) * py.at(i, waves_.ny[w]) * pz.at(i, waves_.nz[w]);
+    };
+    const auto wave = [&](std::size_t w) {
+      return core::Vec3<double>{2.0 * std::numbers::pi * waves_.nx[w] / L.x,
+                                2.0 * std::numbers::pi * waves_.ny[w] / L.y,
+                                2.0 * std::numbers::pi * waves_.nz[w] / L.z};
+    };
+    // Structure factors S(k) and the Gaussian weights A_k, each summed in particle order.
+    const std::size_t count = waves_.size();
+    std::vector<Complex> structure(count);
+    std::vector<double> weight(count);
+#pragma omp parallel for schedule(static)
+    for (std::size_t w = 0; w < count; ++w) {
+      Complex s = 0.0;
+      for (std::size_t i = 0; i < n; ++i) s += q[i] * phase(i, w);
+      structure[w] = s;
+      const auto k = wave(w);
+      const double k2 = core::dot(k, k);
+      weight[w] = std::exp(-k2 / (4.0 * alpha_ * alpha_)) / k2;
+    }
+    const double force_scale = k_ * 4.0 * std::numbers::pi / volume;
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) {
+      core::Vec3<double> f{};
+      double potential = 0.0;
+      for (std::size_t w = 0; w < count; ++w) {
+        const Complex e = phase(i, w);  // cos + i sin of k . r_i
+        const double along =
+            weight[w] * (structure[w].real() * e.imag() - structure[w].imag() * e.real());
+        const auto k = wave(w);
+        f += core::Vec3<double>{along * k.x, along * k.y, along * k.z};
+        if (with_energy)
+          potential +=
+              weight[w] * (structure[w].real() * e.real() + structure[w].imag() * e.imag());
+      }
+      out.force.x[i] += force_scale * q[i] * f.x;
+      out.force.y[i] += force_scale * q[i] * f.y;
+      out.force.z[i] += force_scale * q[i] * f.z;
+      if (with_energy) out.energy[i] += 0.5 * q[i] * force_scale * potential;
+    }
+    if (!with_energy) return;
+    add_constant_terms(q, volume, out);
+    add_reciprocal_virial(structure, weight, wave, volume, n, out);
+  }
+
+  /// Self energy to each particle; the background's energy and virial spread evenly.
+  void add_constant_terms(const std::vector<double>& q, double volume,
+                          neighbors::ForceBuffers& out) const {
+    const std::size_t n = q.size();
+    double net = 0.0;
+    for (const double x : q) net += x;
+    const double background = physics::ewald_background_energy(net, k_, alpha_, volume) / n;
+    const double self = -k_ * alpha_ / std::sqrt(std::numbers::pi);
+    for (std::size_t i = 0; i < n; ++i) {
+      out.energy[i] += self * q[i] * q[i] + background;
+      for (int a = 0; a < 3; ++a) out.virial[a][i] += background;  // E ~ 1/V: W_aa = E
+    }
+  }
+
+  template <class Wave>
+  void add_reciprocal_virial(const std::vector<Complex>& structure,
+                             const std::vector<double>& weight, const Wave& wave, double volume,
+                             std::size_t n, neighbors::ForceBuffers& out) const {
+    core::SymmetricTensor<double> total;
+    const double scale = k_ * 2.0 * std::numbers::pi / volume;
+    for (std::size_t w = 0; w < structure.size(); ++w) {
+      const auto k = wave(w);
+      const double k2 = core::dot(k, k);
+      const double energy = scale * weight[w] * std::norm(structure[w]);
+      const double c = 2.0 * (1.0 / k2 + 1.0 / (4.0 * alpha_ * alpha_));
+      core::SymmetricTensor<double> term;
+      term.add_symmetrized_outer(k.x, k.y, k.z, -c * energy * k.x, -c * energy * k.y,
+                                 -c * energy * k.z);
+      for (int a = 0; a < 3; ++a) term.c[a] += energy;
+      total += term;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      for (int c = 0; c < core::kTensorComponents; ++c) out.virial[c][i] += total.c[c] / n;
+  }
+
+  std::unique_ptr<CpuForceTerm> real_;
+  double k_, alpha_;
+  std::array<int, 3> kmax_;
+  physics::WaveVectors waves_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuForceTerm> make_cpu_ewald_term(std::unique_ptr<CpuForceTerm> real_space,
+                                                  const CoulombSettings& settings,
+                                                  const core::UnitSystem& units) {
+  if (!settings.ewald.resolved()) throw std::logic_error("coulomb ewald: parameters not resolved");
+  return std::make_unique<CpuEwaldTerm>(std::move(real_space), settings, units);
+}
+
+}  // namespace novamd::forces

@@ -1,0 +1,245 @@
+// The Ewald sum against NIST's SPC/E reference calculations (tests/data/nist-spce/README.md):
+// all four configurations, each of E_real, E_Fourier, E_self, E_intra and the dispersion E_disp
+// and its long-range correction E_LRC, to NIST's 6 significant figures, with NIST's alpha = 5.6/L
+// and wave vectors (|n_i| <= 5, n^2 < 27). The system goes through the path a run takes: a LAMMPS
+// data file written from NIST's file (O-H bonds, so 1-2 and 1-3 pairs are excluded), the config
+// `coulomb: {method: ewald, ...}`, io::molecular_system and the CPU backend's terms.
+//
+// NIST's values (E/k_B in K), from its page (the README quotes the source):
+//
+// | cfg | E_disp      | E_LRC        | E_real       | E_Fourier   | E_self       | E_intra     |
+// | 1   | 9.95387E+04 | -8.23715E+02 | -5.58889E+05 | 6.27009E+03 | -2.84469E+06 | 2.80999E+06 |
+// | 2   | 1.93712E+05 | -3.29486E+03 | -1.19295E+06 | 6.03495E+03 | -5.68938E+06 | 5.61998E+06 |
+// | 3   | 3.54344E+05 | -7.41343E+03 | -1.96297E+06 | 5.24461E+03 | -8.53407E+06 | 8.42998E+06 |
+// | 4   | 4.48593E+05 | -1.37286E+04 | -3.57226E+06 | 7.58785E+03 | -1.42235E+07 | 1.41483E+07 |
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "novamd/backend/make_backend.hpp"
+#include "novamd/forces/cpu_ewald_term.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/io/initial_system.hpp"
+#include "novamd/io/molecular_system.hpp"
+#include "support/cli_runner.hpp"
+
+namespace {
+
+using novamd::backend::EnergyRequest;
+using novamd::test::TempDir;
+
+struct NistSpce {
+  int cfg;
+  double e_disp, e_lrc, e_real, e_fourier, e_self, e_intra;
+};
+
+constexpr NistSpce kNist[] = {
+    {1, 9.95387E+04, -8.23715E+02, -5.58889E+05, 6.27009E+03, -2.84469E+06, 2.80999E+06},
+    {2, 1.93712E+05, -3.29486E+03, -1.19295E+06, 6.03495E+03, -5.68938E+06, 5.61998E+06},
+    {3, 3.54344E+05, -7.41343E+03, -1.96297E+06, 5.24461E+03, -8.53407E+06, 8.42998E+06},
+    {4, 4.48593E+05, -1.37286E+04, -3.57226E+06, 7.58785E+03, -1.42235E+07, 1.41483E+07},
+};
+
+/// NIST's Coulomb constant e^2 / (4 pi eps0 k_B) in K A; with the `real` units' k_e (kcal/mol A)
+/// it converts NovaMD's kcal/mol to NIST's K and NIST's epsilon/k_B to kcal/mol.
+constexpr double kNistCoulombKelvin = 167100.96;
+
+/// Half a unit in the 6th significant figure of `published`: the value agrees at NIST's
+/// precision when it lies within this of it.
+double half_unit_in_6th_figure(double published) {
+  const double exponent = std::floor(std::log10(std::abs(published)));
+  return 0.5 * std::pow(10.0, exponent - 5.0);
+}
+
+struct Molecules {
+  double edge = 0.0;
+  std::vector<std::array<double, 3>> position;  // O H H per molecule
+};
+
+Molecules read_nist(int cfg) {
+  std::ifstream in(fmt::format("{}/tests/data/nist-spce/spce_sample_config_periodic{}.txt",
+                               NOVAMD_SOURCE_DIR, cfg));
+  Molecules m;
+  double ly = 0.0, lz = 0.0;
+  int molecules = 0;
+  in >> m.edge >> ly >> lz >> molecules;
+  for (int a = 0; a < 3 * molecules; ++a) {
+    int id = 0;
+    std::array<double, 3> r{};
+    std::string type;
+    in >> id >> r[0] >> r[1] >> r[2] >> type;
+    m.position.push_back(r);
+  }
+  EXPECT_TRUE(in) << "cfg " << cfg;
+  return m;
+}
+
+/// The configuration as a LAMMPS data file (atom style full): SPC/E charges, LJ on O, the two
+/// O-H bonds of each molecule at their rest length (no bond energy).
+std::string data_file(const Molecules& m, double epsilon_kcal) {
+  const std::size_t n = m.position.size(), molecules = n / 3;
+  std::string out = fmt::format(
+      "NIST SPC/E\n\n{} atoms\n{} bonds\n2 atom types\n1 bond types\n\n"
+      "{} {} xlo xhi\n{} {} ylo yhi\n{} {} zlo zhi\n\nMasses\n\n1 15.9994 # OW\n2 1.008 # HW\n\n"
+      "Pair Coeffs # lj/cut/coul/long\n\n1 {:.12g} 3.16555789\n2 0.0 1.0\n\nBond Coeffs\n\n1 450.0 "
+      "1.0\n\n"
+      "Atoms # full\n\n",
+      n, 2 * molecules, -0.5 * m.edge, 0.5 * m.edge, -0.5 * m.edge, 0.5 * m.edge, -0.5 * m.edge,
+      0.5 * m.edge, epsilon_kcal);
+  for (std::size_t a = 0; a < n; ++a) {
+    const bool oxygen = a % 3 == 0;
+    out += fmt::format("{} {} {} {} {:.12e} {:.12e} {:.12e}\n", a + 1, a / 3 + 1, oxygen ? 1 : 2,
+                       oxygen ? -0.8476 : 0.4238, m.position[a][0], m.position[a][1],
+                       m.position[a][2]);
+  }
+  out += "\nBonds\n\n";
+  for (std::size_t w = 0; w < molecules; ++w) {
+    out += fmt::format("{} 1 {} {}\n", 2 * w + 1, 3 * w + 1, 3 * w + 2);
+    out += fmt::format("{} 1 {} {}\n", 2 * w + 2, 3 * w + 1, 3 * w + 3);
+  }
+  return out;
+}
+
+TEST(EwaldNist, SpceComponentsAgreeWithNistToSixFigures) {
+  for (const NistSpce& ref : kNist) {
+    SCOPED_TRACE(fmt::format("cfg {}", ref.cfg));
+    const Molecules m = read_nist(ref.cfg);
+    TempDir dir;
+    const double k_e = novamd::core::real_units().coulomb;    // kcal/mol A
+    const double kelvin_per_kcal = kNistCoulombKelvin / k_e;  // K per kcal/mol
+    dir.write("nist.data", data_file(m, 78.19743111 / kelvin_per_kcal));
+    const double alpha = 5.6 / m.edge;
+    const std::string yaml = fmt::format(
+        "units: real\n"
+        "system:\n"
+        "  topology: {{read: {}/nist.data, styles: {{bond: harmonic}}}}\n"
+        "forces:\n"
+        "  - lennard_jones: {{cutoff: 10.0, tail_correction: true}}\n"
+        "  - coulomb: {{method: ewald, cutoff: 10.0, alpha: {:.17g}, kmax: 5, kmax_squared: 26}}\n"
+        "integrator: {{type: velocity_verlet, timestep: 1.0}}\n"
+        "run: {{steps: 0}}\n",
+        dir.path().string(), alpha);
+    const auto config = novamd::io::parse_config(yaml, "nist.yaml");
+    auto initial = novamd::io::build_initial_system(config);
+    auto molecular = novamd::io::molecular_system(config);
+    ASSERT_EQ(molecular.bonded.size(), 2u);  // the bonds, the excluded pairs' corrections
+    ASSERT_EQ(molecular.topology.correction_pairs().size(), m.position.size());  // 3 per water
+    const auto particles = initial.particles;
+    auto cpu = novamd::backend::make_backend(
+        "cpu", {config.units, config.system.species, initial.box, std::move(initial.particles),
+                config.forces, novamd::core::Precision::Double, config.neighbors, nullptr,
+                molecular.topology, molecular.bonded});
+    cpu->compute_forces(EnergyRequest::Compute);
+    const auto o = cpu->observables();
+    ASSERT_EQ(o.term_energy.size(), 4u);  // LJ, Coulomb (real + reciprocal + self), bonds, intra
+
+    // The reciprocal sum with the self energy alone: the Ewald term without its real-space part.
+    auto coulomb = std::get<novamd::forces::CoulombSettings>(config.forces[1]);
+    novamd::forces::resolve_ewald(coulomb, initial.box);
+    EXPECT_EQ(coulomb.ewald.kmax_per_axis, (std::array<int, 3>{5, 5, 5}));
+    auto reciprocal = novamd::forces::make_cpu_ewald_term(nullptr, coulomb, config.units);
+    novamd::neighbors::ForceBuffers buffers;
+    buffers.reset(particles.size());
+    reciprocal->add_to(particles, initial.box, buffers, true);
+    double sum_q2 = 0.0;
+    for (const double q : particles.charge) sum_q2 += q * q;
+    const double e_self = -k_e * alpha / std::sqrt(std::numbers::pi) * sum_q2;
+    const double e_fourier = buffers.total_energy() - e_self;
+
+    const double e_real = o.term_energy[1] - buffers.total_energy();
+    const double tail = novamd::forces::tail_correction(
+                            config.forces, config.system.species,
+                            novamd::core::count_by_type(particles, config.system.species.size()),
+                            initial.box.volume())
+                            .energy;
+    const auto expect_nist = [&](const char* name, double kcal, double published) {
+      EXPECT_NEAR(kcal * kelvin_per_kcal, published, half_unit_in_6th_figure(published)) << name;
+    };
+    expect_nist("E_disp", o.term_energy[0], ref.e_disp);
+    expect_nist("E_LRC", tail, ref.e_lrc);
+    expect_nist("E_real", e_real, ref.e_real);
+    expect_nist("E_Fourier", e_fourier, ref.e_fourier);
+    expect_nist("E_self", e_self, ref.e_self);
+    expect_nist("E_intra", o.term_energy[3], ref.e_intra);
+    EXPECT_LT(std::abs(o.term_energy[2]), 1e-9);  // every O-H bond at its rest length
+  }
+}
+
+// Forces and virial of the whole Ewald sum (real space, reciprocal space, self and background)
+// are the energy's gradient: central differences of the energy along one coordinate of a few
+// ions, and of the energy under a uniform dilation of the box (the virial's trace is -dE/ds for
+// positions and box scaled by 1 + s). A net charge (+2 e) brings the background term in. Step
+// h = 1e-5 A: the central difference's error (h^2 times the third derivative, over 6) and the
+// energy's round-off (1e-16 |E| / h) stay near 1e-7 of the force scale; bound 1e-6 of the
+// largest force.
+TEST(EwaldSum, ForcesAndVirialAreTheEnergysGradient) {
+  const std::string yaml =
+      "units: real\n"
+      "seed: 11\n"
+      "system:\n"
+      "  box: [14.0, 15.0, 16.0]\n"
+      "  species: [{name: Na, charge: 1, mass: 22.99}, {name: Cl, charge: -1, mass: 35.45}]\n"
+      "  structure: {generate: {lattice: random, counts: {Na: 17, Cl: 15}, min_separation: 2.4}}\n"
+      "forces:\n"
+      "  - coulomb: {method: ewald, cutoff: 6.5, tolerance: 1.0e-7}\n"
+      "integrator: {type: velocity_verlet, timestep: 1.0}\n"
+      "run: {steps: 0}\n";
+  const auto config = novamd::io::parse_config(yaml, "ions.yaml");
+  const auto initial = novamd::io::build_initial_system(config);
+  const auto evaluate = [&](const novamd::core::ParticleData& p, const novamd::core::Box& box) {
+    auto b = novamd::backend::make_backend("cpu", {config.units,
+                                                   config.system.species,
+                                                   box,
+                                                   p,
+                                                   config.forces,
+                                                   novamd::core::Precision::Double,
+                                                   config.neighbors,
+                                                   nullptr,
+                                                   {},
+                                                   {}});
+    b->compute_forces(EnergyRequest::Compute);
+    return std::pair{b->observables(), b->particles_on_host()};
+  };
+  const auto [o, at_rest] = evaluate(initial.particles, initial.box);
+  double largest = 0.0;
+  for (std::size_t i = 0; i < at_rest.size(); ++i)
+    largest = std::max({largest, std::abs(at_rest.force.x[i]), std::abs(at_rest.force.y[i]),
+                        std::abs(at_rest.force.z[i])});
+  ASSERT_GT(largest, 1.0);  // kcal/mol/A
+  const double h = 1e-5;
+  for (const std::size_t i : {0u, 7u, 20u, 31u}) {
+    auto plus = initial.particles, minus = initial.particles;
+    plus.position.y[i] += h;
+    minus.position.y[i] -= h;
+    const double gradient = (evaluate(plus, initial.box).first.potential_energy -
+                             evaluate(minus, initial.box).first.potential_energy) /
+                            (2.0 * h);
+    EXPECT_NEAR(at_rest.force.y[i], -gradient, 1e-6 * largest) << "ion " << i;
+  }
+  const auto scaled = [&](double s) {
+    auto p = initial.particles;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      p.position.x[i] *= 1.0 + s;
+      p.position.y[i] *= 1.0 + s;
+      p.position.z[i] *= 1.0 + s;
+    }
+    const auto& L = initial.box.length();
+    return evaluate(p, novamd::core::Box(L.x * (1 + s), L.y * (1 + s), L.z * (1 + s)))
+        .first.potential_energy;
+  };
+  // A box dilated by 1e-5 keeps the same kmax (chosen from the tolerance with a ceiling), so the
+  // two energies sum over the same wave vectors.
+  const double dE_ds = (scaled(h) - scaled(-h)) / (2.0 * h);
+  EXPECT_NEAR(o.virial.trace(), -dE_ds, 1e-6 * std::abs(o.potential_energy));
+}
+
+}  // namespace
