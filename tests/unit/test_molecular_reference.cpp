@@ -3,7 +3,8 @@
 // - the LAMMPS peptide (CHARMM: harmonic bonds, CHARMM angles with Urey-Bradley, CHARMM
 //   dihedrals with their 1-4 pairs, harmonic impropers, LJ switched from 8 to 10 A, Coulomb cut
 //   or force-shifted at 10 A) against LAMMPS: tests/data/lammps-peptide/energies_novamd.txt,
-//   made by `lmp -in in.energies -log none -nocite -var k novamd` (README there);
+//   made by `lmp -in in.energies -log none -nocite -var k novamd` (README there), and with the
+//   Ewald sum against LAMMPS's ewald (energies_ewald.txt: in.ewald, ewald_erfc_effect.py);
 // - the AMBER alanine dipeptide in TIP3P water (ff14SB, 1-4 pairs scaled by 1/SCEE and 1/SCNB,
 //   LJ cut at 10 A, reaction-field Coulomb at 10 A) against OpenMM's Reference platform:
 //   tests/data/amber-dipeptide/reference_energies.json, made by `python3 reference_energies.py`
@@ -113,6 +114,33 @@ TEST(PeptideLammpsReference, ForceShiftedCoulombMatchesLammpsCharmmfsh) {
   ASSERT_FALSE(row.empty());
   expect_close(row.at("coulomb_energy"), ref["coulomb_shift_pair"][0] + ref["coulomb_14"][0], 0,
                "Coulomb force-shifted at 10 A and the 1-4 pairs");
+}
+
+// The Ewald sum on the peptide against LAMMPS's lj/charmm/coul/long with kspace_style ewald at
+// the same g_ewald (0.42 / A) and a relative accuracy of 1e-10: tests/data/lammps-peptide/
+// energies_ewald.txt, made by `lmp -in in.ewald -log none -nocite` and `python3
+// ewald_erfc_effect.py`. LAMMPS evaluates erfc with Abramowitz and Stegun's polynomial 7.1.26
+// (absolute error up to 1.5e-7), which moves its Coulomb energy by +0.0126 kcal/mol (2e-6);
+// the script sums that effect pair by pair. NovaMD's exact sum plus it gives LAMMPS's number to
+// 4e-10; without it the two differ by 2e-6 of the nonbonded energy, LAMMPS's own accuracy.
+TEST(PeptideLammpsReference, EwaldMatchesLammpsEwaldToItsErfcAccuracy) {
+  auto ref = lammps_reference(kSource + "/tests/data/lammps-peptide/energies_ewald.txt");
+  ASSERT_FALSE(ref.empty());
+  novamd::test::TempDir dir;
+  std::string config = peptide_config("ewald");
+  const std::string coulomb = "method: ewald, cutoff: 10.0";
+  config.replace(config.find(coulomb), coulomb.size(),
+                 coulomb + ", alpha: 0.42, tolerance: 1.0e-10");
+  const auto row = novamd::test::initial_thermo_row(dir, config);
+  ASSERT_FALSE(row.empty());
+  const double lammps = ref["coulomb_ewald"][0], effect = ref["lammps_erfc_effect"][0];
+  const double nonbonded = std::abs(ref["evdwl_with_14"][0] + lammps);
+  expect_close(row.at("vdw_energy"), ref["evdwl_with_14"][0], 0, "LJ switched and 1-4 pairs");
+  EXPECT_NEAR(row.at("coulomb_energy") + effect, lammps, 1e-8 * nonbonded)
+      << "Coulomb with LAMMPS's erfc polynomial";
+  EXPECT_NEAR(row.at("coulomb_energy"), lammps, 3e-6 * nonbonded) << "LAMMPS's own accuracy";
+  EXPECT_GT(std::abs(row.at("coulomb_energy") - lammps), 1e-6 * nonbonded)
+      << "the polynomial's effect is resolved (else the test above says nothing)";
 }
 
 TEST(DipeptideOpenMMReference, EveryTermMatchesOpenMMReferencePlatform) {
