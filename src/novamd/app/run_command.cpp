@@ -190,6 +190,16 @@ void print_run_header(const Simulation& sim) {
   const auto& plasma = sim.plasma();
   fmt::print("{}\n", version_line());
   auto lines = header_lines(config, sim.box(), sim.species_counts(), sim.backend(), sim.analyzer());
+  if (const auto& error = sim.ewald_error()) {  // after the force terms
+    const auto neighbors = std::find_if(lines.begin(), lines.end(),
+                                        [](const HeaderLine& l) { return l.key == "neighbors"; });
+    const auto& u = config.units;
+    lines.insert(
+        neighbors,
+        {"ewald", fmt::format("estimated RMS force error {:.2g} {}/{} (real space {:.2g}, "
+                              "reciprocal {:.2g}; Kolafa and Perram 1992)",
+                              error->total(), u.energy, u.length, error->real, error->reciprocal)});
+  }
   if (plasma) {  // after the force terms
     const auto neighbors = std::find_if(lines.begin(), lines.end(),
                                         [](const HeaderLine& l) { return l.key == "neighbors"; });

@@ -67,6 +67,15 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   count_ = core::count_by_type(particles_, config_.system.species.size());
   io::settle_thomas_fermi(config_.forces, config_.system.species, count_, box_.volume());
   forces::resolve_kspace(config_.forces, box_);  // the run header names alpha and kmax
+  for (const auto& f : config_.forces) {
+    const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
+    if (!coulomb || coulomb->method != forces::CoulombMethod::Ewald) continue;
+    double sum_q2 = 0.0;
+    for (const double q : particles_.charge) sum_q2 += q * q;
+    ewald_error_ =
+        forces::ewald_error_estimate(*coulomb, box_, static_cast<std::int64_t>(particles_.size()),
+                                     sum_q2, config_.units.coulomb);
+  }
 }
 
 /// The backend and integrator on every rank, with the state in place; the analyses.

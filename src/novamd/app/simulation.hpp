@@ -21,6 +21,7 @@
 #include "novamd/app/run_outputs.hpp"
 #include "novamd/app/step_loop.hpp"
 #include "novamd/backend/backend.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/config_overrides.hpp"
@@ -70,6 +71,8 @@ class Simulation {
   const Analyzer& analyzer() const { return *analyzer_; }
   /// The plasma parameters of an ion plasma (Yukawa terms), for the header and thermo columns.
   const std::optional<analysis::PlasmaParameters>& plasma() const { return plasma_; }
+  /// The Ewald sum's estimated RMS force error (a `coulomb` term with method ewald), else none.
+  const std::optional<forces::EwaldErrorEstimate>& ewald_error() const { return ewald_error_; }
   const parallel::GridShape& grid() const { return grid_; }
   /// Particles per species.
   const std::vector<std::int64_t>& species_counts() const { return count_; }
@@ -109,6 +112,7 @@ class Simulation {
   std::unique_ptr<RunOutputs> outputs_;
   std::unique_ptr<Analyzer> analyzer_;
   std::optional<analysis::PlasmaParameters> plasma_;
+  std::optional<forces::EwaldErrorEstimate> ewald_error_;
 };
 
 }  // namespace novamd::app
