@@ -561,6 +561,22 @@ TEST(AmberErrors, AtomIndexOutOfRange) {
             std::string::npos);
 }
 
+// Found by fuzz_amber: a residue pointer past NATOM after the first residue wrote the first
+// residue's name beyond the atoms (out of bounds) before the pointer was checked. Every pointer is
+// now checked first (fuzz/corpus/amber/regression_residue_past_natom).
+TEST(AmberErrors, ResiduePointerPastTheAtoms) {
+  Crafted c;
+  c["RESIDUE_POINTER"].values[1] = "9";  // the ion's residue at atom 9 of 6
+  const auto msg = CraftedFiles(c).error();
+  EXPECT_NE(msg.find("residue 2 starts at atom 9; expected the first residue at atom 1 and each "
+                     "next one after it, up to NATOM = 6"),
+            std::string::npos)
+      << msg;
+  Crafted d;
+  d["RESIDUE_POINTER"].values[1] = "1";  // two residues at atom 1
+  EXPECT_NE(CraftedFiles(d).error().find("residue 2 starts at atom 1"), std::string::npos);
+}
+
 TEST(AmberErrors, AtomCountDiffersFromTheCoordinates) {
   const auto msg = CraftedFiles(Crafted(), inpcrd(5)).error();
   EXPECT_NE(msg.find("crafted.inpcrd:2: the coordinate file holds 5 atoms, but the prmtop"),

@@ -266,15 +266,19 @@ void read_residues(const PrmtopSections& s, const Pointers& p, TopologyFile& out
   const auto first = s.integers("RESIDUE_POINTER", p.nres, "NRES in POINTERS");
   const auto& section = s.section("RESIDUE_POINTER");
   out.residue_name.assign(static_cast<std::size_t>(p.natom), std::string());
+  // Every pointer checked before any is used: residue r covers atoms first[r] .. first[r + 1] - 1.
   for (std::size_t r = 0; r < first.size(); ++r) {
     const std::int64_t begin = first[r];
-    const std::int64_t end = r + 1 < first.size() ? first[r + 1] : p.natom + 1;
-    if ((r == 0 && begin != 1) || begin >= end || begin > p.natom)
+    const std::int64_t previous = r > 0 ? first[r - 1] : 0;
+    if ((r == 0 && begin != 1) || begin <= previous || begin > p.natom)
       throw core::InputError(fmt::format(
           "{}: residue {} starts at atom {}; expected the first residue at atom 1 and each next "
           "one after it, up to NATOM = {}",
           s.where_value(section, static_cast<std::int64_t>(r)), r + 1, begin, p.natom));
-    for (std::int64_t i = begin; i < end; ++i)
+  }
+  for (std::size_t r = 0; r < first.size(); ++r) {
+    const std::int64_t end = r + 1 < first.size() ? first[r + 1] : p.natom + 1;
+    for (std::int64_t i = first[r]; i < end; ++i)
       out.residue_name[static_cast<std::size_t>(i - 1)] = labels[r];
   }
   if (p.nres == 0 && p.natom > 0)
