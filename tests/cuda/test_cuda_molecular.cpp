@@ -14,6 +14,7 @@
 
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
+#include "novamd/core/error.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
@@ -154,6 +155,31 @@ TEST(CudaMolecular, BondedFamiliesInOneKernelMatchFamilyByFamily) {
       ASSERT_EQ(fused.particles.force.x[i], again.particles.force.x[i]) << i;
       ASSERT_EQ(fused.particles.force.z[i], again.particles.force.z[i]) << i;
     }
+  }
+}
+
+// Until the reciprocal sum has a CUDA kernel, the CUDA backend refuses the Ewald method with an
+// input error that names the key and the way out, rather than running without it.
+TEST(CudaMolecular, EwaldIsRefusedWithAnInputError) {
+  SKIP_WITHOUT_GPU();
+  std::string yaml = kDipeptide;
+  const std::string rf = "method: reaction_field";
+  yaml.replace(yaml.find(rf), rf.size(), "method: ewald");
+  const auto config = novamd::io::parse_config(yaml, "molecular.yaml");
+  auto initial = novamd::io::build_initial_system(config);
+  auto molecular = novamd::io::molecular_system(config);
+  try {
+    novamd::backend::make_backend(
+        "cuda", {config.units, config.system.species, initial.box, std::move(initial.particles),
+                 config.forces, config.precision, config.neighbors, nullptr,
+                 std::move(molecular.topology), std::move(molecular.bonded)});
+    FAIL() << "the CUDA backend accepted method ewald";
+  } catch (const novamd::core::InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("forces.coulomb: method ewald runs on the CPU backend only"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("--backend cpu"), std::string::npos) << message;
   }
 }
 

@@ -143,24 +143,31 @@ TEST(PeptideLammpsReference, EwaldMatchesLammpsEwaldToItsErfcAccuracy) {
       << "the polynomial's effect is resolved (else the test above says nothing)";
 }
 
+/// The AMBER example with LJ cut at 10 A and the Coulomb term `coulomb` ("method: ..."), step 0.
+std::string dipeptide_config(const std::string& coulomb) {
+  const std::string folder = kSource + "/examples/amber-dipeptide/";
+  return "units: real\n"
+         "system:\n"
+         "  topology: {read: " +
+         folder + "dipeptide.prmtop, coordinates: " + folder +
+         "dipeptide.inpcrd}\n"
+         "forces:\n"
+         "  - lennard_jones: {cutoff: 10.0}\n"
+         "  - coulomb: {" +
+         coulomb +
+         "}\n"
+         "integrator: {type: velocity_verlet, timestep: 1.0}\n"
+         "run: {steps: 0}\n"
+         "output: {thermo: {every: 1, columns: " +
+         kColumns + "}}\n";
+}
+
 TEST(DipeptideOpenMMReference, EveryTermMatchesOpenMMReferencePlatform) {
   std::ifstream in(kSource + "/tests/data/amber-dipeptide/reference_energies.json");
   const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(json.empty());
-  const std::string folder = kSource + "/examples/amber-dipeptide/";
   const std::string config =
-      "units: real\n"
-      "system:\n"
-      "  topology: {read: " +
-      folder + "dipeptide.prmtop, coordinates: " + folder +
-      "dipeptide.inpcrd}\n"
-      "forces:\n"
-      "  - lennard_jones: {cutoff: 10.0}\n"
-      "  - coulomb: {method: reaction_field, cutoff: 10.0, epsilon_rf: 78.3}\n"
-      "integrator: {type: velocity_verlet, timestep: 1.0}\n"
-      "run: {steps: 0}\n"
-      "output: {thermo: {every: 1, columns: " +
-      kColumns + "}}\n";
+      dipeptide_config("method: reaction_field, cutoff: 10.0, epsilon_rf: 78.3");
   novamd::test::TempDir dir;
   const auto row = novamd::test::initial_thermo_row(dir, config);
   ASSERT_FALSE(row.empty());
@@ -189,20 +196,7 @@ TEST(DipeptideOpenMMReference, EwaldMatchesOpenMMReferenceEwald) {
   std::ifstream in(kSource + "/tests/data/amber-dipeptide/ewald_reference.json");
   const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(json.empty());
-  const std::string folder = kSource + "/examples/amber-dipeptide/";
-  const std::string config =
-      "units: real\n"
-      "system:\n"
-      "  topology: {read: " +
-      folder + "dipeptide.prmtop, coordinates: " + folder +
-      "dipeptide.inpcrd}\n"
-      "forces:\n"
-      "  - lennard_jones: {cutoff: 10.0}\n"
-      "  - coulomb: {method: ewald, cutoff: 10.0, tolerance: 1.0e-8}\n"
-      "integrator: {type: velocity_verlet, timestep: 1.0}\n"
-      "run: {steps: 0}\n"
-      "output: {thermo: {every: 1, columns: " +
-      kColumns + "}}\n";
+  const std::string config = dipeptide_config("method: ewald, cutoff: 10.0, tolerance: 1.0e-8");
   novamd::test::TempDir dir;
   const auto row = novamd::test::initial_thermo_row(dir, config);
   ASSERT_FALSE(row.empty());

@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "novamd/backend/binning_timing.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/core/cuda_check.cuh"
@@ -39,11 +37,6 @@ class EventPair {
   cudaEvent_t start_{}, stop_{};
 };
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 template <class T>
 BinningTimes time_phases(const std::vector<core::Vec3<double>>& positions, const core::Box& box,
                          double min_size, int calls) {
@@ -58,16 +51,16 @@ BinningTimes time_phases(const std::vector<core::Vec3<double>>& positions, const
   bins.bin(pos.data(), n, box, min_size, stream.get());  // buffers sized, sort scratch taken
   EventPair events;
   constexpr int kRepeats = 5;
-  std::vector<double> assign, sort, ranges;
+  BinningTimes t;
   for (int r = 0; r < kRepeats; ++r) {
-    assign.push_back(events.seconds_per_call(
+    t.assign.push_back(events.seconds_per_call(
         stream.get(), calls, [&] { bins.assign(pos.data(), n, box, min_size, stream.get()); }));
-    sort.push_back(
+    t.sort.push_back(
         events.seconds_per_call(stream.get(), calls, [&] { bins.sort(n, stream.get()); }));
-    ranges.push_back(
+    t.ranges.push_back(
         events.seconds_per_call(stream.get(), calls, [&] { bins.find_ranges(n, stream.get()); }));
   }
-  return {median_of(assign), median_of(sort), median_of(ranges)};
+  return t;
 }
 
 }  // namespace

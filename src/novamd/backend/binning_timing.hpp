@@ -12,16 +12,15 @@
 
 namespace novamd::backend {
 
-/// Seconds per binning in each phase: the cell of each particle (assign), the stable sort of the
-/// particles by cell (count: a radix sort's histograms and scatter), each cell's range of the
-/// sorted order (gather).
+/// Seconds per binning in each phase, one sample per repeat: the cell of each particle (assign),
+/// the stable sort of the particles by cell (count: a radix sort's histograms and scatter), each
+/// cell's range of the sorted order (gather).
 struct BinningTimes {
-  double assign = 0.0, sort = 0.0, ranges = 0.0;
-  double total() const { return assign + sort + ranges; }
+  std::vector<double> assign, sort, ranges;
 };
 
 /// Each phase of binning `positions` into cells of at least `min_size` in `box`, positions in
-/// the pair type of `precision`, timed on the GPU (events around `calls` repeats, median of 5).
+/// the pair type of `precision`, timed on the GPU (events around `calls` calls, 5 repeats).
 /// Nothing where CUDA is not compiled in or no device is present.
 std::optional<BinningTimes> time_cell_binning(const std::vector<core::Vec3<double>>& positions,
                                               const core::Box& box, double min_size,

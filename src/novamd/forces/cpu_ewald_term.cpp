@@ -82,23 +82,24 @@ class CpuEwaldTerm final : public CpuForceTerm {
     const auto phase = [&](std::size_t i, std::size_t w) {
       return px.at(i, waves_.nx[w]) * py.at(i, waves_.ny[w]) * pz.at(i, waves_.nz[w]);
     };
-    const auto wave = [&](std::size_t w) {
-      return core::Vec3<double>{2.0 * std::numbers::pi * waves_.nx[w] / L.x,
-                                2.0 * std::numbers::pi * waves_.ny[w] / L.y,
-                                2.0 * std::numbers::pi * waves_.nz[w] / L.z};
-    };
-    // Structure factors S(k) and the Gaussian weights A_k, each summed in particle order.
+    // The wave vectors k for this box and their Gaussian weights A_k, once per evaluation.
     const std::size_t count = waves_.size();
-    std::vector<Complex> structure(count);
+    std::vector<core::Vec3<double>> wave(count);
     std::vector<double> weight(count);
+    for (std::size_t w = 0; w < count; ++w) {
+      wave[w] = {2.0 * std::numbers::pi * waves_.nx[w] / L.x,
+                 2.0 * std::numbers::pi * waves_.ny[w] / L.y,
+                 2.0 * std::numbers::pi * waves_.nz[w] / L.z};
+      const double k2 = core::dot(wave[w], wave[w]);
+      weight[w] = std::exp(-k2 / (4.0 * alpha_ * alpha_)) / k2;
+    }
+    // Structure factors S(k), each summed in particle order.
+    std::vector<Complex> structure(count);
 #pragma omp parallel for schedule(static)
     for (std::size_t w = 0; w < count; ++w) {
       Complex s = 0.0;
       for (std::size_t i = 0; i < n; ++i) s += q[i] * phase(i, w);
       structure[w] = s;
-      const auto k = wave(w);
-      const double k2 = core::dot(k, k);
-      weight[w] = std::exp(-k2 / (4.0 * alpha_ * alpha_)) / k2;
     }
     const double force_scale = k_ * 4.0 * std::numbers::pi / volume;
 #pragma omp parallel for schedule(static)
@@ -109,7 +110,7 @@ class CpuEwaldTerm final : public CpuForceTerm {
         const Complex e = phase(i, w);  // cos + i sin of k . r_i
         const double along =
             weight[w] * (structure[w].real() * e.imag() - structure[w].imag() * e.real());
-        const auto k = wave(w);
+        const auto& k = wave[w];
         f += core::Vec3<double>{along * k.x, along * k.y, along * k.z};
         if (with_energy)
           potential +=
@@ -139,14 +140,14 @@ class CpuEwaldTerm final : public CpuForceTerm {
     }
   }
 
-  template <class Wave>
   void add_reciprocal_virial(const std::vector<Complex>& structure,
-                             const std::vector<double>& weight, const Wave& wave, double volume,
+                             const std::vector<double>& weight,
+                             const std::vector<core::Vec3<double>>& wave, double volume,
                              std::size_t n, neighbors::ForceBuffers& out) const {
     core::SymmetricTensor<double> total;
     const double scale = k_ * 2.0 * std::numbers::pi / volume;
     for (std::size_t w = 0; w < structure.size(); ++w) {
-      const auto k = wave(w);
+      const auto& k = wave[w];
       const double k2 = core::dot(k, k);
       const double energy = scale * weight[w] * std::norm(structure[w]);
       const double c = 2.0 * (1.0 / k2 + 1.0 / (4.0 * alpha_ * alpha_));
