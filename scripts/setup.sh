@@ -22,7 +22,8 @@ for arg in "$@"; do
 done
 
 packages=(g++ cmake ninja-build git pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev
-          libspdlog-dev libgtest-dev librandom123-dev zlib1g-dev libhdf5-dev libopenmpi-dev
+          libspdlog-dev libgtest-dev librandom123-dev zlib1g-dev libhdf5-dev libfftw3-dev
+          libopenmpi-dev
           openmpi-bin)
 if ((with_tests)); then
   packages+=(python3-h5py python3-mdanalysis python3-ase python3-numpy python3-matplotlib clang

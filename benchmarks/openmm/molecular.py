@@ -2,17 +2,21 @@
 
     python3 benchmarks/openmm/molecular.py [--steps N] [--precision mixed|double ...]
 
-Two systems, each as NovaMD runs it:
+Four systems, each as NovaMD runs it:
 
 - dipeptide: examples/amber-dipeptide (2,605 atoms, ff14SB and flexible TIP3P from the prmtop),
   LJ cut at 10 A and reaction-field Coulomb (CutoffPeriodic, epsilon_rf 78.3), no constraints,
   velocity Verlet at 0.5 fs. NovaMD: `novamd run examples/amber-dipeptide/dipeptide.yaml`.
+- dipeptide-pme: the same with PME at ewaldErrorTolerance 1e-5 (OpenMM's alpha and grid rule,
+  order 5). NovaMD: `novamd run examples/amber-dipeptide/dipeptide_pme.yaml`.
 - water: seed 002's case of `novamd bench --case ornl`, 17^3 = 4,913 flexible SPC/E waters at
   1 g/cm^3 (14,739 atoms, box 52.77 A), harmonic O-H bonds and H-O-H angles, 1-2 and 1-3 pairs
   excluded, LJ and Coulomb cut at 10 A, 0.5 fs. OpenMM's cutoff Coulomb is reaction field
   (epsilon_rf 1 here: the potential shifted to zero at the cutoff) where NovaMD's bench uses the
   force-shifted form: the same pairs and the same work per pair. Molecules on the same lattice,
   oriented at random with another generator than NovaMD's.
+- water-pme: the same water with PME at ewaldErrorTolerance 5e-4 (OpenMM's default; NovaMD's
+  `bench --case ornl` times the same in its last table).
 
 Prints ms/step per system and precision (median of 5 batches of --steps steps after a warm-up,
 each batch waited for by reading the state), and for the dipeptide the step-0 potential energy of
@@ -35,12 +39,12 @@ TIMESTEP_FS = 0.5
 CUTOFF_NM = 1.0
 
 
-def dipeptide_system():
+def dipeptide_system(method=app.CutoffPeriodic):
     prmtop = app.AmberPrmtopFile(str(DIPEPTIDE / "dipeptide.prmtop"))
     inpcrd = app.AmberInpcrdFile(str(DIPEPTIDE / "dipeptide.inpcrd"))
-    system = prmtop.createSystem(nonbondedMethod=app.CutoffPeriodic,
+    system = prmtop.createSystem(nonbondedMethod=method,
                                  nonbondedCutoff=CUTOFF_NM * unit.nanometer,
-                                 constraints=None, rigidWater=False)
+                                 ewaldErrorTolerance=1e-5, constraints=None, rigidWater=False)
     for force in system.getForces():
         if isinstance(force, openmm.NonbondedForce):
             force.setReactionFieldDielectric(78.3)
@@ -48,7 +52,7 @@ def dipeptide_system():
     return system, inpcrd.positions, inpcrd.boxVectors
 
 
-def water_system(per_edge=17, seed=2026):
+def water_system(per_edge=17, seed=2026, pme=False):
     """SPC/E (Berendsen et al. 1987) on a cubic lattice, flexible: K_b 450 kcal/mol/A^2 at 1 A,
     K_theta 55 kcal/mol/rad^2 at 109.47 degrees (V = K (x - x0)^2, as in NovaMD)."""
     molecules = per_edge ** 3
@@ -57,7 +61,9 @@ def water_system(per_edge=17, seed=2026):
     kcal = 4.184  # kJ per kcal
     system = openmm.System()
     nonbonded = openmm.NonbondedForce()
-    nonbonded.setNonbondedMethod(openmm.NonbondedForce.CutoffPeriodic)
+    nonbonded.setNonbondedMethod(openmm.NonbondedForce.PME if pme
+                                 else openmm.NonbondedForce.CutoffPeriodic)
+    nonbonded.setEwaldErrorTolerance(5e-4)  # OpenMM's default; NovaMD's bench uses the same
     nonbonded.setCutoffDistance(CUTOFF_NM)
     nonbonded.setReactionFieldDielectric(1.0)
     nonbonded.setUseDispersionCorrection(False)
@@ -141,11 +147,13 @@ def main():
     cuda = potential_kcal(*dipeptide, "CUDA", "double")
     print(f"dipeptide step-0 potential, kcal/mol: Reference {reference:.9f}, CUDA double "
           f"{cuda:.9f} (relative difference {abs(cuda - reference) / abs(reference):.1e})")
-    print(f"{'system':>10} {'atoms':>7} {'precision':>9} {'ms/step':>9}")
-    for name, (system, positions, box) in (("dipeptide", dipeptide), ("water", water_system())):
+    print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'ms/step':>9}")
+    systems = (("dipeptide", dipeptide), ("dipeptide-pme", dipeptide_system(app.PME)),
+               ("water", water_system()), ("water-pme", water_system(pme=True)))
+    for name, (system, positions, box) in systems:
         for precision in args.precision:
             ms = ms_per_step(system, positions, box, precision, args.steps)
-            print(f"{name:>10} {system.getNumParticles():>7} {precision:>9} {ms:>9.4f}",
+            print(f"{name:>13} {system.getNumParticles():>7} {precision:>9} {ms:>9.4f}",
                   flush=True)
 
 

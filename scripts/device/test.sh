@@ -8,8 +8,10 @@
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
 # lj-profile. molecular: seed 002's LJ + Coulomb benchmark (`bench --case ornl`), the peptide
-# and AMBER dipeptide examples on the GPU, and OpenMM's CUDA platform on the dipeptide and the
-# water case where its wheels travel in .whl/ (also part of bench). energy: the cost of thermo steps (runs with thermo rows every step and every
+# and AMBER dipeptide examples on the GPU (short-range Coulomb and PME), `novamd check` of PME
+# on the GPU against the Ewald sum and the CPU, and OpenMM's CUDA platform on the dipeptide
+# (reaction field and PME) and the water case where its wheels travel in .whl/ (also part of
+# bench). energy: the cost of thermo steps (runs with thermo rows every step and every
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
@@ -36,6 +38,13 @@ build=build-device
 # ncu_lj.txt (lj-profile).
 if [[ $what == multigpu || $what == scaling ]]; then
   exec scripts/device/multi_gpu.sh "$what"
+fi
+
+# FFTW3 (smooth PME on the CPU backend): the machine's, else the unpacked Debian packages
+# libfftw3-dev and libfftw3-double3 carried in .fftw/ (CMake looks there; the binary's RPATH
+# finds the libraries).
+if [[ ! -f /usr/include/fftw3.h && -f .fftw/usr/include/fftw3.h ]]; then
+  export LD_LIBRARY_PATH="$PWD/.fftw/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 
 summary="$OUT/summary.txt"
@@ -96,11 +105,19 @@ if [[ $what == all || $what == bench || $what == molecular ]]; then
     $build/novamd bench --case ornl --backend cuda --precision $precision | tee -a "$summary"
   done
   for precision in mixed double; do
-    for example in peptide/peptide.yaml amber-dipeptide/dipeptide.yaml; do
+    for example in peptide/peptide.yaml amber-dipeptide/dipeptide.yaml peptide/peptide_pme.yaml \
+      amber-dipeptide/dipeptide_pme.yaml; do
       $build/novamd run examples/$example --backend cuda --precision $precision --steps 4000 \
         --set output.trajectory=[] 2>&1 | grep -E "config|neighbors|Done" |
         sed "s/^/$precision: /" | tee -a "$summary"
     done
+  done
+  # PME on the GPU against the exact Ewald sum on the GPU, and against the CPU backend.
+  for precision in mixed double; do
+    $build/novamd check examples/amber-dipeptide/dipeptide_pme.yaml --backend cuda \
+      --precision $precision --against ewald 2>&1 | sed "s/^/$precision: /" | tee -a "$summary"
+    $build/novamd check examples/amber-dipeptide/dipeptide_pme.yaml --backend cuda \
+      --precision $precision --against cpu 2>&1 | sed "s/^/$precision: /" | tee -a "$summary"
   done
   # The peer on the same GPU: OpenMM's CUDA platform on the dipeptide and the water case
   # (benchmarks/openmm/molecular.py), from wheels carried in .whl/ (openmm, openmm-cuda-13).

@@ -58,6 +58,9 @@ TEST(Cli, ExamplesRunShortened) {
       {"lj_nvt.yaml", ""},
       {"peptide/peptide.yaml", ""},
       {"amber-dipeptide/dipeptide.yaml", ""},
+      {"peptide/peptide_pme.yaml", ""},
+      {"amber-dipeptide/dipeptide_pme.yaml", ""},
+      {"water/water_pme.yaml", ""},
       {"nuclear_pasta.yaml",
        " --set system.structure.generate.total=2000 --set forces.1.yukawa.cutoff=15"},
   };

@@ -103,15 +103,57 @@ TEST(ConfigCoulomb, EwaldTakesItsParametersOrChoosesThemFromTheTolerance) {
   EXPECT_EQ(chosen.ewald.kmax_per_axis, (std::array<int, 3>{15, 15, 20}));
 }
 
+TEST(ConfigCoulomb, PmeTakesOrderAndGridOrChoosesTheGridFromTheTolerance) {
+  using novamd::forces::CoulombMethod;
+  using novamd::forces::CoulombSettings;
+  auto given = std::get<CoulombSettings>(
+      parse_config(ionic_config("[{coulomb: {method: pme, cutoff: 9, order: 6, grid: [24, 30, "
+                                "36]}}]"),
+                   "ions.yaml")
+          .forces.at(0));
+  EXPECT_EQ(given.method, CoulombMethod::Pme);
+  EXPECT_EQ(given.ewald.order, 6);
+  novamd::forces::resolve_ewald(given, novamd::core::Box(30.0, 30.0, 40.0));
+  EXPECT_EQ(given.ewald.grid_per_axis, (std::array<int, 3>{24, 30, 36}));
+  EXPECT_EQ(given.ewald.kmax_per_axis, (std::array<int, 3>{0, 0, 0}));  // no wave vectors
+  auto cubic = std::get<CoulombSettings>(
+      parse_config(ionic_config("[{coulomb: {method: pme, cutoff: 9, grid: 40}}]"), "ions.yaml")
+          .forces.at(0));
+  EXPECT_EQ(*cubic.ewald.grid, (std::array<int, 3>{40, 40, 40}));
+  EXPECT_EQ(cubic.ewald.order, 5);  // OpenMM's default order
+  auto chosen = std::get<CoulombSettings>(
+      parse_config(ionic_config("[{coulomb: {method: pme, cutoff: 9, tolerance: 5e-4}}]"),
+                   "ions.yaml")
+          .forces.at(0));
+  novamd::forces::resolve_ewald(chosen, novamd::core::Box(30.0, 30.0, 40.0));
+  // alpha = sqrt(-ln(1e-3)) / 9 = 0.29203; K = ceil(2 alpha L / (3 tol^(1/5))) = ceil(26.71)
+  // and ceil(35.61) for L = 30 and 40 (27 = 3^3 and 36 = 2^2 3^2 are fast FFT lengths already).
+  EXPECT_NEAR(*chosen.ewald.alpha, std::sqrt(-std::log(1e-3)) / 9.0, 1e-15);
+  EXPECT_EQ(chosen.ewald.grid_per_axis, (std::array<int, 3>{27, 27, 36}));
+  EXPECT_EQ(novamd::forces::fft_length_at_least(11), 12);
+  EXPECT_EQ(novamd::forces::fft_length_at_least(97), 98);  // 2 x 7^2
+  EXPECT_EQ(novamd::forces::fft_length_at_least(121), 125);
+}
+
 TEST(ConfigCoulomb, EveryErrorNamesItsKey) {
   const struct {
     std::string forces, key, what;
   } cases[] = {
-      {"[{coulomb: {method: pme, cutoff: 9}}]", "forces[0].coulomb.method", "not available"},
       {"[{coulomb: {method: wolf, cutoff: 9}}]", "forces[0].coulomb.method",
-       "cut, shift, reaction_field or ewald"},
+       "cut, shift, reaction_field, ewald or pme"},
       {"[{coulomb: {method: shift, cutoff: 9, alpha: 0.3}}]", "forces[0].coulomb.alpha",
-       "alpha only with method: ewald"},
+       "alpha only with method: ewald or pme"},
+      {"[{coulomb: {method: pme, cutoff: 9, kmax: 5}}]", "forces[0].coulomb.kmax",
+       "kmax only with method: ewald"},
+      {"[{coulomb: {method: ewald, cutoff: 9, order: 5}}]", "forces[0].coulomb.order",
+       "order only with method: pme"},
+      {"[{coulomb: {method: pme, cutoff: 9, order: 8}}]", "forces[0].coulomb.order",
+       "out of range"},
+      {"[{coulomb: {method: pme, cutoff: 9, grid: 3}}]", "forces[0].coulomb.grid", "out of range"},
+      {"[{coulomb: {method: pme, cutoff: 9, grid: [32, 32]}}]", "forces[0].coulomb.grid",
+       "[Kx, Ky, Kz]"},
+      {"[{coulomb: {method: pme, cutoff: 9, grid: {x: 3}}}]", "forces[0].coulomb.grid",
+       "[Kx, Ky, Kz]"},
       {"[{coulomb: {method: cut, cutoff: 9, kmax: 5}}]", "forces[0].coulomb.kmax",
        "kmax only with method: ewald"},
       {"[{coulomb: {method: ewald, cutoff: 9, tolerance: 0.5}}]", "forces[0].coulomb.tolerance",

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "novamd/backend/make_backend.hpp"
-#include "novamd/forces/cpu_ewald_term.hpp"
+#include "novamd/forces/cpu_kspace_term.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
@@ -173,138 +173,6 @@ TEST(EwaldNist, SpceComponentsAgreeWithNistToSixFigures) {
     expect_nist("E_intra", o.term_energy[3], ref.e_intra);
     EXPECT_LT(std::abs(o.term_energy[2]), 1e-9);  // every O-H bond at its rest length
   }
-}
-
-// Forces and virial of the whole Ewald sum (real space, reciprocal space, self and background)
-// are the energy's gradient: central differences of the energy along one coordinate of a few
-// ions, and of the energy under a stretch of the box along each axis (the virial's diagonal
-// component W_aa is -dE/ds for positions and box stretched along a by 1 + s). A net charge (+2 e)
-// brings the background term in. Step h = 1e-5 A: the central difference's error (h^2 times the
-// third derivative, over 6) and the energy's round-off (1e-16 |E| / h) stay near 1e-7 of the force
-// scale; bound 1e-6 of the largest force.
-TEST(EwaldSum, ForcesAndVirialAreTheEnergysGradient) {
-  const std::string yaml =
-      "units: real\n"
-      "seed: 11\n"
-      "system:\n"
-      "  box: [14.0, 15.0, 16.0]\n"
-      "  species: [{name: Na, charge: 1, mass: 22.99}, {name: Cl, charge: -1, mass: 35.45}]\n"
-      "  structure: {generate: {lattice: random, counts: {Na: 17, Cl: 15}, min_separation: 2.4}}\n"
-      "forces:\n"
-      "  - coulomb: {method: ewald, cutoff: 6.5, tolerance: 1.0e-7}\n"
-      "integrator: {type: velocity_verlet, timestep: 1.0}\n"
-      "run: {steps: 0}\n";
-  const auto config = novamd::io::parse_config(yaml, "ions.yaml");
-  const auto initial = novamd::io::build_initial_system(config);
-  const auto evaluate = [&](const novamd::core::ParticleData& p, const novamd::core::Box& box) {
-    auto b = novamd::backend::make_backend("cpu", {config.units,
-                                                   config.system.species,
-                                                   box,
-                                                   p,
-                                                   config.forces,
-                                                   novamd::core::Precision::Double,
-                                                   config.neighbors,
-                                                   nullptr,
-                                                   {},
-                                                   {}});
-    b->compute_forces(EnergyRequest::Compute);
-    return std::pair{b->observables(), b->particles_on_host()};
-  };
-  const auto [o, at_rest] = evaluate(initial.particles, initial.box);
-  double largest = 0.0;
-  for (std::size_t i = 0; i < at_rest.size(); ++i)
-    largest = std::max({largest, std::abs(at_rest.force.x[i]), std::abs(at_rest.force.y[i]),
-                        std::abs(at_rest.force.z[i])});
-  ASSERT_GT(largest, 1.0);  // kcal/mol/A
-  const double h = 1e-5;
-  for (const std::size_t i : {0u, 7u, 20u, 31u}) {
-    auto plus = initial.particles, minus = initial.particles;
-    plus.position.y[i] += h;
-    minus.position.y[i] -= h;
-    const double gradient = (evaluate(plus, initial.box).first.potential_energy -
-                             evaluate(minus, initial.box).first.potential_energy) /
-                            (2.0 * h);
-    EXPECT_NEAR(at_rest.force.y[i], -gradient, 1e-6 * largest) << "ion " << i;
-  }
-  // Positions and box stretched along one axis by 1 + s: W_aa = -dE/ds at s = 0, for each axis
-  // (the diagonal of the virial tensor). A box stretched by 1e-5 keeps the same kmax (chosen
-  // from the tolerance with a ceiling), so the two energies sum over the same wave vectors.
-  const auto stretched = [&](int axis, double s) {
-    auto p = initial.particles;
-    auto* along = axis == 0 ? &p.position.x : axis == 1 ? &p.position.y : &p.position.z;
-    for (double& v : *along) v *= 1.0 + s;
-    auto L = initial.box.length();
-    (axis == 0 ? L.x : axis == 1 ? L.y : L.z) *= 1.0 + s;
-    return evaluate(p, novamd::core::Box(L.x, L.y, L.z)).first.potential_energy;
-  };
-  for (int axis = 0; axis < 3; ++axis) {
-    const double dE_ds = (stretched(axis, h) - stretched(axis, -h)) / (2.0 * h);
-    EXPECT_NEAR(o.virial.c[axis], -dE_ds, 1e-6 * std::abs(o.potential_energy)) << "axis " << axis;
-  }
-}
-
-// The Kolafa-Perram estimate of the RMS force error against the error measured: 216 ions (a
-// random NaCl-like mixture with a net charge of 0) at tolerance 1e-4, against the same system at
-// 1e-13 (the exact Ewald sum to round-off; the sum does not depend on alpha). The estimate is
-// for uncorrelated charges: within a factor of 3 of the measurement either way.
-TEST(EwaldSum, EstimatedRmsForceErrorMatchesTheMeasuredOne) {
-  const auto config_at = [](const char* tolerance) {
-    return novamd::io::parse_config(
-        std::string("units: real\n"
-                    "seed: 5\n"
-                    "system:\n"
-                    "  box: [20.0, 20.0, 20.0]\n"
-                    "  species: [{name: Na, charge: 1, mass: 22.99}, {name: Cl, charge: -1, "
-                    "mass: 35.45}]\n"
-                    "  structure: {generate: {lattice: random, counts: {Na: 108, Cl: 108}, "
-                    "min_separation: 2.0}}\n"
-                    "forces:\n"
-                    "  - coulomb: {method: ewald, cutoff: 9.0, tolerance: ") +
-            tolerance +
-            "}\n"
-            "integrator: {type: velocity_verlet, timestep: 1.0}\n"
-            "run: {steps: 0}\n",
-        "ions.yaml");
-  };
-  const auto forces_of = [](novamd::io::Config config) {
-    const auto initial = novamd::io::build_initial_system(config);
-    novamd::forces::resolve_kspace(config.forces, initial.box);
-    auto b = novamd::backend::make_backend("cpu", {config.units,
-                                                   config.system.species,
-                                                   initial.box,
-                                                   initial.particles,
-                                                   config.forces,
-                                                   novamd::core::Precision::Double,
-                                                   config.neighbors,
-                                                   nullptr,
-                                                   {},
-                                                   {}});
-    b->compute_forces(EnergyRequest::Compute);
-    double sum_q2 = 0.0;
-    for (const double q : initial.particles.charge) sum_q2 += q * q;
-    const auto estimate = novamd::forces::ewald_error_estimate(
-        std::get<novamd::forces::CoulombSettings>(config.forces[0]), initial.box,
-        static_cast<std::int64_t>(initial.particles.size()), sum_q2, config.units.coulomb);
-    return std::pair{b->particles_on_host(), estimate};
-  };
-  const auto [coarse, estimate] = forces_of(config_at("1.0e-4"));
-  const auto [exact, reference] = forces_of(config_at("1.0e-13"));
-  double sum = 0.0;
-  for (std::size_t i = 0; i < coarse.size(); ++i) {
-    const double dx = coarse.force.x[i] - exact.force.x[i];
-    const double dy = coarse.force.y[i] - exact.force.y[i];
-    const double dz = coarse.force.z[i] - exact.force.z[i];
-    sum += dx * dx + dy * dy + dz * dz;
-  }
-  const double measured = std::sqrt(sum / static_cast<double>(coarse.size()));
-  EXPECT_GT(measured, 0.0);
-  EXPECT_GT(estimate.total(), measured / 3.0) << "measured " << measured;
-  EXPECT_LT(estimate.total(), measured * 3.0) << "measured " << measured;
-  EXPECT_LT(reference.total(), 1e-6 * measured);  // the reference's own error is negligible
-  std::printf(
-      "Ewald RMS force error at tolerance 1e-4: estimated %.3g (real %.3g, reciprocal "
-      "%.3g), measured %.3g kcal/mol/A\n",
-      estimate.total(), estimate.real, estimate.reciprocal, measured);
 }
 
 }  // namespace

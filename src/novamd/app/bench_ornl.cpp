@@ -7,13 +7,16 @@
 // solvated protein has them. The table gives the step, the force evaluation, the two pair terms
 // and the bonded terms (alone, and what they add to the force evaluation), for cell lists
 // (binning every step: seed 002's scheme) and Verlet lists, beside the seed's target of 6 ms per
-// step; then the binning's three phases on the GPU.
+// step; then the binning's three phases on the GPU; then the same water with smooth PME
+// (tolerance 5e-4, OpenMM's default; order 5) over Verlet lists, beside OpenMM's water-pme case
+// (benchmarks/openmm/molecular.py).
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <variant>
 
 #include "novamd/app/bench_command.hpp"
 #include "novamd/app/bench_timing.hpp"
@@ -22,6 +25,7 @@
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/core/random.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
 
@@ -79,7 +83,10 @@ io::TopologyFile water_box(int per_edge, std::uint64_t seed) {
   return f;
 }
 
-io::Config water_config(const BenchOptions& options, neighbors::NeighborMethod method) {
+constexpr double kPmeTolerance = 5e-4;
+
+io::Config water_config(const BenchOptions& options, neighbors::NeighborMethod method,
+                        bool pme = false) {
   io::Config c;
   c.file = "<bench>";
   c.units = core::real_units();
@@ -99,6 +106,11 @@ io::Config water_config(const BenchOptions& options, neighbors::NeighborMethod m
   coulomb.method = forces::CoulombMethod::Shift;
   coulomb.truncation = forces::Truncation::ShiftForce;
   coulomb.cutoff = 10.0;
+  if (pme) {
+    coulomb.method = forces::CoulombMethod::Pme;
+    coulomb.truncation = forces::Truncation::Cut;
+    coulomb.ewald.tolerance = kPmeTolerance;
+  }
   c.forces = {lj, coulomb};
   c.neighbors.method = method;
   c.neighbors.skin = 2.0;
@@ -138,6 +150,45 @@ void print_binning_phases(const BenchOptions& options) {
       "count (radix sort by cell) {:.2f}, gather (cell ranges) {:.2f}; total {:.2f}\n",
       positions.size(), cutoff, 1e6 * assign, 1e6 * sort, 1e6 * ranges,
       1e6 * (assign + sort + ranges));
+}
+
+/// The water with PME over Verlet lists: the step, the force evaluation, LJ alone, Coulomb with
+/// PME alone, and the force-shifted Coulomb of the same pairs alone, whose difference from PME's
+/// estimates the mesh's share.
+void print_pme_table(const BenchOptions& options) {
+  const bool on_gpu = backend::resolve_backend_name(options.backend) == "cuda";
+  const io::Config config = water_config(options, neighbors::NeighborMethod::NeighborList, true);
+  const io::Config shifted = water_config(options, neighbors::NeighborMethod::NeighborList);
+  const io::InitialSystem initial = io::build_initial_system(config);
+  const io::MolecularSystem molecular = io::molecular_system(config);
+  auto backend = backend::make_backend(
+      config.backend,
+      {config.units, config.system.species, initial.box, initial.particles, config.forces,
+       config.precision, config.neighbors, nullptr, molecular.topology, molecular.bonded});
+  auto resolved = config.forces;
+  forces::resolve_kspace(resolved, initial.box);
+  fmt::print("the same water with {}, Verlet lists:\n",
+             forces::describe(resolved[1], config.units));
+  fmt::print("{:>9} {:>9} {:>9} {:>9} {:>11} {:>9}\n", "ms/step", "forces", "LJ ms", "PME ms",
+             "shifted ms", "mesh ms");
+  const int steps = options.steps > 0 ? options.steps : on_gpu ? 100 : 3;
+  const int warmup = options.warmup > 2 ? options.warmup : (on_gpu ? 100 : 2);
+  const auto t = time_steps(*backend, kTimestep, warmup, steps, on_gpu ? 9 : 3);
+  const double lj = seconds_of(config, initial, {config.forces[0]}, molecular, false, steps);
+  // The PME term with its exclusion corrections (a bonded family of the molecular system).
+  io::MolecularSystem corrections;
+  corrections.topology = molecular.topology;
+  for (const auto& family : molecular.bonded)
+    if (std::holds_alternative<forces::EwaldExcludedPairSettings>(family))
+      corrections.bonded.push_back(family);
+  const double pme = seconds_of(config, initial, {config.forces[1]}, corrections, true, steps);
+  const double shift = seconds_of(shifted, initial, {shifted.forces[1]}, molecular, false, steps);
+  fmt::print("{:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>11.3f} {:>9.3f}\n", 1e3 * t.step,
+             1e3 * t.forces, 1e3 * lj, 1e3 * pme, 1e3 * shift, 1e3 * (pme - shift));
+  fmt::print(
+      "PME ms: the Coulomb term alone (real space, mesh, self energy) with the excluded pairs'\n"
+      "corrections; shifted ms: force-shifted Coulomb over the same pairs; mesh ms: their\n"
+      "difference, an estimate of the mesh's share (spreading, FFTs, convolution, gather).\n");
 }
 
 }  // namespace
@@ -190,6 +241,7 @@ int bench_ornl(const BenchOptions& options) {
       "the two pair terms together, each timed as LJ ms; bonded%: its share of the step);\n"
       "seed 002: its target per step.\n");
   print_binning_phases(options);
+  print_pme_table(options);
   return core::kExitSuccess;
 }
 

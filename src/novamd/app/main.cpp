@@ -1,4 +1,4 @@
-// The `novamd` command: run, bench, --version. Exit codes: 0 success, 1 run-time failure,
+// The `novamd` command: run, check, bench, --version. Exit codes: 0 success, 1 run-time failure,
 // 2 bad input or usage.
 
 #include <fmt/format.h>
@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "novamd/app/bench_command.hpp"
+#include "novamd/app/check_command.hpp"
 #include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/run_command.hpp"
 #include "novamd/app/version.hpp"
@@ -36,6 +37,29 @@ void add_run_command(CLI::App& app, novamd::app::RunOptions& run, RunFlags& flag
   cmd->add_option("--restart", flags.restart, "continue from this checkpoint file");
 }
 
+void add_check_command(CLI::App& app, novamd::app::CheckOptions& check, RunFlags& flags) {
+  auto* cmd = app.add_subcommand(
+      "check", "Compare the first step's forces with a reference (PME with Ewald, GPU with CPU)");
+  cmd->add_option("config", check.input.config, "YAML config file")->required();
+  cmd->add_option("--against", check.against, "auto | ewald | cpu")->capture_default_str();
+  cmd->add_option("--tolerance", check.tolerance,
+                  "fail (exit code 1) above this relative RMS force error");
+  cmd->add_option("--backend", flags.backend, "auto | cpu | cuda (overrides the config)");
+  cmd->add_option("--precision", flags.precision, "double | mixed | single (overrides the config)");
+  cmd->add_option("--set", flags.sets, "override a config key: --set key.path=value (repeatable)");
+}
+
+/// The overrides of --set, --backend, --precision and --steps, in that order.
+std::vector<novamd::io::Override> overrides_of(const RunFlags& flags) {
+  std::vector<novamd::io::Override> overrides;
+  for (const auto& s : flags.sets) overrides.push_back(novamd::app::parse_override(s));
+  // Options given, even as empty text, reach the config reader, which says what is wrong.
+  if (flags.backend) overrides.push_back({"backend", *flags.backend});
+  if (flags.precision) overrides.push_back({"precision", *flags.precision});
+  if (flags.steps) overrides.push_back({"run.steps", *flags.steps});
+  return overrides;
+}
+
 void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   auto* cmd = app.add_subcommand(
       "bench",
@@ -56,14 +80,11 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
       ->check(CLI::NonNegativeNumber);
 }
 
-int dispatch(CLI::App& app, novamd::app::RunOptions& run, const RunFlags& flags,
-             const novamd::app::BenchOptions& bench, const novamd::parallel::MpiSession& session) {
+int dispatch(CLI::App& app, novamd::app::RunOptions& run, novamd::app::CheckOptions& check,
+             const RunFlags& flags, const novamd::app::BenchOptions& bench,
+             const novamd::parallel::MpiSession& session) {
   if (app.got_subcommand("run")) {
-    for (const auto& s : flags.sets) run.overrides.push_back(novamd::app::parse_override(s));
-    // Options given, even as empty text, reach the config reader, which says what is wrong.
-    if (flags.backend) run.overrides.push_back({"backend", *flags.backend});
-    if (flags.precision) run.overrides.push_back({"precision", *flags.precision});
-    if (flags.steps) run.overrides.push_back({"run.steps", *flags.steps});
+    run.overrides = overrides_of(flags);
     if (flags.restart) {
       if (flags.restart->empty())
         throw novamd::core::InputError("--restart: the file name is empty; expected a checkpoint");
@@ -74,8 +95,12 @@ int dispatch(CLI::App& app, novamd::app::RunOptions& run, const RunFlags& flags,
   if (session.size() > 1) {
     if (session.rank() != 0) return kExitBadInput;  // said once, by rank 0
     throw novamd::core::InputError(
-        "bench times one process; under mpirun, time `novamd run` instead "
+        "bench and check run in one process; under mpirun, use `novamd run` "
         "(scripts/device/test.sh scaling)");
+  }
+  if (app.got_subcommand("check")) {
+    check.input.overrides = overrides_of(flags);
+    return novamd::app::check_command(check, session);
   }
   return novamd::app::bench_command(bench);
 }
@@ -106,8 +131,10 @@ int main(int argc, char** argv) {
   app.add_flag("--version", show_version, "Print version, commit and CUDA support");
   novamd::app::RunOptions run;
   novamd::app::BenchOptions bench;
-  RunFlags flags;
+  novamd::app::CheckOptions check;
+  RunFlags flags;  // of run or check: one subcommand per call
   add_run_command(app, run, flags);
+  add_check_command(app, check, flags);
   add_bench_command(app, bench);
 
   try {
@@ -128,7 +155,7 @@ int main(int argc, char** argv) {
   }
   using novamd::core::kExitRunFailure;
   try {
-    return dispatch(app, run, flags, bench, session);
+    return dispatch(app, run, check, flags, bench, session);
   } catch (const novamd::app::PeerFailure& e) {
     return e.code();  // the failing rank has said why
   } catch (const novamd::core::InputError& e) {

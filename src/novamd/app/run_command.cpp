@@ -197,8 +197,13 @@ void print_run_header(const Simulation& sim) {
     lines.insert(
         neighbors,
         {"ewald", fmt::format("estimated RMS force error {:.2g} {}/{} (real space {:.2g}, "
-                              "reciprocal {:.2g}; Kolafa and Perram 1992)",
-                              error->total(), u.energy, u.length, error->real, error->reciprocal)});
+                              "reciprocal {:.2g}; {}){}",
+                              error->total(), u.energy, u.length, error->real, error->reciprocal,
+                              error->pme ? "Kolafa and Perram 1992, Deserno and Holm 1998"
+                                         : "Kolafa and Perram 1992",
+                              error->pme ? "; the mesh's is P3M's estimate, which smooth PME "
+                                           "exceeds a few times: `novamd check` measures it"
+                                         : "")});
   }
   if (plasma) {  // after the force terms
     const auto neighbors = std::find_if(lines.begin(), lines.end(),

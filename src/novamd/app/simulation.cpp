@@ -69,7 +69,7 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   forces::resolve_kspace(config_.forces, box_);  // the run header names alpha and kmax
   for (const auto& f : config_.forces) {
     const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
-    if (!coulomb || coulomb->method != forces::CoulombMethod::Ewald) continue;
+    if (!coulomb || !coulomb->ewald_split()) continue;
     double sum_q2 = 0.0;
     for (const double q : particles_.charge) sum_q2 += q * q;
     ewald_error_ =

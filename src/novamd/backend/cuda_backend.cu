@@ -14,6 +14,8 @@
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
+#include "novamd/forces/cuda_kspace_term.cuh"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/parallel/cuda_force_matrix_domain.cuh"
@@ -53,13 +55,7 @@ class CudaBackend final : public Backend {
         box_(setup.box),
         host_(std::move(setup.particles)),
         reorder_every_(setup.neighbors.reorder_every) {
-    for (const auto& f : setup.forces) {
-      const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
-      if (coulomb && coulomb->method == forces::CoulombMethod::Ewald)
-        throw core::InputError(
-            "forces.coulomb: method ewald runs on the CPU backend only in this version (its "
-            "reciprocal-space sum has no CUDA kernel yet); use --backend cpu");
-    }
+    forces::resolve_kspace(setup.forces, box_);  // Ewald and PME parameters for this box
     const auto device = query_cuda_device();
     description_ = "cuda: " + describe(*device);
     multiprocessors_ = device->multiprocessors;
@@ -78,8 +74,17 @@ class CudaBackend final : public Backend {
     if (excluded_pairs || !setup.bonded.empty()) topology_.upload(setup.topology, stream_.get());
     for (const auto& f : setup.forces) {
       cutoffs_.push_back(forces::cutoff_of(f));
-      terms_.push_back(forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_,
-                                                       excluded_pairs));
+      auto term = forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_,
+                                                  excluded_pairs);
+      if (const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
+          coulomb && coulomb->ewald_split()) {
+        if (domain_->decomposed())
+          throw core::InputError(
+              "forces.coulomb: methods ewald and pme do not run in a force-matrix decomposition "
+              "(parallel.grid); run them on one GPU");
+        term = forces::make_cuda_kspace_term<P>(std::move(term), *coulomb, units_, host_.charge);
+      }
+      terms_.push_back(std::move(term));
     }
     if (!setup.bonded.empty())
       terms_.push_back(forces::make_cuda_bonded_terms<P>(setup.bonded, setup.topology));

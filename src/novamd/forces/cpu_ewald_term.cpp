@@ -1,5 +1,4 @@
-#include "novamd/forces/cpu_ewald_term.hpp"
-
+// The Ewald sum's reciprocal part on the CPU (declared in cpu_kspace_term.hpp).
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "novamd/core/error.hpp"
+#include "novamd/forces/cpu_kspace_term.hpp"
 #include "novamd/physics/ewald.hpp"
 
 namespace novamd::forces {
@@ -35,42 +35,24 @@ class AxisPhases {
   std::vector<Complex> phase_;
 };
 
-class CpuEwaldTerm final : public CpuForceTerm {
+class CpuEwaldTerm final : public CpuKspaceTerm {
  public:
   CpuEwaldTerm(std::unique_ptr<CpuForceTerm> real_space, const CoulombSettings& settings,
                const core::UnitSystem& units)
-      : real_(std::move(real_space)),
-        k_(units.coulomb / settings.dielectric),
-        alpha_(*settings.ewald.alpha),
+      : CpuKspaceTerm(std::move(real_space), settings, units),
+        k_(coulomb_factor()),
+        alpha_(alpha()),
         kmax_(settings.ewald.kmax_per_axis),
         waves_(physics::wave_vectors(
             kmax_[0], kmax_[1], kmax_[2],
             settings.ewald.kmax_squared.value_or(std::numeric_limits<int>::max()))) {}
 
-  void add_to(const core::ParticleData& particles, const core::Box& box,
-              neighbors::ForceBuffers& out, bool with_energy) override {
-    if (real_) real_->add_to(particles, box, out, with_energy);
-    add_reciprocal(particles, box, out, with_energy);
-  }
-  std::int64_t list_builds() const override { return real_ ? real_->list_builds() : 0; }
-  void invalidate_lists() override {
-    if (real_) real_->invalidate_lists();
-  }
-  neighbors::NeighborState neighbor_state() const override {
-    return real_ ? real_->neighbor_state() : neighbors::NeighborState{};
-  }
-  void restore_neighbors(const neighbors::NeighborState& state, const core::ParticleData& p,
-                         const core::Box& box) override {
-    if (real_) real_->restore_neighbors(state, p, box);
-  }
-
  private:
-  void add_reciprocal(const core::ParticleData& particles, const core::Box& box,
-                      neighbors::ForceBuffers& out, bool with_energy) const {
+  core::SymmetricTensor<double> add_reciprocal(const core::ParticleData& particles,
+                                               const core::Box& box, neighbors::ForceBuffers& out,
+                                               bool with_energy) override {
     const std::size_t n = particles.size();
-    if (n == 0) return;
     const auto& q = particles.charge;
-    if (q.size() != n) throw std::logic_error("coulomb ewald: the particles have no charges");
     const auto& L = box.length();
     const double volume = box.volume();
     AxisPhases px(kmax_[0], n), py(kmax_[1], n), pz(kmax_[2], n);
@@ -121,29 +103,14 @@ class CpuEwaldTerm final : public CpuForceTerm {
       out.force.z[i] += force_scale * q[i] * f.z;
       if (with_energy) out.energy[i] += 0.5 * q[i] * force_scale * potential;
     }
-    if (!with_energy) return;
-    add_constant_terms(q, volume, out);
-    add_reciprocal_virial(structure, weight, wave, volume, n, out);
+    if (!with_energy) return {};
+    return reciprocal_virial(structure, weight, wave, volume);
   }
 
-  /// Self energy to each particle; the background's energy and virial spread evenly.
-  void add_constant_terms(const std::vector<double>& q, double volume,
-                          neighbors::ForceBuffers& out) const {
-    const std::size_t n = q.size();
-    double net = 0.0;
-    for (const double x : q) net += x;
-    const double background = physics::ewald_background_energy(net, k_, alpha_, volume) / n;
-    const double self = -k_ * alpha_ / std::sqrt(std::numbers::pi);
-    for (std::size_t i = 0; i < n; ++i) {
-      out.energy[i] += self * q[i] * q[i] + background;
-      for (int a = 0; a < 3; ++a) out.virial[a][i] += background;  // E ~ 1/V: W_aa = E
-    }
-  }
-
-  void add_reciprocal_virial(const std::vector<Complex>& structure,
-                             const std::vector<double>& weight,
-                             const std::vector<core::Vec3<double>>& wave, double volume,
-                             std::size_t n, neighbors::ForceBuffers& out) const {
+  core::SymmetricTensor<double> reciprocal_virial(const std::vector<Complex>& structure,
+                                                  const std::vector<double>& weight,
+                                                  const std::vector<core::Vec3<double>>& wave,
+                                                  double volume) const {
     core::SymmetricTensor<double> total;
     const double scale = k_ * 2.0 * std::numbers::pi / volume;
     for (std::size_t w = 0; w < structure.size(); ++w) {
@@ -157,11 +124,9 @@ class CpuEwaldTerm final : public CpuForceTerm {
       for (int a = 0; a < 3; ++a) term.c[a] += energy;
       total += term;
     }
-    for (std::size_t i = 0; i < n; ++i)
-      for (int c = 0; c < core::kTensorComponents; ++c) out.virial[c][i] += total.c[c] / n;
+    return total;
   }
 
-  std::unique_ptr<CpuForceTerm> real_;
   double k_, alpha_;
   std::array<int, 3> kmax_;
   physics::WaveVectors waves_;
@@ -172,7 +137,7 @@ class CpuEwaldTerm final : public CpuForceTerm {
 std::unique_ptr<CpuForceTerm> make_cpu_ewald_term(std::unique_ptr<CpuForceTerm> real_space,
                                                   const CoulombSettings& settings,
                                                   const core::UnitSystem& units) {
-  if (!settings.ewald.resolved()) throw std::logic_error("coulomb ewald: parameters not resolved");
+  if (!settings.kspace_resolved()) throw std::logic_error("coulomb ewald: parameters not resolved");
   return std::make_unique<CpuEwaldTerm>(std::move(real_space), settings, units);
 }
 

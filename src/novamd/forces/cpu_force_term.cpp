@@ -3,7 +3,7 @@
 #include <string>
 
 #include "novamd/core/error.hpp"
-#include "novamd/forces/cpu_ewald_term.hpp"
+#include "novamd/forces/cpu_kspace_term.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_list_cpu.hpp"
 #include "novamd/neighbors/excluded_rows.hpp"
@@ -144,11 +144,13 @@ std::unique_ptr<CpuForceTerm> make_term(
             neighbors.skin_for(cutoff), neighbors.check_every, block, exclusions);
       });
   const auto* coulomb = std::get_if<CoulombSettings>(&settings);
-  if (coulomb && coulomb->method == CoulombMethod::Ewald) {
+  if (coulomb && coulomb->ewald_split()) {
     if (block)
       throw core::InputError(
-          "forces.coulomb: method ewald does not run in a force-matrix decomposition "
-          "(parallel.grid); run it on one rank");
+          "forces.coulomb: methods ewald and pme do not run in a force-matrix decomposition "
+          "(parallel.grid); run them on one rank");
+    if (coulomb->method == CoulombMethod::Pme)
+      return make_cpu_pme_term(std::move(term), *coulomb, units);
     return make_cpu_ewald_term(std::move(term), *coulomb, units);
   }
   return term;

@@ -57,14 +57,23 @@ std::string CoulombSettings::describe(const core::UnitSystem& units) const {
   const std::string name = method == CoulombMethod::Cut             ? "cut"
                            : method == CoulombMethod::Shift         ? "force shifted"
                            : method == CoulombMethod::ReactionField ? "reaction field"
+                           : method == CoulombMethod::Pme           ? "smooth PME"
                                                                     : "Ewald sum";
   std::string text = fmt::format("coulomb ({}, cutoff {} {}", name, cutoff, units.length);
   if (dielectric != 1.0) text += fmt::format(", dielectric {}", dielectric);
   if (method == CoulombMethod::ReactionField) text += fmt::format(", epsilon_rf {}", epsilon_rf);
-  if (method == CoulombMethod::Ewald) {
+  if (ewald_split()) {
     text += fmt::format(", tolerance {:g}", ewald.tolerance);
     if (ewald.alpha) text += fmt::format(", alpha {:.6g} /{}", *ewald.alpha, units.length);
-    if (ewald.resolved())
+  }
+  if (method == CoulombMethod::Pme) {
+    text += fmt::format(", order {}", ewald.order);
+    if (kspace_resolved())
+      text += fmt::format(", grid {} x {} x {}", ewald.grid_per_axis[0], ewald.grid_per_axis[1],
+                          ewald.grid_per_axis[2]);
+  }
+  if (method == CoulombMethod::Ewald) {
+    if (kspace_resolved())
       text += fmt::format(", kmax {} {} {}", ewald.kmax_per_axis[0], ewald.kmax_per_axis[1],
                           ewald.kmax_per_axis[2]);
     if (ewald.kmax_squared) text += fmt::format(", n^2 <= {}", *ewald.kmax_squared);

@@ -159,25 +159,28 @@ struct NuclearSettings {
   }
 };
 
-/// Coulomb methods: short range (physics/coulomb.hpp) and the Ewald sum (physics/ewald.hpp).
-enum class CoulombMethod { Cut, Shift, ReactionField, Ewald };
+/// Coulomb methods: short range (physics/coulomb.hpp), the Ewald sum (physics/ewald.hpp) and
+/// smooth particle-mesh Ewald (physics/pme.hpp).
+enum class CoulombMethod { Cut, Shift, ReactionField, Ewald, Pme };
 
-/// The Ewald sum's parameters (method `ewald`): each given, or chosen from `tolerance`, the
-/// cutoff and the box by forces::resolve_ewald (kspace_parameters.hpp).
+/// The Ewald split's parameters (methods `ewald` and `pme`): each given, or chosen from
+/// `tolerance`, the cutoff and the box by forces::resolve_kspace (kspace_parameters.hpp).
 struct EwaldParameters {
   double tolerance = 1e-5;      ///< the relative size of the neglected terms
   std::optional<double> alpha;  ///< screening, 1/length
-  std::optional<int> kmax;      ///< |n_x|, |n_y|, |n_z| <= kmax (the same on every axis)
-  /// Per axis, as resolved (from kmax, or each axis's own from the tolerance).
+  std::optional<int> kmax;      ///< ewald: |n_x|, |n_y|, |n_z| <= kmax (the same on every axis)
+  /// ewald: per axis, as resolved (from kmax, or each axis's own from the tolerance).
   std::array<int, 3> kmax_per_axis{0, 0, 0};
-  std::optional<int> kmax_squared;  ///< and n^2 <= kmax_squared (none: the whole cube)
-  bool resolved() const { return alpha.has_value() && kmax_per_axis[0] > 0; }
+  std::optional<int> kmax_squared;  ///< ewald: and n^2 <= kmax_squared (none: the whole cube)
+  int order = 5;                    ///< pme: B-spline order, 4 to 6 (OpenMM's 5)
+  std::optional<std::array<int, 3>> grid;     ///< pme: grid points per axis, as given
+  std::array<int, 3> grid_per_axis{0, 0, 0};  ///< pme: as resolved
 };
 
 /// `forces: - coulomb: {method, cutoff, dielectric, epsilon_rf, tolerance, alpha, kmax,
-/// kmax_squared}`: Coulomb between the particles' charges (a topology's, or each species'
-/// `charge`); excluded pairs left out of the pair sum (and, with `ewald`, corrected for in the
-/// reciprocal sum).
+/// kmax_squared, order, grid}`: Coulomb between the particles' charges (a topology's, or each
+/// species' `charge`); excluded pairs left out of the pair sum (and, with `ewald` or `pme`,
+/// corrected for in the reciprocal sum).
 struct CoulombSettings {
   CoulombMethod method = CoulombMethod::Cut;
   double cutoff = 0.0;                      ///< r_c, length unit (required)
@@ -185,12 +188,23 @@ struct CoulombSettings {
   double dielectric = 1.0;                  ///< relative permittivity inside the cutoff
   /// Permittivity of the continuum beyond r_c (reaction_field only); OpenMM's default.
   double epsilon_rf = 78.3;
-  EwaldParameters ewald;  ///< method ewald only
+  EwaldParameters ewald;  ///< methods ewald and pme only
+
+  /// Ewald or PME: an erfc-screened pair term plus a reciprocal-space sum.
+  bool ewald_split() const {
+    return method == CoulombMethod::Ewald || method == CoulombMethod::Pme;
+  }
+  /// alpha and the wave vectors (ewald) or the grid (pme) are resolved.
+  bool kspace_resolved() const {
+    if (!ewald.alpha) return false;
+    return method == CoulombMethod::Pme ? ewald.grid_per_axis[0] > 0 : ewald.kmax_per_axis[0] > 0;
+  }
 
   static constexpr const char* kName = "coulomb";
   static constexpr const char* kEnergyColumn = "coulomb_energy";
-  static constexpr std::array<std::string_view, 8> kKeys{
-      "method", "cutoff", "dielectric", "epsilon_rf", "tolerance", "alpha", "kmax", "kmax_squared"};
+  static constexpr std::array<std::string_view, 10> kKeys{
+      "method", "cutoff", "dielectric",   "epsilon_rf", "tolerance",
+      "alpha",  "kmax",   "kmax_squared", "order",      "grid"};
   static constexpr bool kCutoffMayBeNone = false;
   std::string describe(const core::UnitSystem& units) const;
 
@@ -256,9 +270,9 @@ auto with_evaluator(const Settings& s, const core::SpeciesTable& species,
     }
   }
   if constexpr (requires { s.ewald; }) {
-    if (s.method == CoulombMethod::Ewald) {  // the real-space part: erfc-screened, cut at r_c
+    if (s.ewald_split()) {  // the real-space part: erfc-screened, cut at r_c
       using Real = physics::EwaldReal<T>;
-      if (!s.ewald.alpha) throw std::logic_error("coulomb ewald: alpha not resolved");
+      if (!s.ewald.alpha) throw std::logic_error("coulomb ewald/pme: alpha not resolved");
       physics::PairTable<typename Real::Params> real(species.size());
       const auto p = Real::make_params(units.coulomb, s.dielectric, *s.ewald.alpha);
       for (int a = 0; a < species.size(); ++a)

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -189,15 +191,43 @@ forces::LennardJonesSettings parse(std::type_identity<forces::LennardJonesSettin
   return settings;
 }
 
-/// `tolerance`, `alpha`, `kmax`, `kmax_squared`: method ewald only.
+/// Refuses each of `keys` present unless the method is one of those it belongs to.
+void refuse_keys_of_other_methods(const YamlReader& node, std::initializer_list<const char*> keys,
+                                  bool belongs, const char* methods) {
+  for (const char* key : keys) {
+    if (const auto value = node.optional(key); value && !belongs)
+      value->fail(fmt::format("{} is a parameter of method {}", key, methods),
+                  fmt::format("{} only with method: {}", key, methods));
+  }
+}
+
+/// `grid`: one integer for every axis or [Kx, Ky, Kz], each at least the B-spline order.
+std::array<int, 3> parse_pme_grid(const YamlReader& grid, int order) {
+  const std::string expected = fmt::format(
+      "an integer or a list [Kx, Ky, Kz] of integers from {} (the order) to 4096", order);
+  const auto range = ValueRange::between(order, 4096);
+  if (!grid.is_list()) {
+    if (!grid.is_scalar()) grid.fail_type(expected);
+    const int k = static_cast<int>(grid.integer(range));
+    return {k, k, k};
+  }
+  const auto elements = grid.elements();
+  if (elements.size() != 3)
+    grid.fail(fmt::format("found a list of {} numbers", elements.size()), expected);
+  std::array<int, 3> points{};
+  for (int a = 0; a < 3; ++a) points[a] = static_cast<int>(elements[a].integer(range));
+  return points;
+}
+
+/// `tolerance` and `alpha` (methods ewald and pme), `kmax` and `kmax_squared` (ewald), `order`
+/// and `grid` (pme).
 void parse_ewald_parameters(const YamlReader& node, forces::CoulombSettings& settings) {
   const bool ewald = settings.method == forces::CoulombMethod::Ewald;
-  for (const char* key : {"tolerance", "alpha", "kmax", "kmax_squared"}) {
-    if (const auto value = node.optional(key); value && !ewald)
-      value->fail(fmt::format("{} is a parameter of the Ewald sum", key),
-                  fmt::format("{} only with method: ewald", key));
-  }
-  if (!ewald) return;
+  const bool pme = settings.method == forces::CoulombMethod::Pme;
+  refuse_keys_of_other_methods(node, {"tolerance", "alpha"}, ewald || pme, "ewald or pme");
+  refuse_keys_of_other_methods(node, {"kmax", "kmax_squared"}, ewald, "ewald");
+  refuse_keys_of_other_methods(node, {"order", "grid"}, pme, "pme");
+  if (!ewald && !pme) return;
   auto& e = settings.ewald;
   e.tolerance = node.number_or("tolerance", e.tolerance, ValueRange::between(1e-16, 0.1));
   if (const auto alpha = node.optional("alpha")) e.alpha = alpha->number(ValueRange::positive());
@@ -205,21 +235,21 @@ void parse_ewald_parameters(const YamlReader& node, forces::CoulombSettings& set
     e.kmax = static_cast<int>(kmax->integer(ValueRange::between(1, 1000)));
   if (const auto k2 = node.optional("kmax_squared"))
     e.kmax_squared = static_cast<int>(k2->integer(ValueRange::between(1, 3'000'000)));
+  e.order = static_cast<int>(node.integer_or("order", e.order, ValueRange::between(4, 6)));
+  if (const auto grid = node.optional("grid")) e.grid = parse_pme_grid(*grid, e.order);
 }
 
 forces::CoulombSettings parse(std::type_identity<forces::CoulombSettings>, const YamlReader& node,
                               const ForceContext&) {
   node.check_keys(keys_of<forces::CoulombSettings>());
   forces::CoulombSettings settings;
-  const YamlReader method = node.required("method");
-  if (method.string() == "pme")
-    method.fail("the Coulomb method 'pme' is not available in this version",
-                "cut, shift, reaction_field or ewald");
+  node.required("method");
   const std::string chosen =
-      node.choice_or("method", "cut", {"cut", "shift", "reaction_field", "ewald"});
+      node.choice_or("method", "cut", {"cut", "shift", "reaction_field", "ewald", "pme"});
   settings.method = chosen == "shift"            ? forces::CoulombMethod::Shift
                     : chosen == "reaction_field" ? forces::CoulombMethod::ReactionField
                     : chosen == "ewald"          ? forces::CoulombMethod::Ewald
+                    : chosen == "pme"            ? forces::CoulombMethod::Pme
                                                  : forces::CoulombMethod::Cut;
   if (settings.method == forces::CoulombMethod::Shift)
     settings.truncation = forces::Truncation::ShiftForce;

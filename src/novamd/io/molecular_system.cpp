@@ -128,7 +128,7 @@ void add_scaled_pairs(const Config& config, const TopologyFile& file, MolecularS
 void add_ewald_corrections(const Config& config, const TopologyFile& file,
                            MolecularSystem& system) {
   const auto* coulomb = coulomb_of(config);
-  if (!coulomb || coulomb->method != forces::CoulombMethod::Ewald) return;
+  if (!coulomb || !coulomb->ewald_split()) return;
   const double k = config.units.coulomb / coulomb->dielectric;
   const double alpha = forces::ewald_alpha(*coulomb);
   const core::ExclusionLists excluded = system.topology.exclusions(core::kExcludedSeparations);

@@ -1,6 +1,7 @@
 """How much LAMMPS's approximate erfc moves its Ewald energy of data.peptide (in.ewald).
 
     lmp -in in.ewald -log none -nocite && python3 ewald_erfc_effect.py
+    python3 ewald_erfc_effect.py --data FILE --g-ewald G --out FILE   (another system)
 
 LAMMPS's coul/long pair styles evaluate erfc(g r) with the polynomial of Abramowitz and Stegun
 7.1.26 (absolute error up to 1.5e-7; pair_lj_charmm_coul_long.cpp, EWALD_P and A1..A5), for the
@@ -12,6 +13,7 @@ energies_ewald.txt as `lammps_erfc_effect`: NovaMD's exact sum plus it is LAMMPS
 Needs numpy.
 """
 
+import argparse
 import math
 import pathlib
 
@@ -48,7 +50,12 @@ def erfc_lammps(x):
 
 
 def main():
-    box, q, x = read_charges_and_positions(DATA)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(DATA), help="LAMMPS data file (atom style full)")
+    parser.add_argument("--g-ewald", type=float, default=G_EWALD)
+    parser.add_argument("--out", default=str(HERE / "energies_ewald.txt"), help="appended to")
+    args = parser.parse_args()
+    box, q, x = read_charges_and_positions(pathlib.Path(args.data))
     erfc = np.vectorize(math.erfc, otypes=[float])
     effect = 0.0
     for a in range(len(q) - 1):
@@ -57,11 +64,11 @@ def main():
         r = np.sqrt((d * d).sum(axis=1))
         within = r < CUTOFF
         r, qq = r[within], q[a] * q[a + 1:][within]
-        gr = G_EWALD * r
+        gr = args.g_ewald * r
         effect += float((KC * qq * (erfc_lammps(gr) - erfc(gr)) / r).sum())
     line = (f"lammps_erfc_effect {effect:.15g}   # sum of k qi qj [erfc_AS(g r) - erfc(g r)] / r "
             f"below 10 A: LAMMPS's erfc polynomial (ewald_erfc_effect.py)\n")
-    with open(HERE / "energies_ewald.txt", "a") as out:
+    with open(args.out, "a") as out:
         out.write(line)
     print(line, end="")
 

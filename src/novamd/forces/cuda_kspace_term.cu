@@ -1,0 +1,489 @@
+#include <cufft.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "novamd/core/cuda_check.cuh"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/forces/cuda_kspace_term.cuh"
+#include "novamd/physics/ewald.hpp"
+#include "novamd/physics/pme.hpp"
+
+namespace novamd::forces {
+namespace {
+
+constexpr int kBlock = 256;
+/// Fixed-point scale of the PME charge grid: 2^40 units per elementary charge.
+constexpr double kFixedScale = 1099511627776.0;
+
+int blocks(int n) {
+  return (n + kBlock - 1) / kBlock;
+}
+
+void check_cufft(cufftResult status, const char* call) {
+  if (status != CUFFT_SUCCESS)
+    throw core::RunError(std::string("cuFFT error in ") + call + ": code " +
+                         std::to_string(static_cast<int>(status)));
+}
+
+/// Sums `value[c]` over the block's threads in a fixed tree; thread 0 returns the totals.
+template <int Components>
+__device__ void block_sum(double (&value)[Components]) {
+  __shared__ double shared[Components][kBlock];
+  for (int c = 0; c < Components; ++c) shared[c][threadIdx.x] = value[c];
+  __syncthreads();
+  for (int stride = kBlock / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride)
+      for (int c = 0; c < Components; ++c)
+        shared[c][threadIdx.x] += shared[c][threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    for (int c = 0; c < Components; ++c) value[c] = shared[c][0];
+}
+
+/// The six virial components of one wave (m or k) of energy e: e delta_ab - c m_a m_b.
+__device__ void add_wave_virial(double (&w)[core::kTensorComponents], double e, double c, double mx,
+                                double my, double mz) {
+  w[0] += e - c * mx * mx;
+  w[1] += e - c * my * my;
+  w[2] += e - c * mz * mz;
+  w[3] -= c * mx * my;
+  w[4] -= c * mx * mz;
+  w[5] -= c * my * mz;
+}
+
+/// rows[r * 6 + c] summed over r in a fixed order (one block).
+__global__ void sum_rows_kernel(int rows, const double* __restrict__ values,
+                                double* __restrict__ total) {
+  double sum[core::kTensorComponents] = {};
+  for (int r = threadIdx.x; r < rows; r += kBlock)
+    for (int c = 0; c < core::kTensorComponents; ++c) sum[c] += values[r * 6 + c];
+  block_sum(sum);
+  if (threadIdx.x == 0)
+    for (int c = 0; c < core::kTensorComponents; ++c) total[c] = sum[c];
+}
+
+/// Self energy and the background's energy share to each particle; the reciprocal virial
+/// (`total`) and the background's spread evenly.
+__global__ void constant_terms_kernel(int n, const double* __restrict__ q, double self_factor,
+                                      double background_share, const double* __restrict__ total,
+                                      neighbors::ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out.energy[i] += self_factor * q[i] * q[i] + background_share;
+  for (int c = 0; c < core::kTensorComponents; ++c)
+    out.virial[c][i] += total[c] / n + (c < 3 ? background_share : 0.0);
+}
+
+/// A wave vector and its weight A_k = exp(-k^2 / 4 alpha^2) / k^2.
+struct Wave {
+  double kx, ky, kz, weight;
+};
+
+struct Positions {
+  const double *x, *y, *z, *q;
+  double lx, ly, lz;
+};
+
+// --- Ewald ----------------------------------------------------------------------------------
+
+/// One block per wave vector: its k and weight A_k (to `waves`), its structure factor S(k) summed
+/// over the particles, and with `with_energy` its virial (to `wave_virial`).
+__global__ void ewald_structure_kernel(int n, Positions p, const int* __restrict__ nx,
+                                       const int* __restrict__ ny, const int* __restrict__ nz,
+                                       double alpha, double energy_scale, bool with_energy,
+                                       Wave* __restrict__ waves, double2* __restrict__ structure,
+                                       double* __restrict__ wave_virial) {
+  const int w = blockIdx.x;
+  const double two_pi = 2.0 * std::numbers::pi;
+  const double kx = two_pi * nx[w] / p.lx, ky = two_pi * ny[w] / p.ly, kz = two_pi * nz[w] / p.lz;
+  double s[2] = {0.0, 0.0};
+  for (int i = threadIdx.x; i < n; i += kBlock) {
+    double sine, cosine;
+    sincos(kx * p.x[i] + ky * p.y[i] + kz * p.z[i], &sine, &cosine);
+    s[0] += p.q[i] * cosine;
+    s[1] += p.q[i] * sine;
+  }
+  block_sum(s);
+  if (threadIdx.x != 0) return;
+  const double k2 = kx * kx + ky * ky + kz * kz;
+  const double weight = exp(-k2 / (4.0 * alpha * alpha)) / k2;
+  waves[w] = {kx, ky, kz, weight};
+  structure[w] = make_double2(s[0], s[1]);
+  if (!with_energy) return;
+  const double e = energy_scale * weight * (s[0] * s[0] + s[1] * s[1]);
+  double virial[core::kTensorComponents] = {};
+  add_wave_virial(virial, e, 2.0 * e * (1.0 / k2 + 1.0 / (4.0 * alpha * alpha)), kx, ky, kz);
+  for (int c = 0; c < core::kTensorComponents; ++c) wave_virial[w * 6 + c] = virial[c];
+}
+
+/// One thread per particle: its force (and energy share) over every wave vector.
+__global__ void ewald_force_kernel(int n, Positions p, int count, const Wave* __restrict__ waves,
+                                   const double2* __restrict__ structure, double force_scale,
+                                   bool with_energy, neighbors::ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || p.q[i] == 0.0) return;
+  double fx = 0.0, fy = 0.0, fz = 0.0, potential = 0.0;
+  const double x = p.x[i], y = p.y[i], z = p.z[i];
+  for (int w = 0; w < count; ++w) {
+    const Wave k = waves[w];
+    const double2 s = structure[w];
+    double sine, cosine;
+    sincos(k.kx * x + k.ky * y + k.kz * z, &sine, &cosine);
+    const double along = k.weight * (s.x * sine - s.y * cosine);
+    fx += along * k.kx;
+    fy += along * k.ky;
+    fz += along * k.kz;
+    potential += k.weight * (s.x * cosine + s.y * sine);
+  }
+  const double scale = force_scale * p.q[i];
+  out.fx[i] += scale * fx;
+  out.fy[i] += scale * fy;
+  out.fz[i] += scale * fz;
+  if (with_energy) out.energy[i] += 0.5 * scale * potential;
+}
+
+// --- PME ------------------------------------------------------------------------------------
+
+struct PmeGridShape {
+  int kx, ky, kz, order;
+};
+
+/// A particle's first grid point and weights along one axis (physics::bspline_weights).
+__device__ int pme_stencil(double x, double length, int points, int order, double* value,
+                           double* derivative) {
+  const double s = x / length;
+  double u = (s - floor(s)) * points;
+  if (u >= points) u -= points;
+  const int first = static_cast<int>(u);
+  physics::bspline_weights(u - first, order, value, derivative);
+  return first;
+}
+
+__device__ int wrapped(int g, int points) {
+  return g >= points ? g - points : g;
+}
+
+/// One thread per particle adds q M M M to its p^3 grid points in fixed point.
+__global__ void pme_spread_kernel(int n, Positions p, PmeGridShape g,
+                                  unsigned long long* __restrict__ grid) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || p.q[i] == 0.0) return;
+  double vx[physics::kMaxPmeOrder], vy[physics::kMaxPmeOrder], vz[physics::kMaxPmeOrder],
+      unused[physics::kMaxPmeOrder];
+  const int x0 = pme_stencil(p.x[i], p.lx, g.kx, g.order, vx, unused);
+  const int y0 = pme_stencil(p.y[i], p.ly, g.ky, g.order, vy, unused);
+  const int z0 = pme_stencil(p.z[i], p.lz, g.kz, g.order, vz, unused);
+  const double q = p.q[i] * kFixedScale;
+  for (int a = 0; a < g.order; ++a) {
+    const int gx = wrapped(x0 + a, g.kx);
+    for (int b = 0; b < g.order; ++b) {
+      const int gy = wrapped(y0 + b, g.ky);
+      const double qxy = q * vx[a] * vy[b];
+      const std::size_t row = (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
+      for (int c = 0; c < g.order; ++c) {
+        const long long units = __double2ll_rn(qxy * vz[c]);
+        atomicAdd(grid + row + wrapped(z0 + c, g.kz), static_cast<unsigned long long>(units));
+      }
+    }
+  }
+}
+
+__global__ void pme_fixed_to_real_kernel(std::size_t size,
+                                         const unsigned long long* __restrict__ fixed,
+                                         double* __restrict__ real) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < size) real[i] = static_cast<double>(static_cast<long long>(fixed[i])) / kFixedScale;
+}
+
+/// One block per grid plane x: the spectrum times G(m), and with `with_energy` the plane's
+/// virial (to plane_virial[x * 6 + c]).
+__global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double lz, double alpha,
+                                    double energy_scale, const double* __restrict__ moduli_x,
+                                    const double* __restrict__ moduli_y,
+                                    const double* __restrict__ moduli_z, bool with_energy,
+                                    cufftDoubleComplex* __restrict__ spectrum,
+                                    double* __restrict__ plane_virial) {
+  const int x = blockIdx.x, half = g.kz / 2 + 1;
+  const double mx = physics::pme_frequency(x, g.kx) / lx;
+  const double pi2_over_a2 = std::numbers::pi * std::numbers::pi / (alpha * alpha);
+  double virial[core::kTensorComponents] = {};
+  for (int e = threadIdx.x; e < g.ky * half; e += kBlock) {
+    const int y = e / half, z = e % half;
+    const double my = physics::pme_frequency(y, g.ky) / ly;
+    const double mz = physics::pme_frequency(z, g.kz) / lz;
+    const auto wave =
+        physics::pme_wave(mx, my, mz, moduli_x[x] * moduli_y[y] * moduli_z[z], alpha, energy_scale);
+    cufftDoubleComplex& s = spectrum[static_cast<std::size_t>(x) * g.ky * half + e];
+    if (with_energy && wave.m2 > 0.0) {
+      const double copies = (z == 0 || (g.kz % 2 == 0 && z == g.kz / 2)) ? 1.0 : 2.0;
+      const double energy = copies * 0.5 * wave.influence * (s.x * s.x + s.y * s.y);
+      add_wave_virial(virial, energy, 2.0 * energy * (1.0 + pi2_over_a2 * wave.m2) / wave.m2, mx,
+                      my, mz);
+    }
+    s.x *= wave.influence;
+    s.y *= wave.influence;
+  }
+  if (!with_energy) return;
+  block_sum(virial);
+  if (threadIdx.x == 0)
+    for (int c = 0; c < core::kTensorComponents; ++c) plane_virial[x * 6 + c] = virial[c];
+}
+
+/// One thread per particle: its force (and energy share 1/2 q phi) from the convolved grid.
+__global__ void pme_gather_kernel(int n, Positions p, PmeGridShape g,
+                                  const double* __restrict__ theta, bool with_energy,
+                                  neighbors::ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || p.q[i] == 0.0) return;
+  double vx[physics::kMaxPmeOrder], vy[physics::kMaxPmeOrder], vz[physics::kMaxPmeOrder];
+  double dx[physics::kMaxPmeOrder], dy[physics::kMaxPmeOrder], dz[physics::kMaxPmeOrder];
+  const int x0 = pme_stencil(p.x[i], p.lx, g.kx, g.order, vx, dx);
+  const int y0 = pme_stencil(p.y[i], p.ly, g.ky, g.order, vy, dy);
+  const int z0 = pme_stencil(p.z[i], p.lz, g.kz, g.order, vz, dz);
+  double fx = 0.0, fy = 0.0, fz = 0.0, phi = 0.0;
+  for (int a = 0; a < g.order; ++a) {
+    const int gx = wrapped(x0 + a, g.kx);
+    for (int b = 0; b < g.order; ++b) {
+      const int gy = wrapped(y0 + b, g.ky);
+      const double* row = theta + (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
+      for (int c = 0; c < g.order; ++c) {
+        const double t = row[wrapped(z0 + c, g.kz)];
+        fx += dx[a] * vy[b] * vz[c] * t;
+        fy += vx[a] * dy[b] * vz[c] * t;
+        fz += vx[a] * vy[b] * dz[c] * t;
+        phi += vx[a] * vy[b] * vz[c] * t;
+      }
+    }
+  }
+  const double q = p.q[i];
+  out.fx[i] -= q * g.kx / p.lx * fx;
+  out.fy[i] -= q * g.ky / p.ly * fy;
+  out.fz[i] -= q * g.kz / p.lz * fz;
+  if (with_energy) out.energy[i] += 0.5 * q * phi;
+}
+
+// --- the terms ------------------------------------------------------------------------------
+
+/// The real-space term, then the reciprocal sum, then the self and background terms.
+template <class PairT>
+class CudaKspaceTerm : public CudaForceTerm<PairT> {
+ public:
+  CudaKspaceTerm(std::unique_ptr<CudaForceTerm<PairT>> real_space, const CoulombSettings& settings,
+                 const core::UnitSystem& units, const std::vector<double>& charges)
+      : real_(std::move(real_space)),
+        k_(units.coulomb / settings.dielectric),
+        alpha_(*settings.ewald.alpha),
+        virial_total_(core::kTensorComponents) {
+    if (!real_) throw std::logic_error("coulomb ewald/pme: the CUDA term needs its real space");
+    for (const double q : charges) net_charge_ += q;
+  }
+
+  void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+              neighbors::OutputMode mode, cudaStream_t stream) final {
+    real_->add_to(in, out, mode, stream);
+    if (in.n == 0) return;
+    if (!in.fields.charge)
+      throw std::logic_error("coulomb ewald/pme: the particles have no charges");
+    const auto& L = in.host_box.length();
+    const Positions p{in.fields.x, in.fields.y, in.fields.z, in.fields.charge, L.x, L.y, L.z};
+    add_reciprocal(in.n, p, in.host_box.volume(), mode.with_energy, out, stream);
+    if (!mode.with_energy) return;
+    const double background =
+        physics::ewald_background_energy(net_charge_, k_, alpha_, in.host_box.volume()) / in.n;
+    constant_terms_kernel<<<blocks(in.n), kBlock, 0, stream>>>(
+        in.n, p.q, -k_ * alpha_ / std::sqrt(std::numbers::pi), background, virial_total_.data(),
+        out);
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+  std::int64_t list_builds() const final { return real_->list_builds(); }
+  void invalidate_lists() final { real_->invalidate_lists(); }
+  std::size_t bytes() const final { return real_->bytes() + reciprocal_bytes(); }
+  neighbors::NeighborState neighbor_state(cudaStream_t stream) const final {
+    return real_->neighbor_state(stream);
+  }
+  void restore_neighbors(const neighbors::NeighborState& state,
+                         const neighbors::PairPosition<PairT>* built_at,
+                         const CudaForceInput<PairT>& in, cudaStream_t stream) final {
+    real_->restore_neighbors(state, built_at, in, stream);
+  }
+
+ protected:
+  /// Queues the reciprocal forces (and energy shares); with `with_energy`, leaves the
+  /// reciprocal virial tensor in virial_total().
+  virtual void add_reciprocal(int n, const Positions& p, double volume, bool with_energy,
+                              neighbors::ForceOutputView out, cudaStream_t stream) = 0;
+  virtual std::size_t reciprocal_bytes() const = 0;
+  double* virial_total() { return virial_total_.data(); }
+  double coulomb_factor() const { return k_; }
+  double alpha() const { return alpha_; }
+
+ private:
+  std::unique_ptr<CudaForceTerm<PairT>> real_;
+  double k_, alpha_, net_charge_ = 0.0;
+  core::DeviceBuffer<double> virial_total_;
+};
+
+template <class PairT>
+class CudaEwaldTerm final : public CudaKspaceTerm<PairT> {
+ public:
+  CudaEwaldTerm(std::unique_ptr<CudaForceTerm<PairT>> real_space, const CoulombSettings& settings,
+                const core::UnitSystem& units, const std::vector<double>& charges)
+      : CudaKspaceTerm<PairT>(std::move(real_space), settings, units, charges) {
+    const auto& e = settings.ewald;
+    const auto waves =
+        physics::wave_vectors(e.kmax_per_axis[0], e.kmax_per_axis[1], e.kmax_per_axis[2],
+                              e.kmax_squared.value_or(std::numeric_limits<int>::max()));
+    count_ = static_cast<int>(waves.size());
+    cudaStream_t stream = nullptr;
+    nx_.copy_from_host(waves.nx, stream);
+    ny_.copy_from_host(waves.ny, stream);
+    nz_.copy_from_host(waves.nz, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    waves_.resize(count_);
+    structure_.resize(count_);
+    wave_virial_.resize(static_cast<std::size_t>(count_) * 6);
+  }
+
+ private:
+  void add_reciprocal(int n, const Positions& p, double volume, bool with_energy,
+                      neighbors::ForceOutputView out, cudaStream_t stream) override {
+    if (count_ == 0) return;
+    const double k = this->coulomb_factor();
+    ewald_structure_kernel<<<count_, kBlock, 0, stream>>>(
+        n, p, nx_.data(), ny_.data(), nz_.data(), this->alpha(),
+        k * 2.0 * std::numbers::pi / volume, with_energy, waves_.data(), structure_.data(),
+        wave_virial_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    ewald_force_kernel<<<blocks(n), kBlock, 0, stream>>>(
+        n, p, count_, waves_.data(), structure_.data(), k * 4.0 * std::numbers::pi / volume,
+        with_energy, out);
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    if (!with_energy) return;
+    sum_rows_kernel<<<1, kBlock, 0, stream>>>(count_, wave_virial_.data(), this->virial_total());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+  std::size_t reciprocal_bytes() const override {
+    return nx_.bytes() * 3 + waves_.bytes() + structure_.bytes() + wave_virial_.bytes();
+  }
+
+  int count_ = 0;
+  core::DeviceBuffer<int> nx_, ny_, nz_;
+  core::DeviceBuffer<Wave> waves_;
+  core::DeviceBuffer<double2> structure_;
+  core::DeviceBuffer<double> wave_virial_;
+};
+
+/// A cuFFT plan, destroyed with its owner.
+class CufftPlan {
+ public:
+  CufftPlan(const std::array<int, 3>& points, cufftType type) {
+    check_cufft(cufftPlan3d(&plan_, points[0], points[1], points[2], type), "cufftPlan3d");
+  }
+  ~CufftPlan() { cufftDestroy(plan_); }
+  CufftPlan(const CufftPlan&) = delete;
+  CufftPlan& operator=(const CufftPlan&) = delete;
+  cufftHandle get(cudaStream_t stream) const {
+    check_cufft(cufftSetStream(plan_, stream), "cufftSetStream");
+    return plan_;
+  }
+
+ private:
+  cufftHandle plan_ = 0;
+};
+
+template <class PairT>
+class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
+ public:
+  CudaPmeTerm(std::unique_ptr<CudaForceTerm<PairT>> real_space, const CoulombSettings& settings,
+              const core::UnitSystem& units, const std::vector<double>& charges)
+      : CudaKspaceTerm<PairT>(std::move(real_space), settings, units, charges),
+        shape_{settings.ewald.grid_per_axis[0], settings.ewald.grid_per_axis[1],
+               settings.ewald.grid_per_axis[2], settings.ewald.order},
+        size_(static_cast<std::size_t>(shape_.kx) * shape_.ky * shape_.kz),
+        forward_(settings.ewald.grid_per_axis, CUFFT_D2Z),
+        backward_(settings.ewald.grid_per_axis, CUFFT_Z2D) {
+    cudaStream_t stream = nullptr;
+    const int points[3] = {shape_.kx, shape_.ky, shape_.kz};
+    for (int a = 0; a < 3; ++a)
+      moduli_[a].copy_from_host(physics::bspline_moduli(points[a], shape_.order), stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    fixed_.resize(size_);
+    real_.resize(size_);
+    spectrum_.resize(static_cast<std::size_t>(shape_.kx) * shape_.ky * (shape_.kz / 2 + 1));
+    plane_virial_.resize(static_cast<std::size_t>(shape_.kx) * 6);
+  }
+
+ private:
+  void add_reciprocal(int n, const Positions& p, double volume, bool with_energy,
+                      neighbors::ForceOutputView out, cudaStream_t stream) override {
+    fixed_.fill_zero(stream);
+    pme_spread_kernel<<<blocks(n), kBlock, 0, stream>>>(n, p, shape_, fixed_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    pme_fixed_to_real_kernel<<<static_cast<unsigned>((size_ + kBlock - 1) / kBlock), kBlock, 0,
+                               stream>>>(size_, fixed_.data(), real_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    check_cufft(cufftExecD2Z(forward_.get(stream), real_.data(), spectrum_.data()), "cufftExecD2Z");
+    pme_convolve_kernel<<<shape_.kx, kBlock, 0, stream>>>(
+        shape_, p.lx, p.ly, p.lz, this->alpha(),
+        this->coulomb_factor() / (std::numbers::pi * volume), moduli_[0].data(), moduli_[1].data(),
+        moduli_[2].data(), with_energy, spectrum_.data(), plane_virial_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    check_cufft(cufftExecZ2D(backward_.get(stream), spectrum_.data(), real_.data()),
+                "cufftExecZ2D");
+    pme_gather_kernel<<<blocks(n), kBlock, 0, stream>>>(n, p, shape_, real_.data(), with_energy,
+                                                        out);
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    if (!with_energy) return;
+    sum_rows_kernel<<<1, kBlock, 0, stream>>>(shape_.kx, plane_virial_.data(),
+                                              this->virial_total());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+  std::size_t reciprocal_bytes() const override {
+    return fixed_.bytes() + real_.bytes() + spectrum_.bytes() + plane_virial_.bytes() +
+           moduli_[0].bytes() + moduli_[1].bytes() + moduli_[2].bytes();
+  }
+
+  PmeGridShape shape_;
+  std::size_t size_;
+  CufftPlan forward_, backward_;
+  core::DeviceBuffer<double> moduli_[3];
+  core::DeviceBuffer<unsigned long long> fixed_;
+  core::DeviceBuffer<double> real_;
+  core::DeviceBuffer<cufftDoubleComplex> spectrum_;
+  core::DeviceBuffer<double> plane_virial_;
+};
+
+}  // namespace
+
+template <core::Precision P>
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_kspace_term(
+    std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> real_space, const CoulombSettings& settings,
+    const core::UnitSystem& units, const std::vector<double>& charges) {
+  if (!settings.kspace_resolved())
+    throw std::logic_error("coulomb ewald/pme: parameters not resolved");
+  using PairT = PairTypeOf<P>;
+  if (settings.method == CoulombMethod::Pme)
+    return std::make_unique<CudaPmeTerm<PairT>>(std::move(real_space), settings, units, charges);
+  return std::make_unique<CudaEwaldTerm<PairT>>(std::move(real_space), settings, units, charges);
+}
+
+template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Double>>>
+make_cuda_kspace_term<core::Precision::Double>(
+    std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Double>>>, const CoulombSettings&,
+    const core::UnitSystem&, const std::vector<double>&);
+template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Mixed>>>
+make_cuda_kspace_term<core::Precision::Mixed>(
+    std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Mixed>>>, const CoulombSettings&,
+    const core::UnitSystem&, const std::vector<double>&);
+template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Single>>>
+make_cuda_kspace_term<core::Precision::Single>(
+    std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Single>>>, const CoulombSettings&,
+    const core::UnitSystem&, const std::vector<double>&);
+
+}  // namespace novamd::forces

@@ -1,0 +1,33 @@
+#pragma once
+/// @file cuda_kspace_term.cuh
+/// The Coulomb term of methods `ewald` and `pme` on the GPU: the real-space pair term (the
+/// CUDA traversal of physics::EwaldReal), then the reciprocal sum, the self energy and the
+/// neutralising background (physics/ewald.hpp, physics/pme.hpp), in double at every precision.
+///
+/// ewald: one block per wave vector sums its structure factor over the particles in a fixed
+/// order; one thread per particle sums its force over the wave vectors.
+/// pme: one thread per particle spreads its charge in 64-bit fixed point (integer atomics, whose
+/// sums do not depend on their order: 2^-40 e resolution, up to 2^23 e on a grid point), cuFFT's
+/// double-precision transforms, one block per grid plane multiplies the spectrum by G(m) and sums
+/// the plane's virial in a fixed order, one thread per particle interpolates its force.
+/// Every sum runs in a fixed order: a run repeats bit for bit on the same GPU.
+/// Declared here, compiled once in forces/cuda_kspace_term.cu for each precision.
+
+#include <memory>
+#include <vector>
+
+#include "novamd/core/units.hpp"
+#include "novamd/forces/cuda_force_term.cuh"
+#include "novamd/forces/force_settings.hpp"
+
+namespace novamd::forces {
+
+/// `real_space` wrapped with the reciprocal sum of `settings` (method ewald or pme, resolved:
+/// kspace_parameters.hpp) for particles with `charges` (storage order at construction; only
+/// their sum and squares are kept, which reordering leaves unchanged).
+template <core::Precision P>
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_kspace_term(
+    std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> real_space, const CoulombSettings& settings,
+    const core::UnitSystem& units, const std::vector<double>& charges);
+
+}  // namespace novamd::forces
