@@ -2,7 +2,7 @@
 
     python3 benchmarks/openmm/molecular.py [--steps N] [--precision mixed|double ...]
 
-Four systems, each as NovaMD runs it:
+Five systems, each as NovaMD runs it:
 
 - dipeptide: examples/amber-dipeptide (2,605 atoms, ff14SB and flexible TIP3P from the prmtop),
   LJ cut at 10 A and reaction-field Coulomb (CutoffPeriodic, epsilon_rf 78.3), no constraints,
@@ -17,6 +17,8 @@ Four systems, each as NovaMD runs it:
   oriented at random with another generator than NovaMD's.
 - water-pme: the same water with PME at ewaldErrorTolerance 5e-4 (OpenMM's default; NovaMD's
   `bench --case ornl` times the same in its last table).
+- water24k-pme: 20^3 = 8,000 such waters (24,000 atoms, 62.1 A) with PME at 5e-4: NovaMD's
+  examples/water/water_pme.yaml on `make_water.py --per-edge 20` (scripts/device/test.sh).
 
 Prints ms/step per system and precision (median of 5 batches of --steps steps after a warm-up,
 each batch waited for by reading the state), and for the dipeptide the step-0 potential energy of
@@ -149,7 +151,8 @@ def main():
           f"{cuda:.9f} (relative difference {abs(cuda - reference) / abs(reference):.1e})")
     print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'ms/step':>9}")
     systems = (("dipeptide", dipeptide), ("dipeptide-pme", dipeptide_system(app.PME)),
-               ("water", water_system()), ("water-pme", water_system(pme=True)))
+               ("water", water_system()), ("water-pme", water_system(pme=True)),
+               ("water24k-pme", water_system(per_edge=20, pme=True)))
     for name, (system, positions, box) in systems:
         for precision in args.precision:
             ms = ms_per_step(system, positions, box, precision, args.steps)

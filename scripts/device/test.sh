@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -13,7 +13,8 @@
 # (reaction field and PME) and the water case where its wheels travel in .whl/ (also part of
 # bench). energy: the cost of thermo steps (runs with thermo rows every step and every
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
-# kernels at 27,648 ions. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
+# kernels at 27,648 ions. pme-profile: Nsight Compute on every kernel of a few steps of 24,000
+# atoms of water with PME. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
 #
 # multigpu and scaling build with MPI and NCCL (build-device-mpi) and need 2 or 4 GPUs; they
@@ -35,7 +36,7 @@ build=build-device
 
 # Files back (at most 8): summary.txt (GPU, version, bench tables), build.log, tests.log,
 # cuda_errors.txt, resources.txt, sass.txt, and ncu_double.txt + ncu_mixed.txt (profile) or
-# ncu_lj.txt (lj-profile).
+# ncu_lj.txt (lj-profile), ncu_pme.txt (pme-profile).
 if [[ $what == multigpu || $what == scaling ]]; then
   exec scripts/device/multi_gpu.sh "$what"
 fi
@@ -112,6 +113,15 @@ if [[ $what == all || $what == bench || $what == molecular ]]; then
         sed "s/^/$precision: /" | tee -a "$summary"
     done
   done
+  # 8,000 flexible SPC/E waters (24,000 atoms, 62.1 A) with PME at tolerance 5e-4 (OpenMM's
+  # default), beside OpenMM's water24k-pme case.
+  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
+  for precision in mixed double; do
+    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision $precision \
+      --steps 4000 --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
+      --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 2>&1 | grep -E "particles|coulomb|neighbors|Done" |
+      sed "s/^/$precision water24k-pme: /" | tee -a "$summary"
+  done
   # PME on the GPU against the exact Ewald sum on the GPU, and against the CPU backend.
   for precision in mixed double; do
     $build/novamd check examples/amber-dipeptide/dipeptide_pme.yaml --backend cuda \
@@ -146,6 +156,33 @@ if [[ $what == all || $what == energy ]]; then
        --set output.thermo.every=$every --set analysis=null 2>&1) | grep "Done" |
       sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
+fi
+if [[ $what == all || $what == pme-profile ]]; then
+  # Every kernel of a few steps of 8,000 flexible SPC/E waters (24,000 atoms, examples/water)
+  # with PME in mixed precision: duration, throughput, occupancy (ncu_pme.txt), and the median
+  # duration per kernel name.
+  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
+  ncu --clock-control none --launch-skip 200 --launch-count 80 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats \
+    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision mixed --steps 60 \
+    --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
+    --set output.thermo.every=60 --set forces.1.coulomb.tolerance=5e-4 > "$OUT/ncu_pme.txt" 2>&1
+  python3 - "$OUT/ncu_pme.txt" <<'PY' | tee -a "$summary"
+import re, statistics, sys
+name, times = None, {}
+for line in open(sys.argv[1]):
+    m = re.match(r"^  (\S.*?) \(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
+    if m:
+        name = re.sub(r"<.*", "", m.group(1)).split("(")[0].strip()
+    m = re.match(r"^\s+Duration\s+(\S+)\s+([\d.,]+)", line)
+    if m and name:
+        scale = {"ns": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
+                 "nsecond": 1e-3}.get(m.group(1), 1.0)
+        times.setdefault(name, []).append(float(m.group(2).replace(",", "")) * scale)
+print("PME water, 24,000 atoms, mixed: kernel, launches, median us")
+for k, v in sorted(times.items(), key=lambda kv: -statistics.median(kv[1]) * len(kv[1])):
+    print(f"{k[:70]:70s} {len(v):4d} {statistics.median(v):9.2f}")
+PY
 fi
 if [[ $what == all || $what == lj-profile ]]; then
   # Every kernel of the first steps of the melt at 62,500 atoms, mixed precision: duration,

@@ -17,6 +17,9 @@ namespace novamd::forces {
 namespace {
 
 constexpr int kBlock = 256;
+/// Threads per block of the per-particle mesh kernels: small blocks spread a few tens of
+/// thousands of particles over every multiprocessor.
+constexpr int kSmallBlock = 128;
 /// Fixed-point scale of the PME charge grid: 2^40 units per elementary charge.
 constexpr double kFixedScale = 1099511627776.0;
 
@@ -169,27 +172,27 @@ __device__ int wrapped(int g, int points) {
   return g >= points ? g - points : g;
 }
 
-/// One thread per particle adds q M M M to its p^3 grid points in fixed point.
+/// One thread per particle and x-plane of its stencil (thread t: particle t / p, plane t % p)
+/// adds q M M M to its p^2 grid points of that plane in fixed point.
 __global__ void pme_spread_kernel(int n, Positions p, PmeGridShape g,
                                   unsigned long long* __restrict__ grid) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int i = static_cast<int>(t / g.order), a = static_cast<int>(t % g.order);
   if (i >= n || p.q[i] == 0.0) return;
   double vx[physics::kMaxPmeOrder], vy[physics::kMaxPmeOrder], vz[physics::kMaxPmeOrder],
       unused[physics::kMaxPmeOrder];
   const int x0 = pme_stencil(p.x[i], p.lx, g.kx, g.order, vx, unused);
   const int y0 = pme_stencil(p.y[i], p.ly, g.ky, g.order, vy, unused);
   const int z0 = pme_stencil(p.z[i], p.lz, g.kz, g.order, vz, unused);
-  const double q = p.q[i] * kFixedScale;
-  for (int a = 0; a < g.order; ++a) {
-    const int gx = wrapped(x0 + a, g.kx);
-    for (int b = 0; b < g.order; ++b) {
-      const int gy = wrapped(y0 + b, g.ky);
-      const double qxy = q * vx[a] * vy[b];
-      const std::size_t row = (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
-      for (int c = 0; c < g.order; ++c) {
-        const long long units = __double2ll_rn(qxy * vz[c]);
-        atomicAdd(grid + row + wrapped(z0 + c, g.kz), static_cast<unsigned long long>(units));
-      }
+  const double qx = p.q[i] * kFixedScale * vx[a];
+  const int gx = wrapped(x0 + a, g.kx);
+  for (int b = 0; b < g.order; ++b) {
+    const int gy = wrapped(y0 + b, g.ky);
+    const double qxy = qx * vy[b];
+    const std::size_t row = (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
+    for (int c = 0; c < g.order; ++c) {
+      const long long units = __double2ll_rn(qxy * vz[c]);
+      atomicAdd(grid + row + wrapped(z0 + c, g.kz), static_cast<unsigned long long>(units));
     }
   }
 }
@@ -201,8 +204,12 @@ __global__ void pme_fixed_to_real_kernel(std::size_t size,
   if (i < size) real[i] = static_cast<double>(static_cast<long long>(fixed[i])) / kFixedScale;
 }
 
-/// One block per grid plane x: the spectrum times G(m), and with `with_energy` the plane's
-/// virial (to plane_virial[x * 6 + c]).
+/// Blocks per grid plane in the convolution.
+constexpr int kConvolveChunks = 4;
+
+/// kConvolveChunks blocks per grid plane x (blockIdx.x = x, blockIdx.y = chunk): the spectrum
+/// times G(m), and with `with_energy` each block's share of the virial (to
+/// plane_virial[(x * kConvolveChunks + chunk) * 6 + c]).
 __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double lz, double alpha,
                                     double energy_scale, const double* __restrict__ moduli_x,
                                     const double* __restrict__ moduli_y,
@@ -213,7 +220,7 @@ __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double
   const double mx = physics::pme_frequency(x, g.kx) / lx;
   const double pi2_over_a2 = std::numbers::pi * std::numbers::pi / (alpha * alpha);
   double virial[core::kTensorComponents] = {};
-  for (int e = threadIdx.x; e < g.ky * half; e += kBlock) {
+  for (int e = blockIdx.y * kBlock + threadIdx.x; e < g.ky * half; e += kBlock * kConvolveChunks) {
     const int y = e / half, z = e % half;
     const double my = physics::pme_frequency(y, g.ky) / ly;
     const double mz = physics::pme_frequency(z, g.kz) / lz;
@@ -232,10 +239,13 @@ __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double
   if (!with_energy) return;
   block_sum(virial);
   if (threadIdx.x == 0)
-    for (int c = 0; c < core::kTensorComponents; ++c) plane_virial[x * 6 + c] = virial[c];
+    for (int c = 0; c < core::kTensorComponents; ++c)
+      plane_virial[(x * kConvolveChunks + blockIdx.y) * 6 + c] = virial[c];
 }
 
 /// One thread per particle: its force (and energy share 1/2 q phi) from the convolved grid.
+/// (Eight lanes per particle, one per stencil plane, measured 2.6 times slower on 24,000 atoms:
+/// each lane computes the particle's three stencils again.)
 __global__ void pme_gather_kernel(int n, Positions p, PmeGridShape g,
                                   const double* __restrict__ theta, bool with_energy,
                                   neighbors::ForceOutputView out) {
@@ -253,11 +263,11 @@ __global__ void pme_gather_kernel(int n, Positions p, PmeGridShape g,
       const int gy = wrapped(y0 + b, g.ky);
       const double* row = theta + (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
       for (int c = 0; c < g.order; ++c) {
-        const double t = row[wrapped(z0 + c, g.kz)];
-        fx += dx[a] * vy[b] * vz[c] * t;
-        fy += vx[a] * dy[b] * vz[c] * t;
-        fz += vx[a] * vy[b] * dz[c] * t;
-        phi += vx[a] * vy[b] * vz[c] * t;
+        const double value = row[wrapped(z0 + c, g.kz)];
+        fx += dx[a] * vy[b] * vz[c] * value;
+        fy += vx[a] * dy[b] * vz[c] * value;
+        fz += vx[a] * vy[b] * dz[c] * value;
+        phi += vx[a] * vy[b] * vz[c] * value;
       }
     }
   }
@@ -416,31 +426,33 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
     fixed_.resize(size_);
     real_.resize(size_);
     spectrum_.resize(static_cast<std::size_t>(shape_.kx) * shape_.ky * (shape_.kz / 2 + 1));
-    plane_virial_.resize(static_cast<std::size_t>(shape_.kx) * 6);
+    plane_virial_.resize(static_cast<std::size_t>(shape_.kx) * kConvolveChunks * 6);
   }
 
  private:
   void add_reciprocal(int n, const Positions& p, double volume, bool with_energy,
                       neighbors::ForceOutputView out, cudaStream_t stream) override {
     fixed_.fill_zero(stream);
-    pme_spread_kernel<<<blocks(n), kBlock, 0, stream>>>(n, p, shape_, fixed_.data());
+    const long long spreaders = static_cast<long long>(n) * shape_.order;
+    pme_spread_kernel<<<static_cast<unsigned>((spreaders + kSmallBlock - 1) / kSmallBlock),
+                        kSmallBlock, 0, stream>>>(n, p, shape_, fixed_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     pme_fixed_to_real_kernel<<<static_cast<unsigned>((size_ + kBlock - 1) / kBlock), kBlock, 0,
                                stream>>>(size_, fixed_.data(), real_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     check_cufft(cufftExecD2Z(forward_.get(stream), real_.data(), spectrum_.data()), "cufftExecD2Z");
-    pme_convolve_kernel<<<shape_.kx, kBlock, 0, stream>>>(
+    pme_convolve_kernel<<<dim3(shape_.kx, kConvolveChunks), kBlock, 0, stream>>>(
         shape_, p.lx, p.ly, p.lz, this->alpha(),
         this->coulomb_factor() / (std::numbers::pi * volume), moduli_[0].data(), moduli_[1].data(),
         moduli_[2].data(), with_energy, spectrum_.data(), plane_virial_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     check_cufft(cufftExecZ2D(backward_.get(stream), spectrum_.data(), real_.data()),
                 "cufftExecZ2D");
-    pme_gather_kernel<<<blocks(n), kBlock, 0, stream>>>(n, p, shape_, real_.data(), with_energy,
-                                                        out);
+    pme_gather_kernel<<<(n + kSmallBlock - 1) / kSmallBlock, kSmallBlock, 0, stream>>>(
+        n, p, shape_, real_.data(), with_energy, out);
     NOVAMD_CUDA_CHECK_LAUNCH();
     if (!with_energy) return;
-    sum_rows_kernel<<<1, kBlock, 0, stream>>>(shape_.kx, plane_virial_.data(),
+    sum_rows_kernel<<<1, kBlock, 0, stream>>>(shape_.kx * kConvolveChunks, plane_virial_.data(),
                                               this->virial_total());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }

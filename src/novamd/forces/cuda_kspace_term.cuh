@@ -6,10 +6,11 @@
 ///
 /// ewald: one block per wave vector sums its structure factor over the particles in a fixed
 /// order; one thread per particle sums its force over the wave vectors.
-/// pme: one thread per particle spreads its charge in 64-bit fixed point (integer atomics, whose
-/// sums do not depend on their order: 2^-40 e resolution, up to 2^23 e on a grid point), cuFFT's
-/// double-precision transforms, one block per grid plane multiplies the spectrum by G(m) and sums
-/// the plane's virial in a fixed order, one thread per particle interpolates its force.
+/// pme: one thread per particle and stencil plane spreads its charge in 64-bit fixed point
+/// (integer atomics, whose sums do not depend on their order: 2^-40 e resolution, up to 2^23 e on
+/// a grid point), cuFFT's double-precision transforms, four blocks per grid plane multiply the
+/// spectrum by G(m) and sum their virial in a fixed order, one thread per particle interpolates
+/// its force.
 /// Every sum runs in a fixed order: a run repeats bit for bit on the same GPU.
 /// Declared here, compiled once in forces/cuda_kspace_term.cu for each precision.
 

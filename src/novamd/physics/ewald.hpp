@@ -40,7 +40,11 @@ namespace novamd::physics {
 /// The real-space pair of the Ewald sum, per unit charge product (the traversals scale by
 /// q_i q_j): v(r) = k_e erfc(alpha r) / r, f(r) = k_e [erfc(alpha r)/r + 2 alpha/sqrt(pi)
 /// exp(-alpha^2 r^2)] / r. Used with a plain cutoff (no shift): the screened pair is negligible
-/// at r_c by the choice of alpha.
+/// at r_c by the choice of alpha. In FP32 (mixed and single precision) erfc(x) is Abramowitz and
+/// Stegun's 7.1.26, t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2) with t = 1 / (1 + p x)
+/// (absolute error below 1.5e-7, about twice FP32's rounding of 1; OpenMM's CUDA and LAMMPS's
+/// coul/long use the same), which shares its exponential with the force's Gaussian term; in
+/// FP64 the library's erfc.
 template <class T>
 struct EwaldReal {
   using Real = T;
@@ -61,9 +65,25 @@ struct EwaldReal {
   NOVAMD_HD static PairResult<T> evaluate(T r2, const Params& p) {
     const T inv_r = core::rsqrt_hd(r2);
     const T r = r2 * inv_r;
-    const T screened = core::erfc_hd(p.alpha * r) * inv_r;
-    const T gaussian = p.two_alpha_over_pi * core::exp_hd(-p.alpha * p.alpha * r2);
+    const T exp_x2 = core::exp_hd(-p.alpha * p.alpha * r2);
+    const T screened = erfc_of(p.alpha * r, exp_x2) * inv_r;
+    const T gaussian = p.two_alpha_over_pi * exp_x2;
     return {p.k * (screened + gaussian) * inv_r * inv_r, p.k * screened};
+  }
+
+  /// erfc(x), given exp(-x^2).
+  NOVAMD_HD static T erfc_of(T x, T exp_x2) {
+    if constexpr (sizeof(T) == sizeof(float)) {
+      const T t = T(1) / (T(1) + T(0.3275911) * x);
+      return t *
+             (T(0.254829592) +
+              t * (T(-0.284496736) +
+                   t * (T(1.421413741) + t * (T(-1.453152027) + t * T(1.061405429))))) *
+             exp_x2;
+    } else {
+      (void)exp_x2;
+      return core::erfc_hd(x);
+    }
   }
 };
 
