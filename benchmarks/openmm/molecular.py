@@ -141,7 +141,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--precision", nargs="+", default=["mixed", "double"])
+    parser.add_argument("--water-edges", type=int, nargs="*", default=[],
+                        help="only PME water boxes of N^3 molecules (make_water.py --per-edge N)")
     args = parser.parse_args()
+    if args.water_edges:
+        print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'ms/step':>9}")
+        for edge in args.water_edges:
+            system, positions, box = water_system(per_edge=edge, pme=True)
+            for precision in args.precision:
+                ms = ms_per_step(system, positions, box, precision, args.steps)
+                print(f"{'water' + str(edge) + '-pme':>13} {system.getNumParticles():>7} "
+                      f"{precision:>9} {ms:>9.4f}", flush=True)
+        return
     print(f"OpenMM {openmm.version.full_version}, CUDA platform "
           f"{openmm.Platform.getPlatformByName('CUDA').getPropertyDefaultValue('DeviceIndex') or 0}")
     dipeptide = dipeptide_system()

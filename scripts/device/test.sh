@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-sizes|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -14,7 +14,8 @@
 # bench). energy: the cost of thermo steps (runs with thermo rows every step and every
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. pme-profile: Nsight Compute on every kernel of a few steps of 24,000
-# atoms of water with PME. lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
+# atoms of water with PME. pme-sizes: PME water of about 98,000 and 943,000 atoms beside OpenMM.
+# lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
 #
 # multigpu and scaling build with MPI and NCCL (build-device-mpi) and need 2 or 4 GPUs; they
@@ -156,6 +157,23 @@ if [[ $what == all || $what == energy ]]; then
        --set output.thermo.every=$every --set analysis=null 2>&1) | grep "Done" |
       sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
+fi
+if [[ $what == pme-sizes ]]; then
+  # PME water boxes about 4 and 40 times the 24,000-atom one (32^3 and 68^3 molecules: 98,304
+  # and 943,296 atoms), NovaMD and OpenMM, mixed precision, tolerance 5e-4.
+  for edge in 32 68; do
+    python3 examples/water/make_water.py --per-edge $edge --out /tmp/water$edge.data > /dev/null
+    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision mixed \
+      --steps 400 --set system.topology.read=/tmp/water$edge.data --set output.trajectory=[] \
+      --set output.thermo.every=400 --set forces.1.coulomb.tolerance=5e-4 2>&1 |
+      grep -E "particles|coulomb|neighbors|Done" | sed "s/^/water$edge-pme: /" | tee -a "$summary"
+  done
+  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl &&
+      PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py --steps 200 \
+        --precision mixed --water-edges 32 68 2>&1 | tee -a "$summary"
+  fi
 fi
 if [[ $what == all || $what == pme-profile ]]; then
   # Every kernel of a few steps of 8,000 flexible SPC/E waters (24,000 atoms, examples/water)

@@ -46,7 +46,11 @@ io::TopologyFile water_box(int per_edge, std::uint64_t seed) {
   f.box_edges = core::Vec3<double>{edge, edge, edge};
   f.types = {{"OW", 15.9994}, {"HW", 1.008}};
   f.pair_style = "lj_cut";
-  f.lj_by_type = {io::LennardJonesCoefficients{0.1553, 3.166}, io::LennardJonesCoefficients{0.0, 1.0}};
+  io::LennardJonesCoefficients oxygen, hydrogen;
+  oxygen.epsilon = 0.1553;
+  oxygen.sigma = 3.166;
+  hydrogen.sigma = 1.0;  // epsilon 0: no LJ on hydrogen
+  f.lj_by_type = {oxygen, hydrogen};
   f.bond = io::StyleCoefficients{"harmonic", {{450.0, 1.0}}};
   f.angle = io::StyleCoefficients{"harmonic", {{55.0, 109.47}}};
   f.topology = core::Topology(3 * molecules);
