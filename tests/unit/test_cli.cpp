@@ -250,6 +250,18 @@ TEST(Cli, BenchOrnlPrintsBothTraversalsAndTheTermColumns) {
     EXPECT_EQ(cells[9], "6.0") << row;  // the seed's target
     EXPECT_EQ(cells[10], "ms") << row;
   }
+  // The PME table: its grid from the tolerance, then ms/step, forces, LJ, PME, shifted, mesh.
+  const auto pme_at = result.output.find("smooth PME, cutoff 10 A, tolerance 0.0005");
+  ASSERT_NE(pme_at, std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("grid 45 x 45 x 45", pme_at), std::string::npos) << result.output;
+  const auto header = result.output.find("mesh ms\n", pme_at);
+  ASSERT_NE(header, std::string::npos) << result.output;
+  std::stringstream row(result.output.substr(header + 8));
+  for (int k = 0; k < 5; ++k) {  // the mesh's estimate, a difference, may be noise-negative
+    double value = 0.0;
+    ASSERT_TRUE(row >> value) << result.output;
+    EXPECT_GT(value, 0.0) << "column " << k;
+  }
 }
 
 }  // namespace
