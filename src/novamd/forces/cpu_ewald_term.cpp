@@ -40,8 +40,6 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
   CpuEwaldTerm(std::unique_ptr<CpuForceTerm> real_space, const CoulombSettings& settings,
                const core::UnitSystem& units)
       : CpuKspaceTerm(std::move(real_space), settings, units),
-        k_(coulomb_factor()),
-        alpha_(alpha()),
         kmax_(settings.ewald.kmax_per_axis),
         waves_(physics::wave_vectors(
             kmax_[0], kmax_[1], kmax_[2],
@@ -73,7 +71,7 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
                  2.0 * std::numbers::pi * waves_.ny[w] / L.y,
                  2.0 * std::numbers::pi * waves_.nz[w] / L.z};
       const double k2 = core::dot(wave[w], wave[w]);
-      weight[w] = std::exp(-k2 / (4.0 * alpha_ * alpha_)) / k2;
+      weight[w] = std::exp(-k2 / (4.0 * alpha() * alpha())) / k2;
     }
     // Structure factors S(k), each summed in particle order.
     std::vector<Complex> structure(count);
@@ -83,7 +81,7 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
       for (std::size_t i = 0; i < n; ++i) s += q[i] * phase(i, w);
       structure[w] = s;
     }
-    const double force_scale = k_ * 4.0 * std::numbers::pi / volume;
+    const double force_scale = coulomb_factor() * 4.0 * std::numbers::pi / volume;
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
       core::Vec3<double> f{};
@@ -112,12 +110,12 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
                                                   const std::vector<core::Vec3<double>>& wave,
                                                   double volume) const {
     core::SymmetricTensor<double> total;
-    const double scale = k_ * 2.0 * std::numbers::pi / volume;
+    const double scale = coulomb_factor() * 2.0 * std::numbers::pi / volume;
     for (std::size_t w = 0; w < structure.size(); ++w) {
       const auto& k = wave[w];
       const double k2 = core::dot(k, k);
       const double energy = scale * weight[w] * std::norm(structure[w]);
-      const double c = 2.0 * (1.0 / k2 + 1.0 / (4.0 * alpha_ * alpha_));
+      const double c = 2.0 * (1.0 / k2 + 1.0 / (4.0 * alpha() * alpha()));
       core::SymmetricTensor<double> term;
       term.add_symmetrized_outer(k.x, k.y, k.z, -c * energy * k.x, -c * energy * k.y,
                                  -c * energy * k.z);
@@ -127,7 +125,6 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
     return total;
   }
 
-  double k_, alpha_;
   std::array<int, 3> kmax_;
   physics::WaveVectors waves_;
 };

@@ -59,7 +59,6 @@ class FftwGrid {
   std::complex<double>* spectrum() {
     return reinterpret_cast<std::complex<double>*>(spectrum_.get());
   }
-  std::size_t real_size() const { return real_size_; }
   void forward() { fftw_execute(forward_); }
   void backward() { fftw_execute(backward_); }
   const std::array<int, 3>& points() const { return points_; }
