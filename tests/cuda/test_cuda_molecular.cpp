@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -52,16 +53,34 @@ const std::string kDipeptide =
     "integrator: {type: velocity_verlet, timestep: 0.25}\n"
     "run: {steps: 0}\n";
 
+// 1,000 flexible SPC/E waters in a 31.04 A box: with cutoffs of 9 A the box holds three list
+// cells per axis, so LJ and PME's real space share one pass on the GPU (pair_sum_terms.hpp).
+const std::string kWater =
+    "units: real\n"
+    "system:\n"
+    "  topology:\n"
+    "    read: " NOVAMD_SOURCE_DIR
+    "/examples/water/water.data\n"
+    "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
+    "forces:\n"
+    "  - lennard_jones: {cutoff: 9.0}\n"
+    "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 1e-6}\n"
+    "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+    "run: {steps: 0}\n";
+
 struct Evaluation {
   novamd::core::ParticleData particles;  // id order
   novamd::backend::Observables observables;
+  std::int64_t list_builds = 0;
 };
 
 enum class BondedOnly { No, Yes };
 
+/// One force evaluation of `yaml`'s system; with `box_scale` != 1, in the box scaled by it
+/// (positions with it) after the backend was made for the original box.
 Evaluation evaluate(const std::string& yaml, const char* backend, const char* precision,
                     EnergyRequest energy = EnergyRequest::Compute,
-                    BondedOnly bonded_only = BondedOnly::No) {
+                    BondedOnly bonded_only = BondedOnly::No, double box_scale = 1.0) {
   const auto config = novamd::io::parse_config(yaml, "molecular.yaml",
                                                {{"precision", precision}});
   auto initial = novamd::io::build_initial_system(config);
@@ -72,18 +91,28 @@ Evaluation evaluate(const std::string& yaml, const char* backend, const char* pr
                                                : config.forces,
                 config.precision, config.neighbors, nullptr, std::move(molecular.topology),
                 std::move(molecular.bonded)});
+  if (box_scale != 1.0) {
+    const auto& L = initial.box.length();
+    b->rescale_box(novamd::core::Box(L.x * box_scale, L.y * box_scale, L.z * box_scale));
+  }
   b->compute_forces(energy);
   return {b->particles_on_host(),
-          energy == EnergyRequest::Compute ? b->observables() : novamd::backend::Observables{}};
+          energy == EnergyRequest::Compute ? b->observables() : novamd::backend::Observables{},
+          b->neighbor_list_builds()};
 }
 
 /// `kspace_relative`: a further bound, relative to the largest force and to the energy scale, for
 /// an Ewald or PME reciprocal sum (see KspaceSumsMatchTheCpu).
+/// `gpu_list_builds`, where given, receives the GPU's list builds (which traversal ran).
 void expect_matches_cpu(const std::string& yaml, const char* precision,
-                        double kspace_relative = 0.0) {
-  const Evaluation cpu = evaluate(yaml, "cpu", "double");
-  const Evaluation gpu = evaluate(yaml, "cuda", precision);
-  const Evaluation again = evaluate(yaml, "cuda", precision);
+                        double kspace_relative = 0.0, double box_scale = 1.0,
+                        std::int64_t* gpu_list_builds = nullptr) {
+  const Evaluation cpu =
+      evaluate(yaml, "cpu", "double", EnergyRequest::Compute, BondedOnly::No, box_scale);
+  const Evaluation gpu =
+      evaluate(yaml, "cuda", precision, EnergyRequest::Compute, BondedOnly::No, box_scale);
+  const Evaluation again =
+      evaluate(yaml, "cuda", precision, EnergyRequest::Compute, BondedOnly::No, box_scale);
   const bool in_double = std::string(precision) == "double";
   // Pair forces in FP32 under mixed precision: each pair term rounds at 2^-24 relative, and a
   // particle sums some 400 of them with cancellation; bonded terms are double at every
@@ -116,6 +145,7 @@ void expect_matches_cpu(const std::string& yaml, const char* precision,
   for (std::size_t i = 0; i < gpu.particles.size(); ++i)
     ASSERT_EQ(gpu.particles.force.x[i], again.particles.force.x[i]) << i;
   EXPECT_EQ(gpu.observables.potential_energy, again.observables.potential_energy);
+  if (gpu_list_builds) *gpu_list_builds = gpu.list_builds;
 }
 
 TEST(CudaMolecular, PeptideMatchesTheCpuTermByTerm) {
@@ -181,6 +211,27 @@ TEST(CudaMolecular, KspaceSumsMatchTheCpu) {
     SCOPED_TRACE(method);
     expect_matches_cpu(yaml, "double", 1e-9);
     expect_matches_cpu(yaml, "mixed", 1e-9);
+  }
+}
+
+// LJ and PME's real space in one pass over one list (physics::PairSum): forces, each term's
+// energy (LJ and Coulomb apart, from the sum's two parts) and the virial as the CPU gives them
+// (its own one pass, checked against two passes in test_pair_sum_terms.cpp), within the bounds
+// above (PME's mesh as in KspaceSumsMatchTheCpu); one list built. In a box shrunk below three
+// list cells per axis, the GPU runs the two potentials as terms of their own (all pairs), and
+// still matches.
+TEST(CudaMolecular, LjAndPmeRealSpaceInOnePassMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  EXPECT_EQ(evaluate(kWater, "cpu", "double").list_builds, 1);  // one pass on the CPU too
+  for (const char* precision : {"double", "mixed"}) {
+    SCOPED_TRACE(precision);
+    std::int64_t builds = -1;
+    expect_matches_cpu(kWater, precision, 1e-9, 1.0, &builds);
+    EXPECT_EQ(builds, 1);
+    // 31.04 x 0.96 = 29.8 A < 3 (9 + 1.08) A: no list cells, all pairs.
+    SCOPED_TRACE("shrunk box");
+    expect_matches_cpu(kWater, precision, 1e-9, 0.96, &builds);
+    EXPECT_EQ(builds, 0);
   }
 }
 

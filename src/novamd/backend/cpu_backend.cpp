@@ -7,13 +7,16 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <utility>
+#include <variant>
 
 #include "novamd/backend/for_each_particle.hpp"
 #include "novamd/backend/molecular_terms.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_bonded_force.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
+#include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/space_filling_curve.hpp"
 #include "novamd/parallel/force_matrix_domain.hpp"
@@ -50,11 +53,24 @@ CpuBackend::CpuBackend(BackendSetup setup)
   if (has_excluded_pairs(setup, domain_->decomposed()))
     exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
   forces::resolve_kspace(setup.forces, box_);  // Ewald's alpha and wave vectors for this box
-  for (const auto& settings : setup.forces) {
+  // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
+  const auto one_pass =
+      block ? std::nullopt : forces::lj_coulomb_pass_at(setup.forces, setup.neighbors, box_);
+  const core::ExclusionLists* exclusions = exclusions_ ? &*exclusions_ : nullptr;
+  for (std::size_t t = 0; t < setup.forces.size(); ++t) {
+    const auto& settings = setup.forces[t];
     cutoffs_.push_back(forces::cutoff_of(settings));
+    if (one_pass && t == *one_pass + 1) continue;  // in the Lennard-Jones term's pass
+    if (one_pass && t == *one_pass) {
+      terms_.push_back(forces::make_cpu_lj_coulomb_force(
+          std::get<forces::LennardJonesSettings>(settings),
+          std::get<forces::CoulombSettings>(setup.forces[t + 1]), species_, units_, setup.precision,
+          setup.neighbors, exclusions));
+      continue;
+    }
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
                                                  setup.neighbors, box_.shortest_edge(), block,
-                                                 exclusions_ ? &*exclusions_ : nullptr));
+                                                 exclusions));
   }
   for (const auto& settings : setup.bonded)
     terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology));
@@ -74,9 +90,14 @@ void CpuBackend::compute_forces(EnergyRequest energy) {
   buffers_.reset(particles_.size(), with_energy);
   cumulative_energy_.clear();
   for (const auto& term : terms_) {
-    term->add_to(particles_, box_, buffers_, with_energy);
-    if (with_energy)
+    if (!with_energy) {
+      term->add_to(particles_, box_, buffers_, false);
+      continue;
+    }
+    for (int part = 0; part < term->parts(); ++part) {  // each part's energy: its thermo column
+      term->add_part_to(part, particles_, box_, buffers_, true);
       cumulative_energy_.push_back(sum_over(domain_->energy_ranges(), buffers_.energy));
+    }
   }
   energy_current_ = with_energy;
   domain_->complete_forces(buffers_.force);

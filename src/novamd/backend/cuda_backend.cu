@@ -16,6 +16,7 @@
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/forces/cuda_kspace_term.cuh"
 #include "novamd/forces/kspace_parameters.hpp"
+#include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/parallel/cuda_force_matrix_domain.cuh"
@@ -72,11 +73,23 @@ class CudaBackend final : public Backend {
     if (domain_->decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
     const bool excluded_pairs = has_excluded_pairs(setup, domain_->decomposed());
     if (excluded_pairs || !setup.bonded.empty()) topology_.upload(setup.topology, stream_.get());
-    for (const auto& f : setup.forces) {
+    // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
+    const auto one_pass = domain_->decomposed()
+                              ? std::nullopt
+                              : forces::lj_coulomb_pass_at(setup.forces, neighbor_settings, box_);
+    for (std::size_t t = 0; t < setup.forces.size(); ++t) {
+      const auto& f = setup.forces[t];
       cutoffs_.push_back(forces::cutoff_of(f));
-      auto term = forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings, box_,
-                                                  excluded_pairs);
-      if (const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
+      if (one_pass && t == *one_pass + 1) continue;  // in the Lennard-Jones term's pass
+      auto term = one_pass && t == *one_pass
+                      ? forces::make_cuda_lj_coulomb_force<P>(
+                            std::get<forces::LennardJonesSettings>(f),
+                            std::get<forces::CoulombSettings>(setup.forces[t + 1]), species_,
+                            units_, neighbor_settings, box_, excluded_pairs)
+                      : forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings,
+                                                        box_, excluded_pairs);
+      const auto& coulomb_settings = one_pass && t == *one_pass ? setup.forces[t + 1] : f;
+      if (const auto* coulomb = std::get_if<forces::CoulombSettings>(&coulomb_settings);
           coulomb && coulomb->ewald_split()) {
         if (domain_->decomposed())
           throw core::InputError(

@@ -110,4 +110,22 @@ class CudaStream {
   cudaStream_t stream_{};
 };
 
+/// An owned CUDA event without timing, for ordering work across streams: record() on one
+/// stream, then make_wait() another stream until the work queued before the record is done.
+class CudaEvent {
+ public:
+  CudaEvent() { NOVAMD_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  ~CudaEvent() { cudaEventDestroy(event_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+
+  void record(cudaStream_t stream) const { NOVAMD_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  void make_wait(cudaStream_t stream) const {
+    NOVAMD_CUDA_CHECK(cudaStreamWaitEvent(stream, event_, 0));
+  }
+
+ private:
+  cudaEvent_t event_{};
+};
+
 }  // namespace novamd::core

@@ -4,6 +4,7 @@
 
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_kspace_term.hpp"
+#include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
 #include "novamd/neighbors/cell_list_cpu.hpp"
 #include "novamd/neighbors/excluded_rows.hpp"
@@ -14,10 +15,14 @@ namespace {
 
 using neighbors::NeighborMethod;
 
-/// A pair force: Evaluator in PairT arithmetic, sums in AccT, over the chosen traversal.
+/// A pair force: Evaluator in PairT arithmetic, sums in AccT, over the chosen traversal. A sum
+/// of two potentials (physics::PairSum, pair_sum_terms.hpp) runs over its Verlet list only (the
+/// CPU's lists serve any box), each potential's energy its own part.
 template <class Evaluator, class AccT>
 class CpuPairForce final : public CpuForceTerm {
  public:
+  static constexpr int kParts = physics::parts_of<Evaluator>();
+
   CpuPairForce(physics::PairTable<typename Evaluator::Params> table, NeighborMethod method,
                double cutoff, double skin, std::int64_t check_every,
                std::optional<neighbors::PairBlock> block, const core::ExclusionLists* exclusions)
@@ -38,6 +43,23 @@ class CpuPairForce final : public CpuForceTerm {
       traverse<true>(particles, box, out);
     } else {
       traverse<false>(particles, box, out);
+    }
+  }
+
+  int parts() const override { return kParts; }
+  /// Part `part` of a PairSum with energy (the list brought up to date by part 0).
+  void add_part_to(int part, const core::ParticleData& particles, const core::Box& box,
+                   neighbors::ForceBuffers& out, bool with_energy) override {
+    if constexpr (kParts > 1) {
+      require_charges(particles);
+      if (part == 0) {
+        over_list<physics::PairSumPart<Evaluator, 0>, true>(particles, box, out, true);
+      } else {
+        over_list<physics::PairSumPart<Evaluator, 1>, true>(particles, box, out, false);
+      }
+      (void)with_energy;  // parts are asked for on energy steps only
+    } else {
+      add_to(particles, box, out, with_energy);
     }
   }
 
@@ -77,15 +99,42 @@ class CpuPairForce final : public CpuForceTerm {
     return rows_.view();
   }
 
-  template <bool WithEnergy>
-  void traverse(const core::ParticleData& particles, const core::Box& box,
-                neighbors::ForceBuffers& out) {
-    if constexpr (physics::kScaledByCharges<Evaluator>) {
+  void require_charges(const core::ParticleData& particles) const {
+    if constexpr (physics::kReadsCharges<Evaluator>) {
       if (particles.charge.size() != particles.size())
         throw core::InputError(
             "a pair term scaled by per-particle charges needs the particles' "
             "charges (the `charge` field)");
     }
+  }
+
+  /// E (the evaluator or one part of it) over the Verlet list; with `update`, the list is
+  /// checked first, every check_every calls, and whenever the particle count changed (a list
+  /// built for other particles must not be traversed).
+  template <class E, bool WithEnergy>
+  void over_list(const core::ParticleData& particles, const core::Box& box,
+                 neighbors::ForceBuffers& out, bool update) {
+    if (update && (calls_++ % check_every_ == 0 || list_.builds() == 0 ||
+                   list_.built_at().size() != particles.size()))
+      list_.update(particles, box);
+    neighbors::neighbor_list_cpu<E, AccT, WithEnergy>(particles, box.view<double>(), table_.view(),
+                                                      list_, out);
+  }
+
+  template <bool WithEnergy>
+  void traverse(const core::ParticleData& particles, const core::Box& box,
+                neighbors::ForceBuffers& out) {
+    require_charges(particles);
+    if constexpr (kParts > 1) {
+      over_list<Evaluator, WithEnergy>(particles, box, out, true);
+    } else {
+      traverse_one_potential<WithEnergy>(particles, box, out);
+    }
+  }
+
+  template <bool WithEnergy>
+  void traverse_one_potential(const core::ParticleData& particles, const core::Box& box,
+                              neighbors::ForceBuffers& out) {
     const auto view = box.view<double>();
     const auto excluded = excluded_rows(particles);
     if (block_) {
@@ -100,13 +149,7 @@ class CpuPairForce final : public CpuForceTerm {
                                                               out, excluded);
         return;
       case NeighborMethod::NeighborList:
-        // Checked every check_every calls, and whenever the particle count changed (a list
-        // built for other particles must not be traversed).
-        if (calls_++ % check_every_ == 0 || list_.builds() == 0 ||
-            list_.built_at().size() != particles.size())
-          list_.update(particles, box);
-        neighbors::neighbor_list_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(),
-                                                                  list_, out);
+        over_list<Evaluator, WithEnergy>(particles, box, out, true);
         return;
       default:
         neighbors::all_pairs_cpu<Evaluator, AccT, WithEnergy>(particles, view, table_.view(), out,
@@ -156,7 +199,46 @@ std::unique_ptr<CpuForceTerm> make_term(
   return term;
 }
 
+template <core::Precision P>
+std::unique_ptr<CpuForceTerm> make_lj_coulomb_term(const LennardJonesSettings& lj,
+                                                   const CoulombSettings& coulomb,
+                                                   const core::SpeciesTable& species,
+                                                   const core::UnitSystem& units,
+                                                   const neighbors::NeighborSettings& neighbors,
+                                                   const core::ExclusionLists* exclusions) {
+  using PairT = typename core::PrecisionTypes<P>::PairT;
+  using AccT = typename core::PrecisionTypes<P>::AccT;
+  const double cutoff = lj.cutoff;
+  auto term = with_lj_coulomb_sum<PairT>(
+      lj, coulomb, species, units, [&]<class Sum>(auto table) -> std::unique_ptr<CpuForceTerm> {
+        return std::make_unique<CpuPairForce<Sum, AccT>>(
+            std::move(table), NeighborMethod::NeighborList, cutoff, neighbors.skin_for(cutoff),
+            neighbors.check_every, std::nullopt, exclusions);
+      });
+  if (coulomb.method == CoulombMethod::Pme)
+    return make_cpu_pme_term(std::move(term), coulomb, units);
+  return make_cpu_ewald_term(std::move(term), coulomb, units);
+}
+
 }  // namespace
+
+std::unique_ptr<CpuForceTerm> make_cpu_lj_coulomb_force(
+    const LennardJonesSettings& lj, const CoulombSettings& coulomb,
+    const core::SpeciesTable& species, const core::UnitSystem& units, core::Precision precision,
+    const neighbors::NeighborSettings& neighbors, const core::ExclusionLists* exclusions) {
+  switch (precision) {
+    case core::Precision::Double:
+      return make_lj_coulomb_term<core::Precision::Double>(lj, coulomb, species, units, neighbors,
+                                                           exclusions);
+    case core::Precision::Mixed:
+      return make_lj_coulomb_term<core::Precision::Mixed>(lj, coulomb, species, units, neighbors,
+                                                          exclusions);
+    case core::Precision::Single:
+      return make_lj_coulomb_term<core::Precision::Single>(lj, coulomb, species, units, neighbors,
+                                                           exclusions);
+  }
+  return nullptr;
+}
 
 void throw_excluded_pairs_in_blocks(const ForceSettings& settings) {
   const std::string name = std::visit([](const auto& s) { return std::string(s.kName); }, settings);

@@ -27,6 +27,14 @@ class CpuForceTerm {
   /// shares (rebuilding neighbour data first where it is due).
   virtual void add_to(const core::ParticleData& particles, const core::Box& box,
                       neighbors::ForceBuffers& out, bool with_energy) = 0;
+  /// Energy parts: Lennard-Jones and real-space Coulomb in one pass (pair_sum_terms.hpp) report
+  /// each potential's energy apart. On energy steps the backend calls add_part_to for each part
+  /// and sums the energy after each; add_to gives the same forces to round-off.
+  virtual int parts() const { return 1; }
+  virtual void add_part_to(int /*part*/, const core::ParticleData& particles, const core::Box& box,
+                           neighbors::ForceBuffers& out, bool with_energy) {
+    add_to(particles, box, out, with_energy);
+  }
   /// Neighbour-list builds so far (0 for other traversals).
   virtual std::int64_t list_builds() const { return 0; }
   /// The particles were reordered in memory: lists kept between calls are stale.
@@ -49,6 +57,14 @@ std::unique_ptr<CpuForceTerm> make_cpu_force_term(
     core::Precision precision, const neighbors::NeighborSettings& neighbors, double shortest_edge,
     std::optional<neighbors::PairBlock> block = std::nullopt,
     const core::ExclusionLists* exclusions = nullptr);
+
+/// Lennard-Jones and the real-space Coulomb of an Ewald split in one pass over one Verlet list
+/// (physics::PairSum; the caller checked forces::lj_coulomb_pass_at), wrapped with the Coulomb
+/// term's reciprocal sum; energy parts: Lennard-Jones, then Coulomb.
+std::unique_ptr<CpuForceTerm> make_cpu_lj_coulomb_force(
+    const LennardJonesSettings& lj, const CoulombSettings& coulomb,
+    const core::SpeciesTable& species, const core::UnitSystem& units, core::Precision precision,
+    const neighbors::NeighborSettings& neighbors, const core::ExclusionLists* exclusions);
 
 /// Throws the core::InputError, naming the term, of a system with excluded pairs in a
 /// force-matrix decomposition, whose blocks do not leave them out.

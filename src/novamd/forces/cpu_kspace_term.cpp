@@ -18,6 +18,18 @@ CpuKspaceTerm::CpuKspaceTerm(std::unique_ptr<CpuForceTerm> real_space,
 void CpuKspaceTerm::add_to(const core::ParticleData& particles, const core::Box& box,
                            neighbors::ForceBuffers& out, bool with_energy) {
   if (real_) real_->add_to(particles, box, out, with_energy);
+  add_reciprocal_and_constants(particles, box, out, with_energy);
+}
+
+void CpuKspaceTerm::add_part_to(int part, const core::ParticleData& particles, const core::Box& box,
+                                neighbors::ForceBuffers& out, bool with_energy) {
+  if (real_) real_->add_part_to(part, particles, box, out, with_energy);
+  if (part == parts() - 1) add_reciprocal_and_constants(particles, box, out, with_energy);
+}
+
+void CpuKspaceTerm::add_reciprocal_and_constants(const core::ParticleData& particles,
+                                                 const core::Box& box, neighbors::ForceBuffers& out,
+                                                 bool with_energy) {
   if (particles.size() == 0) return;
   if (particles.charge.size() != particles.size())
     throw std::logic_error("coulomb ewald/pme: the particles have no charges");

@@ -33,6 +33,11 @@ class CpuKspaceTerm : public CpuForceTerm {
 
   void add_to(const core::ParticleData& particles, const core::Box& box,
               neighbors::ForceBuffers& out, bool with_energy) final;
+  /// The real space's parts (Lennard-Jones first, where it shares the pass); the reciprocal sum
+  /// belongs to the last, the Coulomb part.
+  int parts() const final { return real_ ? real_->parts() : 1; }
+  void add_part_to(int part, const core::ParticleData& particles, const core::Box& box,
+                   neighbors::ForceBuffers& out, bool with_energy) final;
   std::int64_t list_builds() const final { return real_ ? real_->list_builds() : 0; }
   void invalidate_lists() final {
     if (real_) real_->invalidate_lists();
@@ -58,6 +63,8 @@ class CpuKspaceTerm : public CpuForceTerm {
  private:
   /// Self energy to each particle; the background's energy and the reciprocal virial spread
   /// evenly over the particles.
+  void add_reciprocal_and_constants(const core::ParticleData& particles, const core::Box& box,
+                                    neighbors::ForceBuffers& out, bool with_energy);
   void add_constant_terms(const std::vector<double>& q, double volume,
                           const core::SymmetricTensor<double>& reciprocal_virial,
                           neighbors::ForceBuffers& out) const;

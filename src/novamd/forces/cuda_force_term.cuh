@@ -105,6 +105,17 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
     const Settings& settings, const core::SpeciesTable& species, const core::UnitSystem& units,
     const neighbors::NeighborSettings& neighbors, const core::Box& box, bool excluded_pairs);
 
+/// Lennard-Jones and the real-space Coulomb of an Ewald split in one pass over one Verlet list
+/// (physics::PairSum, forces/pair_sum_terms.hpp: the caller checked lj_coulomb_pass_at), at
+/// precision P; energy parts: Lennard-Jones, then Coulomb. Where the box no longer holds the
+/// list's cells, each runs as its own term (make_cuda_pair_force). Compiled in
+/// forces/cuda_pair_sum_force.cu.
+template <core::Precision P>
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_lj_coulomb_force(
+    const LennardJonesSettings& lj, const CoulombSettings& coulomb,
+    const core::SpeciesTable& species, const core::UnitSystem& units,
+    const neighbors::NeighborSettings& neighbors, const core::Box& box, bool excluded_pairs);
+
 /// The CUDA force term for `settings` at precision P (see make_cuda_pair_force).
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_force_term(

@@ -294,22 +294,23 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
     for (const double q : charges) net_charge_ += q;
   }
 
+  /// The reciprocal sum's particle-independent work (structure factors, or the mesh and its
+  /// transforms) runs on a stream of its own while the real-space pairs run on `stream`; the
+  /// forces are added after both, in the same order every time.
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) final {
+    start_reciprocal(in, mode, stream);
     real_->add_to(in, out, mode, stream);
-    if (in.n == 0) return;
-    if (!in.fields.charge)
-      throw std::logic_error("coulomb ewald/pme: the particles have no charges");
-    const auto& L = in.host_box.length();
-    const Positions p{in.fields.x, in.fields.y, in.fields.z, in.fields.charge, L.x, L.y, L.z};
-    add_reciprocal(in.n, p, in.host_box.volume(), mode.with_energy, out, stream);
-    if (!mode.with_energy) return;
-    const double background =
-        physics::ewald_background_energy(net_charge_, k_, alpha_, in.host_box.volume()) / in.n;
-    constant_terms_kernel<<<blocks(in.n), kBlock, 0, stream>>>(
-        in.n, p.q, -k_ * alpha_ / std::sqrt(std::numbers::pi), background, virial_total_.data(),
-        out);
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    finish_reciprocal(in, out, mode, stream);
+  }
+  /// The real space's parts (Lennard-Jones first, where it shares the pass: pair_sum_terms.hpp);
+  /// the reciprocal sum belongs to the last, the Coulomb part.
+  int parts() const final { return real_->parts(); }
+  void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                   neighbors::OutputMode mode, cudaStream_t stream) final {
+    if (part == 0) start_reciprocal(in, mode, stream);
+    real_->add_part_to(part, in, out, mode, stream);
+    if (part == parts() - 1) finish_reciprocal(in, out, mode, stream);
   }
   std::int64_t list_builds() const final { return real_->list_builds(); }
   void invalidate_lists() final { real_->invalidate_lists(); }
@@ -324,9 +325,13 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   }
 
  protected:
-  /// Queues the reciprocal forces (and energy shares); with `with_energy`, leaves the
-  /// reciprocal virial tensor in virial_total().
-  virtual void add_reciprocal(int n, const Positions& p, double volume, bool with_energy,
+  /// Queues the reciprocal sum's work that needs no force buffer (on `side`, a stream of its
+  /// own, after the positions are current).
+  virtual void solve_reciprocal(int n, const Positions& p, double volume, bool with_energy,
+                                cudaStream_t side) = 0;
+  /// Queues the reciprocal forces (and energy shares) on `stream`, after solve_reciprocal's
+  /// work; with `with_energy`, leaves the reciprocal virial tensor in virial_total().
+  virtual void add_reciprocal(int n, const Positions& p, bool with_energy,
                               neighbors::ForceOutputView out, cudaStream_t stream) = 0;
   virtual std::size_t reciprocal_bytes() const = 0;
   double* virial_total() { return virial_total_.data(); }
@@ -334,9 +339,45 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   double alpha() const { return alpha_; }
 
  private:
+  static Positions positions_of(const CudaForceInput<PairT>& in) {
+    if (!in.fields.charge)
+      throw std::logic_error("coulomb ewald/pme: the particles have no charges");
+    const auto& L = in.host_box.length();
+    return {in.fields.x, in.fields.y, in.fields.z, in.fields.charge, L.x, L.y, L.z};
+  }
+
+  /// The side stream waits for `stream`'s work so far (the positions), then solves.
+  void start_reciprocal(const CudaForceInput<PairT>& in, neighbors::OutputMode mode,
+                        cudaStream_t stream) {
+    if (in.n == 0) return;
+    positions_current_.record(stream);
+    positions_current_.make_wait(side_.get());
+    solve_reciprocal(in.n, positions_of(in), in.host_box.volume(), mode.with_energy, side_.get());
+    solved_.record(side_.get());
+  }
+
+  /// `stream` waits for the side stream's solve, then adds the reciprocal forces and, with
+  /// energy, the self and background energies and the virial tensor.
+  void finish_reciprocal(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                         neighbors::OutputMode mode, cudaStream_t stream) {
+    if (in.n == 0) return;
+    solved_.make_wait(stream);
+    const Positions p = positions_of(in);
+    add_reciprocal(in.n, p, mode.with_energy, out, stream);
+    if (!mode.with_energy) return;
+    const double background =
+        physics::ewald_background_energy(net_charge_, k_, alpha_, in.host_box.volume()) / in.n;
+    constant_terms_kernel<<<blocks(in.n), kBlock, 0, stream>>>(
+        in.n, p.q, -k_ * alpha_ / std::sqrt(std::numbers::pi), background, virial_total_.data(),
+        out);
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
   std::unique_ptr<CudaForceTerm<PairT>> real_;
   double k_, alpha_, net_charge_ = 0.0;
   core::DeviceBuffer<double> virial_total_;
+  core::CudaStream side_;  ///< the reciprocal sum's solve, beside the real-space pairs
+  core::CudaEvent positions_current_, solved_;
 };
 
 template <class PairT>
@@ -361,18 +402,22 @@ class CudaEwaldTerm final : public CudaKspaceTerm<PairT> {
   }
 
  private:
-  void add_reciprocal(int n, const Positions& p, double volume, bool with_energy,
-                      neighbors::ForceOutputView out, cudaStream_t stream) override {
+  void solve_reciprocal(int n, const Positions& p, double volume, bool with_energy,
+                        cudaStream_t side) override {
     if (count_ == 0) return;
     const double k = this->coulomb_factor();
-    ewald_structure_kernel<<<count_, kBlock, 0, stream>>>(
+    ewald_structure_kernel<<<count_, kBlock, 0, side>>>(
         n, p, nx_.data(), ny_.data(), nz_.data(), this->alpha(),
         k * 2.0 * std::numbers::pi / volume, with_energy, waves_.data(), structure_.data(),
         wave_virial_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
+    force_scale_ = k * 4.0 * std::numbers::pi / volume;
+  }
+  void add_reciprocal(int n, const Positions& p, bool with_energy, neighbors::ForceOutputView out,
+                      cudaStream_t stream) override {
+    if (count_ == 0) return;
     ewald_force_kernel<<<blocks(n), kBlock, 0, stream>>>(
-        n, p, count_, waves_.data(), structure_.data(), k * 4.0 * std::numbers::pi / volume,
-        with_energy, out);
+        n, p, count_, waves_.data(), structure_.data(), force_scale_, with_energy, out);
     NOVAMD_CUDA_CHECK_LAUNCH();
     if (!with_energy) return;
     sum_rows_kernel<<<1, kBlock, 0, stream>>>(count_, wave_virial_.data(), this->virial_total());
@@ -383,6 +428,7 @@ class CudaEwaldTerm final : public CudaKspaceTerm<PairT> {
   }
 
   int count_ = 0;
+  double force_scale_ = 0.0;  ///< 4 pi k / V of the last solve
   core::DeviceBuffer<int> nx_, ny_, nz_;
   core::DeviceBuffer<Wave> waves_;
   core::DeviceBuffer<double2> structure_;
@@ -430,8 +476,8 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
   }
 
  private:
-  void add_reciprocal(int n, const Positions& p, double volume, bool with_energy,
-                      neighbors::ForceOutputView out, cudaStream_t stream) override {
+  void solve_reciprocal(int n, const Positions& p, double volume, bool with_energy,
+                        cudaStream_t stream) override {
     fixed_.fill_zero(stream);
     const long long spreaders = static_cast<long long>(n) * shape_.order;
     pme_spread_kernel<<<static_cast<unsigned>((spreaders + kSmallBlock - 1) / kSmallBlock),
@@ -448,6 +494,9 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
     NOVAMD_CUDA_CHECK_LAUNCH();
     check_cufft(cufftExecZ2D(backward_.get(stream), spectrum_.data(), real_.data()),
                 "cufftExecZ2D");
+  }
+  void add_reciprocal(int n, const Positions& p, bool with_energy, neighbors::ForceOutputView out,
+                      cudaStream_t stream) override {
     pme_gather_kernel<<<(n + kSmallBlock - 1) / kSmallBlock, kSmallBlock, 0, stream>>>(
         n, p, shape_, real_.data(), with_energy, out);
     NOVAMD_CUDA_CHECK_LAUNCH();

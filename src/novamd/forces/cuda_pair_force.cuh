@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <type_traits>
 
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
@@ -18,16 +20,23 @@
 #include "novamd/neighbors/excluded_rows_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_force_cuda.cuh"
+#include "novamd/physics/pair_sum.hpp"
 
 namespace novamd::forces {
 
 /// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
 /// lives on the device. With excluded pairs (a system with bonds), every traversal leaves them
 /// out: the Verlet lists in their build, all pairs and cell lists as they visit the sources.
+///
+/// A sum of two potentials (physics::PairSum: Lennard-Jones and real-space Coulomb of one
+/// cutoff) runs in one pass over one Verlet list, and reports each potential's energy as its
+/// own part; where the box does not hold a list's cells, the two `separate` terms (set by
+/// set_separate_terms) run instead, each over its own traversal.
 template <class Evaluator, class AccT>
 class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
  public:
   using PairT = typename Evaluator::Real;
+  static constexpr int kParts = physics::parts_of<Evaluator>();
 
   CudaPairForce(const physics::PairTable<typename Evaluator::Params>& table,
                 neighbors::NeighborMethod method, double cutoff, double skin,
@@ -43,14 +52,32 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
-  std::int64_t list_builds() const override { return list_ ? list_->builds() : 0; }
+  /// A PairSum's two potentials as terms of their own, for the traversals other than lists.
+  void set_separate_terms(std::unique_ptr<CudaForceTerm<PairT>> first,
+                          std::unique_ptr<CudaForceTerm<PairT>> second) {
+    separate_[0] = std::move(first);
+    separate_[1] = std::move(second);
+  }
+
+  int parts() const override { return kParts; }
+  std::int64_t list_builds() const override {
+    std::int64_t builds = list_ ? list_->builds() : 0;
+    for (const auto& term : separate_)
+      if (term) builds += term->list_builds();
+    return builds;
+  }
   void invalidate_lists() override {
     if (list_) list_->invalidate();
     rows_.invalidate();
+    for (const auto& term : separate_)
+      if (term) term->invalidate_lists();
   }
   std::size_t bytes() const override {
-    return table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() + partial_bytes() +
-           rows_.bytes();
+    std::size_t held = table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() +
+                       partial_bytes() + rows_.bytes();
+    for (const auto& term : separate_)
+      if (term) held += term->bytes();
+    return held;
   }
 
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const override {
@@ -75,13 +102,48 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (in.n == 0) return;
-    if (physics::kScaledByCharges<Evaluator> && in.fields.charge == nullptr)
+    if (physics::kReadsCharges<Evaluator> && in.fields.charge == nullptr)
       throw core::InputError(
           "a pair term scaled by per-particle charges needs the particles' "
           "charges (the `charge` field)");
     if (in.block && excluded_pairs_)  // refused before (backend::has_excluded_pairs)
       throw core::RunError(
           "the system has excluded pairs (bonds), which the force-matrix blocks do not leave out");
+    if constexpr (kParts > 1) {
+      if (!in.block && traversal(in.n, in.host_box) == neighbors::NeighborMethod::NeighborList) {
+        add_over_list<Evaluator>(in, out, mode, stream);
+      } else {
+        add_separately(in, out, mode, stream);
+      }
+    } else {
+      add_one_potential(in, out, mode, stream);
+    }
+  }
+
+  /// Part `part` of a PairSum over the list (the list brought up to date by part 0); the whole
+  /// term for other evaluators.
+  void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                   neighbors::OutputMode mode, cudaStream_t stream) override {
+    if constexpr (kParts > 1) {
+      if (in.n == 0) return;
+      if (in.block || traversal(in.n, in.host_box) != neighbors::NeighborMethod::NeighborList) {
+        separate(part).add_to(in, out, mode, stream);
+        return;
+      }
+      if (part == 0) {
+        add_over_list<physics::PairSumPart<Evaluator, 0>>(in, out, mode, stream);
+      } else {
+        add_over_list<physics::PairSumPart<Evaluator, 1>>(in, out, mode, stream);
+      }
+    } else {
+      add_to(in, out, mode, stream);
+    }
+  }
+
+ private:
+  /// One potential (not a PairSum) over the traversal of this box, or a decomposed run's block.
+  void add_one_potential(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                         neighbors::OutputMode mode, cudaStream_t stream) {
     if (in.block && in.block_range > 0) {  // decomposed: each pair once over the ranks
       const auto& b = *in.block;
       const auto r = static_cast<std::ptrdiff_t>(in.block_range);
@@ -103,18 +165,45 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                                                  mode, stream);
       return;
     }
+    add_over(traversal(in.n, in.host_box), in, out, mode, stream);
+  }
+
+  /// The Verlet lists, checked (and rebuilt where due) once per evaluation: by the whole
+  /// evaluator's pass, or by part 0 of a PairSum.
+  template <class E>
+  void add_over_list(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                     neighbors::OutputMode mode, cudaStream_t stream) {
+    const bool first_pass = !std::is_same_v<E, physics::PairSumPart<Evaluator, 1>>;
+    if (first_pass) {
+      if (!list_)
+        list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
+      list_->set_exclusions(exclusion_view(in));
+      list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
+    }
+    neighbors::neighbor_list_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
+                                           in.fields.charge, list_->view(), out, mode, stream);
+  }
+
+  /// A PairSum's potentials one after the other, each over its own traversal.
+  void add_separately(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                      neighbors::OutputMode mode, cudaStream_t stream) {
+    separate(0).add_to(in, out, mode, stream);
+    separate(1).add_to(in, out, {true, mode.with_energy}, stream);
+  }
+  CudaForceTerm<PairT>& separate(int part) const {
+    if (!separate_[part])
+      throw std::logic_error("a pair sum outside Verlet lists needs its separate terms");
+    return *separate_[part];
+  }
+
+  /// The evaluator over `method` (not a PairSum: those run over lists only).
+  void add_over(neighbors::NeighborMethod method, const CudaForceInput<PairT>& in,
+                neighbors::ForceOutputView out, neighbors::OutputMode mode, cudaStream_t stream) {
     const int lanes = neighbors::lanes_per_target(in.n, in.resident_threads);
-    const auto method = traversal(in.n, in.host_box);
     switch (method) {
-      case neighbors::NeighborMethod::NeighborList: {
-        if (!list_) list_.emplace(cutoff_, skin_, lanes);
-        list_->set_exclusions(exclusion_view(in));
-        list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
-        neighbors::neighbor_list_force_cuda<Evaluator>(in.positions, in.n, in.box, table_.data(),
-                                                       num_types_, in.fields.charge, list_->view(),
-                                                       out, mode, stream);
+      case neighbors::NeighborMethod::NeighborList:
+        add_over_list<Evaluator>(in, out, mode, stream);
         return;
-      }
       case neighbors::NeighborMethod::CellList:
         neighbors::cell_list_force_cuda<Evaluator>(
             in.positions, in.n, in.host_box, in.box, table_.data(), num_types_, in.fields.charge,
@@ -125,7 +214,6 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     }
   }
 
- private:
   /// The topology's excluded pairs, with the ids of the storage order `in` holds (none: a
   /// default view).
   neighbors::ExclusionView exclusion_view(const CudaForceInput<PairT>& in) const {
@@ -183,6 +271,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
   neighbors::DeviceExcludedRows rows_;  ///< the exclusions by storage index (all pairs, cells)
   bool excluded_pairs_;                 ///< every traversal leaves out the topology's exclusions
+  /// A PairSum's potentials as terms of their own (set_separate_terms), where lists do not fit.
+  std::unique_ptr<CudaForceTerm<PairT>> separate_[2];
 };
 
 template <core::Precision P, class Settings>

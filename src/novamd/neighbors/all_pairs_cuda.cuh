@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(kAllPairsBlock)
                            PartialSumsView<AccT> partial) {
   using T = typename Evaluator::Real;
   using Params = typename Evaluator::Params;
-  constexpr bool kCharges = physics::kScaledByCharges<Evaluator>;
+  constexpr bool kCharges = physics::kReadsCharges<Evaluator>;
   __shared__ PairPosition<T> tile[kAllPairsBlock];
   __shared__ T charge_tile[kCharges ? kAllPairsBlock : 1];  ///< the sources' charges
   extern __shared__ unsigned char dynamic_shared[];
@@ -99,8 +99,8 @@ __global__ void __launch_bounds__(kAllPairsBlock)
       const auto d =
           box.minimum_image({target.x - source.x, target.y - source.y, target.z - source.z});
       const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-      const auto pair = physics::scaled_by_charges<Evaluator>(
-          Evaluator::evaluate(r2, row[source.type]), qi, kCharges ? charge_tile[k] : T(0));
+      const auto pair = physics::evaluate_pair<Evaluator>(r2, row[source.type], qi,
+                                                          kCharges ? charge_tile[k] : T(0));
       bool skip = tile_start + k == i;  // self: r2 = 0, the evaluator's result is discarded
       if constexpr (Excluding) skip = skip || partners.excludes(tile_start + k);
       const T f = skip ? T(0) : pair.force_over_r;

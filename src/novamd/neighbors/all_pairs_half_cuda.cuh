@@ -88,8 +88,8 @@ struct HalfTile {
                            T (&tile_sum)[U][kComponents], T (&r)[kComponents]) {
     const auto d = box.minimum_image({target[u].x - s.x, target[u].y - s.y, target[u].z - s.z});
     const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    const auto pair = physics::scaled_by_charges<Evaluator>(
-        Evaluator::evaluate(r2, params[target[u].type * num_types + s.type]), charge[u], qs);
+    const auto pair = physics::evaluate_pair<Evaluator>(
+        r2, params[target[u].type * num_types + s.type], charge[u], qs);
     bool keep = index[u] >= 0 && (!Diagonal || index[u] != source_index);
     if constexpr (Excluding) keep = keep && !partners[u].excludes(source_index);
     const T f = keep ? pair.force_over_r : T(0);
@@ -135,7 +135,7 @@ struct HalfTile {
           const int j = g * kGroup + k;
           if (j >= steps) break;
           const PairPosition<T> s = sources[sub + j];
-          const T qs = physics::kScaledByCharges<Evaluator> ? source_charges[sub + j] : T(0);
+          const T qs = physics::kReadsCharges<Evaluator> ? source_charges[sub + j] : T(0);
 #pragma unroll
           for (int u = 0; u < U; ++u) {
             add_pair<Diagonal>(u, s, qs, src_first + sub + j, box, params, num_types, tile_sum,
@@ -180,7 +180,7 @@ __global__ void __launch_bounds__(32)
   using Params = typename Evaluator::Params;
   using Tile = HalfTile<Evaluator, AccT, WithEnergy, Excluding>;
   constexpr int C = Tile::kComponents;
-  constexpr bool kCharges = physics::kScaledByCharges<Evaluator>;
+  constexpr bool kCharges = physics::kReadsCharges<Evaluator>;
   extern __shared__ __align__(16) unsigned char shared[];
   auto* react = reinterpret_cast<AccT*>(shared);                          // C x range
   auto* sources = reinterpret_cast<PairPosition<T>*>(react + C * range);  // range
@@ -288,7 +288,7 @@ void launch_half_kernel(const PairPosition<typename Evaluator::Real>* pos, int n
                         PartialSums<AccT>& partial, cudaStream_t stream) {
   using T = typename Evaluator::Real;
   constexpr int C = HalfTile<Evaluator, AccT, WithEnergy>::kComponents;
-  const std::size_t charges = physics::kScaledByCharges<Evaluator> ? sizeof(T) * range : 0;
+  const std::size_t charges = physics::kReadsCharges<Evaluator> ? sizeof(T) * range : 0;
   const std::size_t bytes = sizeof(AccT) * C * range + sizeof(PairPosition<T>) * range + charges +
                             sizeof(typename Evaluator::Params) * num_types * num_types;
   auto* kernel = all_pairs_half_kernel<Evaluator, AccT, WithEnergy, Excluding>;

@@ -40,8 +40,7 @@ struct LaneSums {
     const auto d = box.minimum_image({target.x - source.x, target.y - source.y,
                                       target.z - source.z});
     const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    const auto pair =
-        physics::scaled_by_charges<Evaluator>(Evaluator::evaluate(r2, row[source.type]), qi, qj);
+    const auto pair = physics::evaluate_pair<Evaluator>(r2, row[source.type], qi, qj);
     fx = fma(pair.force_over_r, d.x, fx);
     fy = fma(pair.force_over_r, d.y, fy);
     fz = fma(pair.force_over_r, d.z, fz);

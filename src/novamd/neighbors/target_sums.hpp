@@ -117,9 +117,9 @@ void lane_terms(const Target<Evaluator>& t, const core::ParticleData& particles,
     const T dy = static_cast<T>(b.nearest_image(ri.y - y[s], b.length.y, b.inverse_length.y));
     const T dz = static_cast<T>(b.nearest_image(ri.z - z[s], b.length.z, b.inverse_length.z));
     const T r2 = dx * dx + dy * dy + dz * dz;
-    physics::PairResult<T> p = physics::scaled_by_charges<Evaluator>(
-        Evaluator::evaluate(r2, OneType ? uniform : row[type[s]]), qi,
-        physics::kScaledByCharges<Evaluator> ? static_cast<T>(q[s]) : T(0));
+    physics::PairResult<T> p = physics::evaluate_pair<Evaluator>(
+        r2, OneType ? uniform : row[type[s]], qi,
+        physics::kReadsCharges<Evaluator> ? static_cast<T>(q[s]) : T(0));
     if constexpr (Masked) {
       p.force_over_r = keep[lane] ? p.force_over_r : T(0);
       p.energy = keep[lane] ? p.energy : T(0);
@@ -200,7 +200,7 @@ void for_each_target_of(const core::ParticleData& particles, const core::BoxView
 #pragma omp parallel for schedule(static) if (target_end - target_begin >= min_parallel)
   for (std::ptrdiff_t i = target_begin; i < target_end; ++i) {
     const Target<Evaluator> t{i, pos.get(i), &table(particles.type[i], 0),
-                              physics::kScaledByCharges<Evaluator> ? particles.charge[i] : 0.0};
+                              physics::kReadsCharges<Evaluator> ? particles.charge[i] : 0.0};
     TargetSums<AccT, WithEnergy> sums;
     ExclusionCursor row;
     if constexpr (Excluding) row = excluded.row(static_cast<int>(i));

@@ -41,11 +41,33 @@ NOVAMD_HD PairResult<T> scaled_by_charges(PairResult<T> pair, T qi, T qj) {
   return pair;
 }
 
-/// Particle i's charge in the evaluator's type where it is scaled by charges (`charge`: the
+/// Whether Evaluator takes the charge product q_i q_j as an argument and scales its own parts
+/// (a sum of potentials, some scaled by charges and some not: pair_sum.hpp).
+template <class Evaluator>
+inline constexpr bool kChargesPerPart = requires {
+  requires Evaluator::kChargesPerPart;
+};
+
+/// Whether the traversals read the particles' charges for Evaluator.
+template <class Evaluator>
+inline constexpr bool kReadsCharges = kScaledByCharges<Evaluator> || kChargesPerPart<Evaluator>;
+
+/// The pair's result at squared distance r2 with the table entry `params`, for charges qi and
+/// qj (read where kReadsCharges, else 0): what every traversal evaluates per pair.
+template <class Evaluator, class T>
+NOVAMD_HD PairResult<T> evaluate_pair(T r2, const typename Evaluator::Params& params, T qi, T qj) {
+  if constexpr (kChargesPerPart<Evaluator>) {
+    return Evaluator::evaluate(r2, params, qi * qj);
+  } else {
+    return scaled_by_charges<Evaluator>(Evaluator::evaluate(r2, params), qi, qj);
+  }
+}
+
+/// Particle i's charge in the evaluator's type where the traversals read charges (`charge`: the
 /// particles' charges); 0 otherwise, without a read.
 template <class Evaluator>
 NOVAMD_HD typename Evaluator::Real charge_of(const double* charge, int i) {
-  if constexpr (kScaledByCharges<Evaluator>) {
+  if constexpr (kReadsCharges<Evaluator>) {
     return static_cast<typename Evaluator::Real>(charge[i]);
   } else {
     return typename Evaluator::Real(0);

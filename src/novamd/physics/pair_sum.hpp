@@ -1,0 +1,81 @@
+#pragma once
+/// @file pair_sum.hpp
+/// Two pair potentials over the same pairs, evaluated together: Lennard-Jones and the
+/// real-space Coulomb of an Ewald split, where both have the same cutoff, share one Verlet list
+/// and one pass over it (each pair's distance computed once, its source read once):
+///
+///     V_ij(r) = V1_ij(r) + V2_ij(r),   F_ij(r) = F1_ij(r) + F2_ij(r)
+///
+/// each part scaled by q_i q_j where that part is (charge_scaled.hpp), so a sum of LJ and
+/// Coulomb takes the charge product as an argument (kChargesPerPart). PairSumPart<Sum, k> is
+/// part k alone over the same parameter table: the energy of each part on its own, for its
+/// thermo column.
+
+#include <type_traits>
+
+#include "novamd/core/host_device.hpp"
+#include "novamd/physics/charge_scaled.hpp"
+#include "novamd/physics/pair_result.hpp"
+
+namespace novamd::physics {
+
+/// `part`'s result scaled by the charge product qq where the part is scaled by charges.
+template <class Part, class T>
+NOVAMD_HD PairResult<T> scaled_part(T r2, const typename Part::Params& params, T qq) {
+  PairResult<T> p = Part::evaluate(r2, params);
+  if constexpr (kScaledByCharges<Part>) {
+    p.force_over_r *= qq;
+    p.energy *= qq;
+  }
+  return p;
+}
+
+template <class First, class Second>
+struct PairSum {
+  using Real = typename First::Real;
+  static_assert(std::is_same_v<Real, typename Second::Real>);
+  static constexpr bool kChargesPerPart = true;
+  static constexpr int kParts = 2;
+
+  struct Params {
+    typename First::Params first;
+    typename Second::Params second;
+  };
+
+  NOVAMD_HD static PairResult<Real> evaluate(Real r2, const Params& p, Real qq) {
+    const PairResult<Real> a = scaled_part<First>(r2, p.first, qq);
+    const PairResult<Real> b = scaled_part<Second>(r2, p.second, qq);
+    return {a.force_over_r + b.force_over_r, a.energy + b.energy};
+  }
+};
+
+/// Part K (0: First, 1: Second) of a PairSum, over the sum's parameter table.
+template <class Sum, int K>
+struct PairSumPart;
+
+template <class First, class Second, int K>
+struct PairSumPart<PairSum<First, Second>, K> {
+  using Real = typename First::Real;
+  using Params = typename PairSum<First, Second>::Params;
+  static constexpr bool kChargesPerPart = true;
+
+  NOVAMD_HD static PairResult<Real> evaluate(Real r2, const Params& p, Real qq) {
+    if constexpr (K == 0) {
+      return scaled_part<First>(r2, p.first, qq);
+    } else {
+      return scaled_part<Second>(r2, p.second, qq);
+    }
+  }
+};
+
+/// The number of energy parts of Evaluator: 2 for a PairSum, else 1.
+template <class Evaluator>
+consteval int parts_of() {
+  if constexpr (requires { Evaluator::kParts; }) {
+    return Evaluator::kParts;
+  } else {
+    return 1;
+  }
+}
+
+}  // namespace novamd::physics

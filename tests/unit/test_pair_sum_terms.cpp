@@ -1,0 +1,138 @@
+// Lennard-Jones and the Ewald real space in one pass (forces/pair_sum_terms.hpp): which force
+// lists share the pass, and the CPU backend's one pass against its two separate terms on 1,000
+// flexible SPC/E waters with PME (the same terms listed Coulomb first run apart): every force,
+// each term's energy and the virial tensor.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "novamd/backend/make_backend.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
+#include "novamd/forces/pair_sum_terms.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/io/initial_system.hpp"
+#include "novamd/io/molecular_system.hpp"
+
+namespace {
+
+using novamd::forces::CoulombMethod;
+using novamd::forces::CoulombSettings;
+using novamd::forces::ForceSettings;
+using novamd::forces::LennardJonesSettings;
+using novamd::forces::lj_coulomb_pass_at;
+
+CoulombSettings coulomb(CoulombMethod method, double cutoff) {
+  CoulombSettings c;
+  c.method = method;
+  c.cutoff = cutoff;
+  return c;
+}
+
+LennardJonesSettings lj(double cutoff) {
+  LennardJonesSettings s;
+  s.cutoff = cutoff;
+  return s;
+}
+
+TEST(PairSumTerms, LjFollowedByAnEwaldSplitOfTheSameCutoffOverListsSharesThePass) {
+  const novamd::core::Box box(40.0, 40.0, 40.0);  // 3 x (10 + 1.2) = 33.6 A fits
+  const novamd::neighbors::NeighborSettings automatic;
+  using Forces = std::vector<ForceSettings>;
+  EXPECT_EQ(lj_coulomb_pass_at(Forces{lj(10.0), coulomb(CoulombMethod::Pme, 10.0)}, automatic, box),
+            0u);
+  EXPECT_EQ(
+      lj_coulomb_pass_at(Forces{lj(10.0), coulomb(CoulombMethod::Ewald, 10.0)}, automatic, box),
+      0u);
+  // Not: other cutoffs, short-range Coulomb, Coulomb listed first, no lists in the box or by
+  // choice, no Lennard-Jones.
+  EXPECT_FALSE(
+      lj_coulomb_pass_at(Forces{lj(10.0), coulomb(CoulombMethod::Pme, 9.0)}, automatic, box));
+  EXPECT_FALSE(
+      lj_coulomb_pass_at(Forces{lj(10.0), coulomb(CoulombMethod::Shift, 10.0)}, automatic, box));
+  EXPECT_FALSE(
+      lj_coulomb_pass_at(Forces{coulomb(CoulombMethod::Pme, 10.0), lj(10.0)}, automatic, box));
+  EXPECT_FALSE(lj_coulomb_pass_at(Forces{lj(10.0), coulomb(CoulombMethod::Pme, 10.0)}, automatic,
+                                  novamd::core::Box(30.0, 40.0, 40.0)));
+  novamd::neighbors::NeighborSettings all_pairs;
+  all_pairs.method = novamd::neighbors::NeighborMethod::AllPairs;
+  EXPECT_FALSE(
+      lj_coulomb_pass_at(Forces{lj(10.0), coulomb(CoulombMethod::Pme, 10.0)}, all_pairs, box));
+  EXPECT_FALSE(lj_coulomb_pass_at(Forces{coulomb(CoulombMethod::Pme, 10.0)}, automatic, box));
+}
+
+/// 1,000 flexible SPC/E waters (examples/water, 31.04 A), LJ and PME cut at 9 A (three list
+/// cells per axis), the two force terms in the order given.
+std::string water(const std::string& forces) {
+  return "units: real\n"
+         "system:\n"
+         "  topology:\n"
+         "    read: " NOVAMD_SOURCE_DIR
+         "/examples/water/water.data\n"
+         "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
+         "forces:\n" +
+         forces + "integrator: {type: velocity_verlet, timestep: 0.5}\nrun: {steps: 0}\n";
+}
+
+struct Evaluation {
+  novamd::core::ParticleData particles;
+  novamd::backend::Observables observables;
+  std::int64_t list_builds = 0;
+};
+
+Evaluation evaluate(const std::string& yaml) {
+  const auto config = novamd::io::parse_config(yaml, "water.yaml");
+  auto initial = novamd::io::build_initial_system(config);
+  auto molecular = novamd::io::molecular_system(config);
+  auto b = novamd::backend::make_backend(
+      "cpu", {config.units, config.system.species, initial.box, std::move(initial.particles),
+              config.forces, novamd::core::Precision::Double, config.neighbors, nullptr,
+              std::move(molecular.topology), std::move(molecular.bonded)});
+  b->compute_forces(novamd::backend::EnergyRequest::Compute);
+  return {b->particles_on_host(), b->observables(), b->neighbor_list_builds()};
+}
+
+// One pass and two passes add the same pair terms in another grouping: each force differs by a
+// few roundings of its some 400 pair terms (bound 1e-12 of the largest force), energies and
+// virial by the rounding of sums over a million pairs (1e-12 of their scale).
+TEST(PairSumTerms, TheCpuBackendsOnePassMatchesItsTwoPasses) {
+  const std::string lj_line = "  - lennard_jones: {cutoff: 9.0}\n";
+  const std::string pme_line = "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 1e-6}\n";
+  const Evaluation one = evaluate(water(lj_line + pme_line));
+  const Evaluation two = evaluate(water(pme_line + lj_line));
+  EXPECT_EQ(one.list_builds, 1);
+  EXPECT_EQ(two.list_builds, 2);
+  double largest = 0.0;
+  for (std::size_t i = 0; i < two.particles.size(); ++i)
+    largest = std::max({largest, std::abs(two.particles.force.x[i]),
+                        std::abs(two.particles.force.y[i]), std::abs(two.particles.force.z[i])});
+  ASSERT_GT(largest, 10.0);  // kcal/mol/A
+  bool differs = false;
+  for (std::size_t i = 0; i < two.particles.size(); ++i) {
+    ASSERT_NEAR(one.particles.force.x[i], two.particles.force.x[i], 1e-12 * largest) << i;
+    ASSERT_NEAR(one.particles.force.y[i], two.particles.force.y[i], 1e-12 * largest) << i;
+    ASSERT_NEAR(one.particles.force.z[i], two.particles.force.z[i], 1e-12 * largest) << i;
+    differs = differs || one.particles.force.x[i] != two.particles.force.x[i];
+  }
+  EXPECT_TRUE(differs);  // really another summation
+  // Terms in setup order: LJ, Coulomb, then the bonded families (bonds, angles, the excluded
+  // pairs' Ewald corrections) for one; Coulomb, LJ, ... for two.
+  const auto& a = one.observables.term_energy;
+  const auto& b = two.observables.term_energy;
+  ASSERT_EQ(a.size(), 5u);
+  ASSERT_EQ(b.size(), 5u);
+  const double scale = std::abs(a[0]) + std::abs(a[1]) + std::abs(a[4]);
+  EXPECT_NEAR(a[0], b[1], 1e-12 * scale);                                   // vdw
+  EXPECT_NEAR(a[1], b[0], 1e-12 * scale);                                   // coulomb
+  for (int t = 2; t < 5; ++t) EXPECT_NEAR(a[t], b[t], 1e-12 * scale) << t;  // the same terms
+  EXPECT_NEAR(one.observables.potential_energy, two.observables.potential_energy, 1e-12 * scale);
+  for (int k = 0; k < novamd::core::kTensorComponents; ++k)
+    EXPECT_NEAR(one.observables.virial.c[k], two.observables.virial.c[k], 1e-12 * scale) << k;
+}
+
+}  // namespace
