@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-sizes|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-sizes|pme-quick|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -15,6 +15,8 @@
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. pme-profile: Nsight Compute on every kernel of a few steps of 24,000
 # atoms of water with PME. pme-sizes: PME water of about 98,000 and 943,000 atoms beside OpenMM.
+# pme-quick: builds only the program and the CUDA tests, runs the CUDA tests of neighbour lists,
+# molecular terms and restarts, then the 24,000-atom PME water beside OpenMM (quick_tests.log).
 # lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
 #
@@ -54,7 +56,9 @@ summary="$OUT/summary.txt"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv >> "$summary" 2>&1
 cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-if ! cmake --build $build -j "$(nproc)" >> "$OUT/build.log" 2>&1; then
+targets=()
+if [[ $what == pme-quick ]]; then targets=(--target novamd novamd_cuda_tests); fi
+if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
   grep -E "error|Error" "$OUT/build.log" | head -40
   exit 1
 fi
@@ -157,6 +161,25 @@ if [[ $what == all || $what == energy ]]; then
        --set output.thermo.every=$every --set analysis=null 2>&1) | grep "Done" |
       sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
+fi
+if [[ $what == pme-quick ]]; then
+  timeout 240 $build/tests/novamd_cuda_tests \
+    --gtest_filter='CudaNeighborList.*:CudaMolecular.LjAndPme*:CudaMolecular.Peptide*:CudaMolecular.Amber*:CudaRestart*:CudaDeterminism.*:CudaKspace.*:CudaBoxRescale*' \
+    > "$OUT/quick_tests.log" 2>&1 || status=1
+  grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
+  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
+  for precision in mixed double; do
+    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision $precision \
+      --steps 4000 --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
+      --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 2>&1 |
+      grep -E "Done|built" | sed "s/^/$precision water24k-pme: /" | tee -a "$summary"
+  done
+  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl &&
+      PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py --steps 500 \
+        --water-edges 20 2>&1 | tee -a "$summary"
+  fi
 fi
 if [[ $what == pme-sizes ]]; then
   # PME water boxes about 4 and 40 times the 24,000-atom one (32^3 and 68^3 molecules: 98,304
