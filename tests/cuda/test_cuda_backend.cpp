@@ -221,37 +221,6 @@ TEST(CudaNeighborList, ListsGrowInsteadOfDroppingPairsAndAreDeterministic) {
   EXPECT_EQ(first->particles_on_host().force.x, second->particles_on_host().force.x);  // bitwise
 }
 
-// Lists rebuilt on the device (the check graph, neighbor_list_cuda.cuh) at the capacity of the
-// last host build: particles squeezed into one eighth of the box have eight times the
-// neighbours, so that build overflows, and the force kernel finds the overflowing lanes' pairs
-// through the build's cells. Forces against the CPU over all pairs; then the host sees the
-// overflow, grows the lists and builds them again, and the forces repeat bit for bit (the same
-// pairs in the same order).
-TEST(CudaNeighborList, ABuildOnTheDeviceThatOutgrowsTheListsDropsNoPair) {
-  SKIP_WITHOUT_GPU();
-  const double edge = std::cbrt(4000 / 0.1);
-  auto setup = novamd::test::random_mixture(4000, edge, 23, 1.5, 0.6);
-  setup.forces = {novamd::forces::YukawaSettings{1.5, 3.0, novamd::forces::Truncation::ShiftForce}};
-  setup.neighbors.method = novamd::neighbors::NeighborMethod::NeighborList;
-  setup.neighbors.skin = 0.5;
-  setup.neighbors.reorder_every = 0;  // storage order stays id order
-  setup.precision = Precision::Double;
-  auto gpu = novamd::backend::make_backend("cuda", setup);
-  EXPECT_LE(error_against_cpu(*gpu, setup), 1e-12) << "first build, on the host";
-  EXPECT_EQ(gpu->neighbor_list_builds(), 1);
-  novamd::backend::BackendState squeezed;
-  squeezed.particles = gpu->particles_on_host();
-  auto& position = squeezed.particles.position;
-  for (std::size_t i = 0; i < position.size(); ++i) position.set(i, 0.5 * position.get(i));
-  gpu->restore_state(squeezed);  // no neighbour states: the lists are kept, and now stale
-  EXPECT_LE(error_against_cpu(*gpu, setup), 1e-12) << "overflowing build, on the device";
-  EXPECT_EQ(gpu->neighbor_list_builds(), 2);
-  const auto through_cells = gpu->particles_on_host().force.x;
-  EXPECT_LE(error_against_cpu(*gpu, setup), 1e-12) << "grown, on the host";
-  EXPECT_EQ(gpu->neighbor_list_builds(), 3);
-  EXPECT_EQ(gpu->particles_on_host().force.x, through_cells);
-}
-
 /// Total energy every 100 steps of an NVE run.
 std::vector<double> nve_energies(novamd::backend::Backend& b, int steps, double dt) {
   std::vector<double> e;

@@ -82,17 +82,12 @@ class DeviceBuffer {
 template <class T>
 class MappedHostValue {
  public:
-  MappedHostValue() {
-    NOVAMD_CUDA_CHECK(cudaHostAlloc(&host_, sizeof(T), cudaHostAllocMapped));
-    *host_ = T{};
-  }
+  MappedHostValue() { NOVAMD_CUDA_CHECK(cudaHostAlloc(&host_, sizeof(T), cudaHostAllocMapped)); }
   ~MappedHostValue() { cudaFreeHost(host_); }
   MappedHostValue(const MappedHostValue&) = delete;
   MappedHostValue& operator=(const MappedHostValue&) = delete;
 
   T& value() { return *host_; }
-  /// The value as the device last wrote it (a volatile read: never a stale copy).
-  T value() const { return *static_cast<volatile const T*>(host_); }
   /// The address kernels write to (unified addressing: the same pointer).
   T* device() { return host_; }
 

@@ -6,16 +6,10 @@
 /// own list of the particles within cutoff + skin, in a fixed order; the force kernel's lane l
 /// reads exactly that list. Full lists (each pair in both particles' lists: no scattered
 /// reactions, so no atomics and reproducible sums), stored so that a warp's reads of one round
-/// are contiguous. Excluded pairs (exclusions.hpp) are left out.
-///
-/// Rebuilt when a particle has moved more than skin/2 since the last build, decided on the
-/// device without the host waiting: each check launches one CUDA graph, a kernel that looks for
-/// such a particle and a conditional node whose body bins the particles and builds the lists.
-/// No pair is ever dropped: a lane whose list outgrew its capacity in such a build keeps its
-/// true count, and the force kernel visits that lane's pairs through the cells of the build
-/// instead (the same pairs in the same order, so the same sums); the host sees the overflow at
-/// its next check, grows the capacity and builds again. Builds the host starts (the first, and
-/// after a reorder or a new box) wait for the device once to size the lists.
+/// are contiguous. A list that would overflow its capacity grows and is built again: no pair
+/// is ever dropped. Excluded pairs (exclusions.hpp) are left out. Rebuilt when a particle has moved
+/// more than skin/2 since the last build: a kernel decides on the device and tells the host through
+/// one mapped word.
 
 #include <algorithm>
 #include <cmath>
@@ -23,7 +17,6 @@
 #include <vector>
 
 #include "novamd/core/box.hpp"
-#include "novamd/core/conditional_graph.cuh"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/particles.hpp"
@@ -35,20 +28,12 @@
 namespace novamd::neighbors {
 
 /// Lane l of target i: entry r of its list at r * row_stride + i G + l, its length at
-/// count[i G + l]; a length above `capacity` means the lane's pairs are found through the
-/// cells of the last build (`bins`, positions `built_at`, within sqrt(range_squared), not
-/// `exclusions`).
-template <class T>
+/// count[i G + l].
 struct NeighborListView {
   const int* entries;
   const int* count;
   int lanes;               ///< G, a power of two
   std::size_t row_stride;  ///< n G: entries between one round and the next
-  int capacity;            ///< entries stored per lane
-  CellBinsView bins;
-  const PairPosition<T>* built_at;
-  T range_squared;
-  ExclusionView exclusions;
 };
 
 /// One thread per (target, lane); `rounds`: the capacity of each lane's list.
@@ -79,8 +64,8 @@ __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int 
   atomicMax(longest, found);  // integer: exact in any order
 }
 
-/// Sets *moved when some particle of the block has moved more than sqrt(limit_squared) since
-/// `built_at`; one write per block at most.
+/// Sets *moved (mapped host memory) when some particle of the block has moved more than
+/// sqrt(limit_squared) since `built_at`; one write per block at most.
 template <class T>
 __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
                                      const PairPosition<T>* __restrict__ built_at, int n,
@@ -95,21 +80,6 @@ __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
   if (__syncthreads_or(far) && threadIdx.x == 0) *moved = 1;
 }
 
-/// One thread: hands the check's verdict to the graph's conditional node (which must be set by
-/// one thread only) and clears it for the next check.
-__global__ inline void decide_rebuild_kernel(int* moved, cudaGraphConditionalHandle rebuild) {
-  cudaGraphSetConditional(rebuild, *moved != 0 ? 1u : 0u);
-  *moved = 0;
-}
-
-/// One thread, after a build on the device: counts it, and tells the host the longest lane list
-/// it found (mapped host memory), so that the host grows the capacity where it overflowed.
-__global__ inline void count_device_build_kernel(const int* longest, int* longest_seen,
-                                                 long long* builds) {
-  *longest_seen = max(*longest_seen, *longest);
-  *builds += 1;
-}
-
 /// The lists and the machinery that keeps them current, for one cutoff.
 template <class T>
 class DeviceVerletList {
@@ -118,15 +88,15 @@ class DeviceVerletList {
   DeviceVerletList(double cutoff, double skin, int lanes)
       : cutoff_(cutoff), skin_(skin), lanes_(lanes) {}
 
-  /// Builds the lists if there are none, the particle count changed, they were invalidated or a
-  /// build on the device overflowed their capacity (waiting for the device once); otherwise,
-  /// when `check`, queues the check and the rebuild it may decide on (the host does not wait).
+  /// Builds the lists if there are none, the particle count changed or they were invalidated;
+  /// otherwise, when `check`, rebuilds them if a particle moved more than skin/2 (the check
+  /// waits for the device once).
   void update(const PairPosition<T>* pos, int n, const core::Box& box, bool check,
               cudaStream_t stream) {
-    if (!valid_ || n != n_ || longest_seen_.value() > rounds_) {
+    if (!valid_ || n != n_) {
       build(pos, n, box, stream);
-    } else if (check) {
-      check_on_device(pos, n, box, stream);
+    } else if (check && moved_more_than_half_skin(pos, n, box, stream)) {
+      build(pos, n, box, stream);
     }
   }
   /// The particles were reordered: the lists are rebuilt at the next update.
@@ -141,7 +111,6 @@ class DeviceVerletList {
                cudaStream_t stream) {
     build(built_at, n, box, stream);
     builds_ = builds;
-    device_builds_.value() = 0;
   }
   /// Positions at the last build, in double (empty when the lists are not valid).
   core::Vec3Array built_at_on_host(cudaStream_t stream) const {
@@ -157,100 +126,40 @@ class DeviceVerletList {
     return out;
   }
 
-  NeighborListView<T> view() const {
-    const double range = cutoff_ + skin_;
-    return {list_.data(), count_.data(), lanes_,           std::size_t(n_) * lanes_,
-            rounds_,      bins_.view(),  built_at_.data(), T(range * range),
-            exclusions_};
+  NeighborListView view() const {
+    return {list_.data(), count_.data(), lanes_, std::size_t(n_) * lanes_};
   }
   int lanes() const { return lanes_; }
-  /// Builds so far, those on the device included (exact once the device is idle).
-  std::int64_t builds() const { return builds_ + device_builds_.value(); }
+  std::int64_t builds() const { return builds_; }
   /// Device memory held: lists, counts, cells and the positions at the last build.
   std::size_t bytes() const {
-    return list_.bytes() + count_.bytes() + built_at_.bytes() + bins_.bytes() + longest_.bytes() +
-           moved_.bytes();
+    return list_.bytes() + count_.bytes() + built_at_.bytes() + bins_.bytes() + longest_.bytes();
   }
 
  private:
-  /// What a captured check graph is bound to: a change of any of them captures a new one.
-  struct GraphKey {
-    const PairPosition<T>* pos;
-    int n, rounds;
-    const int* list;
-    const void* built_at;
-    const void* bins_order;
-    int3 dims;
-    core::Vec3<double> box;
-    ExclusionView exclusions;
-    bool operator==(const GraphKey& o) const {
-      return pos == o.pos && n == o.n && rounds == o.rounds && list == o.list &&
-             built_at == o.built_at && bins_order == o.bins_order && dims.x == o.dims.x &&
-             dims.y == o.dims.y && dims.z == o.dims.z && box.x == o.box.x && box.y == o.box.y &&
-             box.z == o.box.z && exclusions.offsets == o.exclusions.offsets &&
-             exclusions.excluded == o.exclusions.excluded && exclusions.id == o.exclusions.id;
-    }
-  };
-
-  /// Queues the check graph (captured anew where its buffers or box changed).
-  void check_on_device(const PairPosition<T>* pos, int n, const core::Box& box,
-                       cudaStream_t stream) {
-    const GraphKey key{pos,
-                       n,
-                       rounds_,
-                       list_.data(),
-                       built_at_.data(),
-                       bins_.view().order,
-                       bins_.view().grid.dims,
-                       box.length(),
-                       exclusions_};
-    if (!check_graph_ || !(key == graph_key_)) {
-      check_graph_.capture(
-          [&](cudaStream_t s, cudaGraphConditionalHandle rebuild) {
-            constexpr int kBlock = 256;
-            moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, s>>>(
-                pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.data());
-            NOVAMD_CUDA_CHECK_LAUNCH();
-            decide_rebuild_kernel<<<1, 1, 0, s>>>(moved_.data(), rebuild);
-            NOVAMD_CUDA_CHECK_LAUNCH();
-          },
-          [&](cudaStream_t s) { queue_build(pos, n, box, s); });
-      graph_key_ = key;
-    }
-    check_graph_.launch(stream);
-  }
-
-  /// The build on the device, as the check graph's conditional body runs it: at the current
-  /// capacity, the overflow left to the force kernel and the host's next check.
-  void queue_build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
-    bins_.bin(pos, n, box, cutoff_ + skin_, stream);
-    queue_lists(pos, n, box, stream);
-    count_device_build_kernel<<<1, 1, 0, stream>>>(longest_.data(), longest_seen_.device(),
-                                                   device_builds_.device());
+  bool moved_more_than_half_skin(const PairPosition<T>* pos, int n, const core::Box& box,
+                                 cudaStream_t stream) {
+    constexpr int kBlock = 256;
+    moved_.value() = 0;
+    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
+        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
     NOVAMD_CUDA_CHECK_LAUNCH();
-    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
-                                      cudaMemcpyDeviceToDevice, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return moved_.value() != 0;
   }
 
   void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // builds on the device are done
     n_ = n;
     valid_ = true;
     ++builds_;
-    if (moved_.size() == 0) {
-      moved_.resize(1);
-      moved_.fill_zero(stream);
-    }
     built_at_.resize(n);
     count_.resize(std::size_t(n) * lanes_);
     if (n == 0) return;
     if (rounds_ == 0) rounds_ = initial_rounds(n, box);
-    rounds_ = std::max(rounds_, grown(longest_seen_.value()));  // a build on the device overflowed
-    longest_seen_.value() = 0;
     bins_.bin(pos, n, box, cutoff_ + skin_, stream);
     const int longest = build_at_capacity(pos, n, box, stream);
     if (longest > rounds_) {  // grow with room to spare, and build again: nothing is dropped
-      rounds_ = grown(longest);
+      rounds_ = longest + longest / 4 + 2;
       build_at_capacity(pos, n, box, stream);
     }
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
@@ -265,26 +174,13 @@ class DeviceVerletList {
     return int(std::min(1.25 * expected / lanes_ + 2, double(n)));
   }
 
-  /// A capacity for lane lists of `longest` entries, with room to spare.
-  static int grown(int longest) { return longest > 0 ? longest + longest / 4 + 2 : 0; }
-
   /// One build at the current capacity; returns the longest lane list it found.
   int build_at_capacity(const PairPosition<T>* pos, int n, const core::Box& box,
                         cudaStream_t stream) {
-    list_.resize(std::size_t(rounds_) * std::size_t(n) * lanes_);
-    longest_.resize(1);
-    queue_lists(pos, n, box, stream);
-    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
-                                      cudaMemcpyDeviceToHost, stream));
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return longest_host_.value();
-  }
-
-  /// Queues the list kernel at the current capacity (buffers sized), the longest lane list
-  /// left in longest_.
-  void queue_lists(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     constexpr int kBlock = 128;
     const std::size_t row_stride = std::size_t(n) * lanes_;
+    list_.resize(std::size_t(rounds_) * row_stride);
+    longest_.resize(1);
     longest_.fill_zero(stream);
     const double range = cutoff_ + skin_;
     const int blocks = static_cast<int>((row_stride + kBlock - 1) / kBlock);
@@ -294,6 +190,10 @@ class DeviceVerletList {
           list_.data(), count_.data(), longest_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
+                                      cudaMemcpyDeviceToHost, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return longest_host_.value();
   }
 
   double cutoff_, skin_;
@@ -305,13 +205,8 @@ class DeviceVerletList {
   ExclusionView exclusions_;
   DeviceCellBins bins_;
   core::DeviceBuffer<int> list_, count_, longest_;
-  core::DeviceBuffer<int> moved_;  ///< the check's verdict, cleared by decide_rebuild_kernel
   core::DeviceBuffer<PairPosition<T>> built_at_;
-  core::MappedHostValue<int> longest_host_;
-  core::MappedHostValue<int> longest_seen_;         ///< by builds on the device, since the last
-  core::MappedHostValue<long long> device_builds_;  ///< host build
-  core::ConditionalGraph check_graph_;
-  GraphKey graph_key_{};
+  core::MappedHostValue<int> moved_, longest_host_;
 };
 
 }  // namespace novamd::neighbors

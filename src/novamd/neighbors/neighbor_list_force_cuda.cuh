@@ -2,10 +2,9 @@
 /// @file neighbor_list_force_cuda.cuh
 /// Pair forces over Verlet lists on the GPU: G lanes per target (target_lanes_cuda.cuh), lane l
 /// reading the list that lane l of the build made, in its fixed order, so results are bitwise
-/// reproducible. A lane whose list outgrew its capacity in a build on the device visits the
-/// cells of that build instead, as the build did: the same pairs in the same order. Generic over
-/// the evaluator, which must be zero beyond its cutoff (the lists hold pairs out to cutoff + skin).
-/// Sums over one target in the pair type, stored in FP64.
+/// reproducible. Generic over the evaluator, which must be zero beyond its cutoff
+/// (the lists hold pairs out to cutoff + skin). Sums over one target in the pair type, stored
+/// in FP64.
 
 #include <cuda_runtime.h>
 
@@ -25,8 +24,7 @@ __global__ void __launch_bounds__(kListForceBlock)
     neighbor_list_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
                                int n, core::BoxView<typename Evaluator::Real> box,
                                const typename Evaluator::Params* __restrict__ table, int num_types,
-                               const double* __restrict__ charge,
-                               NeighborListView<typename Evaluator::Real> list,
+                               const double* __restrict__ charge, NeighborListView list,
                                ForceOutputView out) {
   using T = typename Evaluator::Real;
   const auto* params = table_in_shared(table, num_types);
@@ -39,25 +37,11 @@ __global__ void __launch_bounds__(kListForceBlock)
     const auto* row = params + target.type * num_types;
     const T qi = physics::charge_of<Evaluator>(charge, i);
     const int neighbours = list.count[thread];  // this lane's list
-    if (neighbours <= list.capacity) {
-      const int* entry = list.entries + std::size_t(i) * G + lane;
-      for (int r = 0; r < neighbours; ++r, entry += list.row_stride) {
-        const int j = *entry;
-        sums.template add<Evaluator>(target, pos[j], box, row, qi,
-                                     physics::charge_of<Evaluator>(charge, j));
-      }
-    } else {  // overflowed: build_lists_kernel's scan, the pairs it found
-      const PairPosition<T> then = list.built_at[i];
-      const int3 c = list.bins.grid.coordinates(float(then.x), float(then.y), float(then.z));
-      for_each_in_neighbour_cells<G>(list.bins, c, lane, [&](int j) {
-        if (j == i) return;
-        const PairPosition<T> s = list.built_at[j];
-        const auto d = box.minimum_image({then.x - s.x, then.y - s.y, then.z - s.z});
-        if (d.x * d.x + d.y * d.y + d.z * d.z >= list.range_squared) return;
-        if (list.exclusions.any() && list.exclusions.excludes(i, j)) return;
-        sums.template add<Evaluator>(target, pos[j], box, row, qi,
-                                     physics::charge_of<Evaluator>(charge, j));
-      });
+    const int* entry = list.entries + std::size_t(i) * G + lane;
+    for (int r = 0; r < neighbours; ++r, entry += list.row_stride) {
+      const int j = *entry;
+      sums.template add<Evaluator>(target, pos[j], box, row, qi,
+                                   physics::charge_of<Evaluator>(charge, j));
     }
   }
   sums.template combine_lanes<G>();  // every lane of the warp takes part
@@ -69,8 +53,7 @@ template <class Evaluator>
 void neighbor_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                               const core::BoxView<typename Evaluator::Real>& box,
                               const typename Evaluator::Params* table, int num_types,
-                              const double* charge,
-                              const NeighborListView<typename Evaluator::Real>& list,
+                              const double* charge, const NeighborListView& list,
                               ForceOutputView out, OutputMode mode, cudaStream_t stream) {
   if (n == 0) return;
   const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
