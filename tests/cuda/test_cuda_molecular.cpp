@@ -235,4 +235,20 @@ TEST(CudaMolecular, LjAndPmeRealSpaceInOnePassMatchTheCpu) {
   }
 }
 
+// On an energy step the one-pass term reports LJ and Coulomb in passes of their own, with the
+// forces still the sum's: the trajectory does not depend on the thermo interval.
+TEST(CudaMolecular, OnePassEnergyStepsGiveTheForcesOfOtherStepsBitwise) {
+  SKIP_WITHOUT_GPU();
+  for (const char* precision : {"double", "mixed"}) {
+    SCOPED_TRACE(precision);
+    const Evaluation without = evaluate(kWater, "cuda", precision, EnergyRequest::Skip);
+    const Evaluation with = evaluate(kWater, "cuda", precision, EnergyRequest::Compute);
+    EXPECT_EQ(with.list_builds, 1);
+    for (std::size_t i = 0; i < with.particles.size(); ++i) {
+      ASSERT_EQ(with.particles.force.x[i], without.particles.force.x[i]) << i;
+      ASSERT_EQ(with.particles.force.z[i], without.particles.force.z[i]) << i;
+    }
+  }
+}
+
 }  // namespace

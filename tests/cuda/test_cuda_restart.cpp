@@ -25,4 +25,12 @@ INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CudaRestart,
                                   std::get<1>(info.param);
                          });
 
+// LJ and PME in one pass (one neighbour state per config force term in the checkpoint).
+TEST(CudaRestartOnePass, WaterWithPmeContinuesBitwise) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  for (const char* precision : {"double", "mixed"})
+    novamd::test::expect_bitwise_restart_of_config(novamd::test::water_pme_restart_config(), "cuda",
+                                                   precision, 10);
+}
+
 }  // namespace

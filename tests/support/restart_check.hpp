@@ -42,6 +42,30 @@ output:
 )";
 }
 
+/// 1,000 flexible SPC/E waters (examples/water) with LJ and PME of one cutoff, so that both
+/// run in one pass over one list (forces/pair_sum_terms.hpp), Langevin, sorted every 7
+/// evaluations, thermo rows every 5 steps (the restart's step among them, as the thermo files
+/// are compared).
+inline std::string water_pme_restart_config() {
+  return "units: real\n"
+         "seed: 3\n"
+         "system:\n"
+         "  topology:\n"
+         "    read: " NOVAMD_SOURCE_DIR
+         "/examples/water/water.data\n"
+         "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
+         "  velocities: {temperature: 300.0}\n"
+         "forces:\n"
+         "  - lennard_jones: {cutoff: 9.0}\n"
+         "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 5e-4}\n"
+         "neighbors: {skin: 0.4, reorder_every: 7}\n"
+         "integrator: {type: langevin, timestep: 0.5, temperature: 300.0, friction: 0.01}\n"
+         "run: {steps: 20}\n"
+         "output:\n"
+         "  thermo: {every: 5, file: thermo.csv}\n"
+         "  checkpoint: {file: run.chk}\n";
+}
+
 inline std::string file_text(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::ostringstream text;
@@ -76,11 +100,13 @@ inline void run_in(const TempDir& dir, const std::string& backend, const std::st
 /// 2N steps straight against N + restart + N: the final checkpoints must agree bit for bit in
 /// every particle array, counter, list and thermostat variable, and the thermo files must be
 /// identical (the restarted one appended after step N).
-inline void expect_bitwise_restart(const std::string& integrator, const std::string& backend,
-                                   const std::string& precision, std::int64_t n) {
+/// `config`: the whole config (thermo.csv and run.chk outputs), sorting along the curve within
+/// 2N evaluations.
+inline void expect_bitwise_restart_of_config(const std::string& config, const std::string& backend,
+                                             const std::string& precision, std::int64_t n) {
   TempDir straight, pieces;
-  straight.write("config.yaml", restart_config(integrator));
-  pieces.write("config.yaml", restart_config(integrator));
+  straight.write("config.yaml", config);
+  pieces.write("config.yaml", config);
   run_in(straight, backend, precision, 2 * n, false);
   run_in(pieces, backend, precision, n, false);
   ASSERT_EQ(io::read_checkpoint(pieces.path() / "run.chk").step, n);
@@ -108,6 +134,12 @@ inline void expect_bitwise_restart(const std::string& integrator, const std::str
   EXPECT_EQ(a.integrator.type, b.integrator.type);
   EXPECT_TRUE(bitwise_equal(a.integrator.values, b.integrator.values));
   EXPECT_EQ(file_text(straight.path() / "thermo.csv"), file_text(pieces.path() / "thermo.csv"));
+}
+
+/// The same for restart_config(integrator).
+inline void expect_bitwise_restart(const std::string& integrator, const std::string& backend,
+                                   const std::string& precision, std::int64_t n) {
+  expect_bitwise_restart_of_config(restart_config(integrator), backend, precision, n);
 }
 
 /// The integrator maps the restart tests cover (every integrator and thermostat).

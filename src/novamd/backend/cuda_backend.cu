@@ -80,7 +80,11 @@ class CudaBackend final : public Backend {
     for (std::size_t t = 0; t < setup.forces.size(); ++t) {
       const auto& f = setup.forces[t];
       cutoffs_.push_back(forces::cutoff_of(f));
-      if (one_pass && t == *one_pass + 1) continue;  // in the Lennard-Jones term's pass
+      if (one_pass && t == *one_pass + 1) {  // in the Lennard-Jones term's pass
+        term_of_force_.push_back(terms_.size() - 1);
+        continue;
+      }
+      term_of_force_.push_back(terms_.size());
       auto term = one_pass && t == *one_pass
                       ? forces::make_cuda_lj_coulomb_force<P>(
                             std::get<forces::LennardJonesSettings>(f),
@@ -253,7 +257,8 @@ class CudaBackend final : public Backend {
     if (!state.thermostat_heat.empty()) domain_->gather(state.thermostat_heat);
     state.force_evaluations = evaluations_;
     state.reorders = reorders_;
-    for (const auto& term : terms_) state.terms.push_back(term->neighbor_state(stream));
+    for (const std::size_t t : term_of_force_)
+      state.terms.push_back(terms_[t]->neighbor_state(stream));
     return state;
   }
 
@@ -274,8 +279,10 @@ class CudaBackend final : public Backend {
     pack_all_positions();
     if (domain_->decomposed()) return;  // all pairs of the block: no lists to restore
     const auto input = force_input();
-    for (std::size_t t = 0; t < terms_.size() && t < state.terms.size(); ++t) {
-      const auto& built_at = state.terms[t].built_at;
+    for (std::size_t f = 0; f < term_of_force_.size() && f < state.terms.size(); ++f) {
+      if (f > 0 && term_of_force_[f] == term_of_force_[f - 1]) continue;  // one pass: restored
+      const std::size_t t = term_of_force_[f];
+      const auto& built_at = state.terms[f].built_at;
       std::vector<neighbors::PairPosition<PairT>> packed(built_at.size());
       for (std::size_t i = 0; i < packed.size(); ++i) {
         packed[i] = {static_cast<PairT>(built_at.x[i]), static_cast<PairT>(built_at.y[i]),
@@ -283,7 +290,7 @@ class CudaBackend final : public Backend {
       }
       core::DeviceBuffer<neighbors::PairPosition<PairT>> on_device;
       on_device.copy_from_host(packed, stream);
-      terms_[t]->restore_neighbors(state.terms[t], on_device.data(), input, stream);
+      terms_[t]->restore_neighbors(state.terms[f], on_device.data(), input, stream);
       stream_.synchronize();  // before `on_device` is freed
     }
   }
@@ -459,6 +466,9 @@ class CudaBackend final : public Backend {
   neighbors::DeviceSpatialOrder order_;
   core::DeviceTopology topology_;  ///< terms and exclusions for the force terms (uploaded once)
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
+  /// The terms_ entry of each config force term (the two of a one-pass pair share one): a
+  /// checkpoint keeps one neighbour state per config force term.
+  std::vector<std::size_t> term_of_force_;
   std::size_t energy_parts_ = 0;  ///< the terms' parts: one energy sum (and column) each
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
   std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;

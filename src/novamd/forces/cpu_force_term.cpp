@@ -47,17 +47,19 @@ class CpuPairForce final : public CpuForceTerm {
   }
 
   int parts() const override { return kParts; }
-  /// Part `part` of a PairSum with energy (the list brought up to date by part 0).
+  /// Part `part` of a PairSum (the list brought up to date by part 0): the sum's forces and the
+  /// first potential's energy, then the second's energy; without energy, the sum (part 0 only).
   void add_part_to(int part, const core::ParticleData& particles, const core::Box& box,
                    neighbors::ForceBuffers& out, bool with_energy) override {
     if constexpr (kParts > 1) {
       require_charges(particles);
-      if (part == 0) {
-        over_list<physics::PairSumPart<Evaluator, 0>, true>(particles, box, out, true);
+      if (!with_energy) {
+        if (part == 0) traverse<false>(particles, box, out);
+      } else if (part == 0) {
+        over_list<physics::PairSumEnergyPass<Evaluator, 0>, true>(particles, box, out, true);
       } else {
-        over_list<physics::PairSumPart<Evaluator, 1>, true>(particles, box, out, false);
+        over_list<physics::PairSumEnergyPass<Evaluator, 1>, true>(particles, box, out, false);
       }
-      (void)with_energy;  // parts are asked for on energy steps only
     } else {
       add_to(particles, box, out, with_energy);
     }

@@ -120,8 +120,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     }
   }
 
-  /// Part `part` of a PairSum over the list (the list brought up to date by part 0); the whole
-  /// term for other evaluators.
+  /// Part `part` of a PairSum over the list (the list brought up to date by part 0): the sum's
+  /// forces and the first potential's energy, then the second's energy; the whole term for
+  /// other evaluators.
   void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                    neighbors::OutputMode mode, cudaStream_t stream) override {
     if constexpr (kParts > 1) {
@@ -131,9 +132,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
         return;
       }
       if (part == 0) {
-        add_over_list<physics::PairSumPart<Evaluator, 0>>(in, out, mode, stream);
+        add_over_list<physics::PairSumEnergyPass<Evaluator, 0>>(in, out, mode, stream);
       } else {
-        add_over_list<physics::PairSumPart<Evaluator, 1>>(in, out, mode, stream);
+        add_over_list<physics::PairSumEnergyPass<Evaluator, 1>>(in, out, mode, stream);
       }
     } else {
       add_to(in, out, mode, stream);
@@ -173,7 +174,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   template <class E>
   void add_over_list(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                      neighbors::OutputMode mode, cudaStream_t stream) {
-    const bool first_pass = !std::is_same_v<E, physics::PairSumPart<Evaluator, 1>>;
+    const bool first_pass = !std::is_same_v<E, physics::PairSumEnergyPass<Evaluator, 1>>;
     if (first_pass) {
       if (!list_)
         list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));

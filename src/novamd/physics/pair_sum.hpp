@@ -8,8 +8,8 @@
 ///
 /// each part scaled by q_i q_j where that part is (charge_scaled.hpp), so a sum of LJ and
 /// Coulomb takes the charge product as an argument (kChargesPerPart). PairSumPart<Sum, k> is
-/// part k alone over the same parameter table: the energy of each part on its own, for its
-/// thermo column.
+/// part k alone over the same parameter table; PairSumEnergyPass<Sum, k> gives each part's
+/// energy for its thermo column while the forces stay the sum's.
 
 #include <type_traits>
 
@@ -64,6 +64,29 @@ struct PairSumPart<PairSum<First, Second>, K> {
       return scaled_part<First>(r2, p.first, qq);
     } else {
       return scaled_part<Second>(r2, p.second, qq);
+    }
+  }
+};
+
+/// The pass for part K's energy on an energy step: part 0 adds the whole sum's forces (exactly as
+/// PairSum::evaluate computes them, so an energy step moves the particles as any other step does)
+/// with the first potential's energy; part 1 adds the second potential's energy and no force.
+template <class Sum, int K>
+struct PairSumEnergyPass;
+
+template <class First, class Second, int K>
+struct PairSumEnergyPass<PairSum<First, Second>, K> {
+  using Real = typename First::Real;
+  using Params = typename PairSum<First, Second>::Params;
+  static constexpr bool kChargesPerPart = true;
+
+  NOVAMD_HD static PairResult<Real> evaluate(Real r2, const Params& p, Real qq) {
+    if constexpr (K == 0) {
+      const PairResult<Real> a = scaled_part<First>(r2, p.first, qq);
+      const PairResult<Real> b = scaled_part<Second>(r2, p.second, qq);
+      return {a.force_over_r + b.force_over_r, a.energy};
+    } else {
+      return {Real(0), scaled_part<Second>(r2, p.second, qq).energy};
     }
   }
 };
