@@ -51,6 +51,18 @@ if [[ ! -f /usr/include/fftw3.h && -f .fftw/usr/include/fftw3.h ]]; then
   export LD_LIBRARY_PATH="$PWD/.fftw/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 
+# OpenMM's CUDA platform on the same GPU (benchmarks/openmm/molecular.py with these arguments),
+# from the wheels carried in .whl/ (openmm, openmm-cuda-13).
+openmm_side() {
+  if ! compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    echo "no OpenMM wheels in .whl/: the OpenMM side of the benchmarks left out" | tee -a "$summary"
+    return
+  fi
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/openmm-site .whl/*.whl &&
+    PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py "$@" 2>&1 | tee -a "$summary"
+}
+
 summary="$OUT/summary.txt"
 # Appended: several modes run one after another into one $OUT keep every table.
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv >> "$summary" 2>&1
@@ -136,14 +148,7 @@ if [[ $what == all || $what == bench || $what == molecular ]]; then
   done
   # The peer on the same GPU: OpenMM's CUDA platform on the dipeptide and the water case
   # (benchmarks/openmm/molecular.py), from wheels carried in .whl/ (openmm, openmm-cuda-13).
-  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/openmm-site .whl/*.whl &&
-      PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py 2>&1 | tee -a "$summary"
-  else
-    echo "no OpenMM wheels in .whl/: the OpenMM side of the molecular benchmarks left out" |
-      tee -a "$summary"
-  fi
+  openmm_side
 fi
 if [[ $what == all || $what == energy ]]; then
   # The cost of a thermo step (energy, virial tensor, kinetic tensor and their reductions): the
@@ -164,7 +169,7 @@ if [[ $what == all || $what == energy ]]; then
 fi
 if [[ $what == pme-quick ]]; then
   timeout 240 $build/tests/novamd_cuda_tests \
-    --gtest_filter='CudaNeighborList.*:CudaMolecular.LjAndPme*:CudaMolecular.Peptide*:CudaMolecular.Amber*:*CudaRestart*:CudaDeterminism.*:CudaKspace.*:*CudaBoxRescale*' \
+    --gtest_filter='CudaNeighborList.*:CudaMolecular.LjAndPme*:CudaMolecular.OnePass*:CudaMolecular.Peptide*:CudaMolecular.Amber*:*CudaRestart*:CudaDeterminism.*:CudaKspace.*:*CudaBoxRescale*' \
     > "$OUT/quick_tests.log" 2>&1 || status=1
   grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
   python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
@@ -174,12 +179,7 @@ if [[ $what == pme-quick ]]; then
       --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 2>&1 |
       grep -E "Done|built" | sed "s/^/$precision water24k-pme: /" | tee -a "$summary"
   done
-  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/openmm-site .whl/*.whl &&
-      PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py --steps 500 \
-        --water-edges 20 2>&1 | tee -a "$summary"
-  fi
+  openmm_side --steps 500 --water-edges 20
 fi
 if [[ $what == pme-sizes ]]; then
   # PME water boxes about 4 and 40 times the 24,000-atom one (32^3 and 68^3 molecules: 98,304
@@ -191,12 +191,7 @@ if [[ $what == pme-sizes ]]; then
       --set output.thermo.every=400 --set forces.1.coulomb.tolerance=5e-4 2>&1 |
       grep -E "particles|coulomb|neighbors|Done" | sed "s/^/water$edge-pme: /" | tee -a "$summary"
   done
-  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/openmm-site .whl/*.whl &&
-      PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py --steps 200 \
-        --precision mixed --water-edges 32 68 2>&1 | tee -a "$summary"
-  fi
+  openmm_side --steps 200 --precision mixed --water-edges 32 68
 fi
 if [[ $what == all || $what == pme-profile ]]; then
   # Every kernel of a few steps of 8,000 flexible SPC/E waters (24,000 atoms, examples/water)
