@@ -7,9 +7,9 @@
 ///     V_ij(r) = V1_ij(r) + V2_ij(r),   F_ij(r) = F1_ij(r) + F2_ij(r)
 ///
 /// each part scaled by q_i q_j where that part is (charge_scaled.hpp), so a sum of LJ and
-/// Coulomb takes the charge product as an argument (kChargesPerPart). PairSumPart<Sum, k> is
-/// part k alone over the same parameter table; PairSumEnergyPass<Sum, k> gives each part's
-/// energy for its thermo column while the forces stay the sum's.
+/// Coulomb takes the charge product as an argument (kChargesPerPart). PairSumEnergyPass<Sum, k>,
+/// over the same parameter table, gives each part's energy for its thermo column while the
+/// forces stay the sum's.
 
 #include <type_traits>
 
@@ -42,33 +42,21 @@ struct PairSum {
     typename Second::Params second;
   };
 
+  /// Each potential's result, scaled where it is.
+  struct Parts {
+    PairResult<Real> first, second;
+  };
+  NOVAMD_HD static Parts parts(Real r2, const Params& p, Real qq) {
+    return {scaled_part<First>(r2, p.first, qq), scaled_part<Second>(r2, p.second, qq)};
+  }
+
   NOVAMD_HD static PairResult<Real> evaluate(Real r2, const Params& p, Real qq) {
-    const PairResult<Real> a = scaled_part<First>(r2, p.first, qq);
-    const PairResult<Real> b = scaled_part<Second>(r2, p.second, qq);
-    return {a.force_over_r + b.force_over_r, a.energy + b.energy};
+    const Parts r = parts(r2, p, qq);
+    return {r.first.force_over_r + r.second.force_over_r, r.first.energy + r.second.energy};
   }
 };
 
-/// Part K (0: First, 1: Second) of a PairSum, over the sum's parameter table.
-template <class Sum, int K>
-struct PairSumPart;
-
-template <class First, class Second, int K>
-struct PairSumPart<PairSum<First, Second>, K> {
-  using Real = typename First::Real;
-  using Params = typename PairSum<First, Second>::Params;
-  static constexpr bool kChargesPerPart = true;
-
-  NOVAMD_HD static PairResult<Real> evaluate(Real r2, const Params& p, Real qq) {
-    if constexpr (K == 0) {
-      return scaled_part<First>(r2, p.first, qq);
-    } else {
-      return scaled_part<Second>(r2, p.second, qq);
-    }
-  }
-};
-
-/// The pass for part K's energy on an energy step: part 0 adds the whole sum's forces (exactly as
+/// The pass for part K's energy on an energy step: part 0 adds the whole sum's forces (as
 /// PairSum::evaluate computes them, so an energy step moves the particles as any other step does)
 /// with the first potential's energy; part 1 adds the second potential's energy and no force.
 template <class Sum, int K>
@@ -76,15 +64,15 @@ struct PairSumEnergyPass;
 
 template <class First, class Second, int K>
 struct PairSumEnergyPass<PairSum<First, Second>, K> {
-  using Real = typename First::Real;
-  using Params = typename PairSum<First, Second>::Params;
+  using Sum = PairSum<First, Second>;
+  using Real = typename Sum::Real;
+  using Params = typename Sum::Params;
   static constexpr bool kChargesPerPart = true;
 
   NOVAMD_HD static PairResult<Real> evaluate(Real r2, const Params& p, Real qq) {
     if constexpr (K == 0) {
-      const PairResult<Real> a = scaled_part<First>(r2, p.first, qq);
-      const PairResult<Real> b = scaled_part<Second>(r2, p.second, qq);
-      return {a.force_over_r + b.force_over_r, a.energy};
+      const typename Sum::Parts r = Sum::parts(r2, p, qq);
+      return {r.first.force_over_r + r.second.force_over_r, r.first.energy};
     } else {
       return {Real(0), scaled_part<Second>(r2, p.second, qq).energy};
     }
