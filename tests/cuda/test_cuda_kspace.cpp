@@ -1,7 +1,8 @@
 // The Ewald sum and smooth PME on the CUDA backend against the CPU backend (the oracle) on fresh
 // random ions (a NaCl-like mixture with a net charge, so the background term counts), for the
 // Ewald sum and PME of orders 4, 5 and 6 on a grid of unequal, odd and even lengths, in double and
-// mixed precision: forces, energy and virial tensor; steps without energy give the same forces
+// mixed precision (and on a coarse grid, where the stencils wrap): forces, energy and virial
+// tensor; steps without energy give the same forces
 // within the bound; after a box rescale they agree again (the influence function follows the
 // box); a second GPU evaluation repeats the first bit for bit. Skipped without a CUDA device.
 
@@ -132,6 +133,9 @@ TEST(CudaKspace, EwaldAndPmeMatchTheCpuInDoubleAndMixed) {
                       order),
           precision, relative);
     expect_cuda_matches_cpu("method: pme, cutoff: 9.0, tolerance: 1e-4", precision, relative);
+    // A coarse grid: each stencil covers half of an axis, and most points wrap.
+    expect_cuda_matches_cpu("method: pme, cutoff: 9.0, tolerance: 1e-6, order: 4, grid: [8, 9, 10]",
+                            precision, relative);
   }
 }
 

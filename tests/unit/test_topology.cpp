@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <utility>
@@ -123,6 +124,21 @@ TEST(Topology, ChainStopsAtThreeBonds) {
   // Rows 0: 1,2,3 | 1: 0,2,3,4 | 2: 0,1,3,4,5 | 3: 0,1,2,4,5 | 4: 1,2,3,5 | 5: 2,3,4.
   EXPECT_EQ(x.offsets, (Ids{0, 3, 7, 12, 17, 21, 24}));
   EXPECT_EQ(x.ids, (Ids{1, 2, 3, 0, 2, 3, 4, 0, 1, 3, 4, 5, 0, 1, 2, 4, 5, 1, 2, 3, 5, 2, 3, 4}));
+}
+
+// The span bounds |i - j| over excluded pairs: the chain's 3 at separation 3, 1 at separation
+// 1; a bond between far ids widens it; none without bonds. A pair further apart than the span is
+// never in a row, so the lists' filter (neighbors::ExclusionView::span) drops nothing.
+TEST(Topology, ExclusionSpanIsTheWidestExcludedPair) {
+  const Topology chain = with_bonds(6, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}});
+  EXPECT_EQ(chain.exclusions(3).span(), 3);
+  EXPECT_EQ(chain.exclusions(1).span(), 1);
+  EXPECT_EQ(with_bonds(9, {{0, 1}, {1, 8}}).exclusions(2).span(), 8);
+  EXPECT_EQ(with_bonds(4, {}).exclusions(3).span(), 0);
+  const ExclusionLists x = chain.exclusions(3);
+  for (std::int32_t i = 0; i < 6; ++i)
+    for (std::int32_t j = 0; j < 6; ++j)
+      if (std::abs(i - j) > x.span()) EXPECT_FALSE(x.contains(i, j)) << i << " " << j;
 }
 
 // Cyclobutane's carbons 0-1-2-3-0: 0-1-2-3 is a path of 3 bonds, but 0 and 3 are bonded, so

@@ -123,6 +123,8 @@ class CudaEvent {
   void make_wait(cudaStream_t stream) const {
     NOVAMD_CUDA_CHECK(cudaStreamWaitEvent(stream, event_, 0));
   }
+  /// Waits on the host until the work before the last record() is done.
+  void synchronize() const { NOVAMD_CUDA_CHECK(cudaEventSynchronize(event_)); }
 
  private:
   cudaEvent_t event_{};

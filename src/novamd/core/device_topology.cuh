@@ -50,6 +50,7 @@ class DeviceTopology {
     const ExclusionLists exclusions = topology.exclusions(kExcludedSeparations);
     exclusion_offsets_.copy_from_host(exclusions.offsets, stream);
     exclusion_ids_.copy_from_host(exclusions.ids, stream);
+    exclusion_span_ = exclusions.span();
     const std::vector<std::array<std::int32_t, 2>> pairs = topology.pairs_14();
     std::vector<std::int32_t> flat;
     flat.reserve(2 * pairs.size());
@@ -70,6 +71,7 @@ class DeviceTopology {
     v.exclusion_offsets = exclusion_offsets_.data();
     v.exclusion_ids = exclusion_ids_.data();
     v.exclusion_count = static_cast<std::int32_t>(exclusion_ids_.size());
+    v.exclusion_span = exclusion_span_;
     v.pairs_14 = pairs_14_.data();
     v.pair_14_count = static_cast<std::int32_t>(pairs_14_.size() / 2);
     return v;
@@ -77,6 +79,7 @@ class DeviceTopology {
 
  private:
   std::int32_t particle_count_ = 0;
+  std::int32_t exclusion_span_ = 0;
   DeviceTermList<2> bonds_;
   DeviceTermList<3> angles_;
   DeviceTermList<4> dihedrals_;

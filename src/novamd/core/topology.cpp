@@ -1,6 +1,7 @@
 #include "novamd/core/topology.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
@@ -107,6 +108,16 @@ class SeparationSearch {
 };
 
 }  // namespace
+
+std::int32_t ExclusionLists::span() const {
+  std::int32_t widest = 0;
+  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+    for (std::int32_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+      widest = std::max(widest, std::abs(ids[k] - static_cast<std::int32_t>(i)));
+    }
+  }
+  return widest;
+}
 
 bool ExclusionLists::contains(std::int32_t i, std::int32_t j) const {
   const auto row = of(i);

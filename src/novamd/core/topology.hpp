@@ -94,6 +94,7 @@ struct DeviceTopologyView {
   const std::int32_t* exclusion_offsets = nullptr;  ///< particle_count + 1 entries
   const std::int32_t* exclusion_ids = nullptr;      ///< row i: [offsets[i], offsets[i + 1])
   std::int32_t exclusion_count = 0;                 ///< entries of exclusion_ids
+  std::int32_t exclusion_span = 0;                  ///< ExclusionLists::span()
   const std::int32_t* pairs_14 = nullptr;           ///< 2 per pair, i < j: pair p at 2p, 2p + 1
   std::int32_t pair_14_count = 0;
 };
@@ -109,6 +110,9 @@ struct ExclusionLists {
   }
   /// Whether j is in the row of i (binary search).
   bool contains(std::int32_t i, std::int32_t j) const;
+  /// The largest |i - j| of an excluded pair (i, j); 0 without exclusions. Pairs whose ids lie
+  /// further apart are never excluded (molecules with consecutive ids: a few ids).
+  std::int32_t span() const;
 };
 
 /// For every particle id, the terms of one list it belongs to: row i holds term t * K + a for

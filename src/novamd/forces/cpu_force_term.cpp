@@ -89,7 +89,9 @@ class CpuPairForce final : public CpuForceTerm {
 
  private:
   void exclude_in(neighbors::VerletList& list) const {
-    if (exclusions_) list.set_exclusions(exclusions_->offsets.data(), exclusions_->ids.data());
+    if (exclusions_)
+      list.set_exclusions(exclusions_->offsets.data(), exclusions_->ids.data(),
+                          exclusions_->span());
   }
 
   /// The excluded pairs for the traversals without lists, in the particles' storage order (none

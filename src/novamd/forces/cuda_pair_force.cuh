@@ -174,15 +174,29 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   template <class E>
   void add_over_list(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                      neighbors::OutputMode mode, cudaStream_t stream) {
+    const auto evaluate = [&] {
+      neighbors::neighbor_list_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
+                                             in.fields.charge, list_->view(), out, mode, stream);
+    };
     const bool first_pass = !std::is_same_v<E, physics::PairSumEnergyPass<Evaluator, 1>>;
-    if (first_pass) {
-      if (!list_)
-        list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
-      list_->set_exclusions(exclusion_view(in));
-      list_->update(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0, stream);
+    if (!first_pass) return evaluate();
+    if (!list_)
+      list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
+    list_->set_exclusions(exclusion_view(in));
+    const bool check = calls_++ % check_every_ == 0;
+    if (check && list_->current_for(in.n) && !mode.accumulate) {
+      // Most checks keep the lists: the pairs over the present lists are queued behind the
+      // check, so that the GPU works while the host waits for its answer; where the lists are
+      // due, they are built and the pairs evaluated again (written, not added: the first
+      // evaluation leaves no trace).
+      list_->queue_check(in.positions, in.n, in.host_box, stream);
+      evaluate();
+      if (!list_->moved_at_check()) return;
+      list_->rebuild(in.positions, in.n, in.host_box, stream);
+      return evaluate();
     }
-    neighbors::neighbor_list_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
-                                           in.fields.charge, list_->view(), out, mode, stream);
+    list_->update(in.positions, in.n, in.host_box, check, stream);
+    evaluate();
   }
 
   /// A PairSum's potentials one after the other, each over its own traversal.
@@ -219,7 +233,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   /// default view).
   neighbors::ExclusionView exclusion_view(const CudaForceInput<PairT>& in) const {
     if (!excluded_pairs_) return {};
-    return {in.fields.topology.exclusion_offsets, in.fields.topology.exclusion_ids, in.fields.id};
+    return {in.fields.topology.exclusion_offsets, in.fields.topology.exclusion_ids, in.fields.id,
+            in.fields.topology.exclusion_span};
   }
 
   /// The topology's excluded pairs by storage index, for the traversals without lists (none: a

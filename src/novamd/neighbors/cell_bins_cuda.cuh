@@ -103,14 +103,18 @@ __global__ void cell_of_kernel(const PairPosition<T>* __restrict__ pos, int n, C
   index[i] = i;
 }
 
-/// Cell c holds sorted entries [start[c], end[c]); both arrays zeroed before.
+/// Cell c holds sorted entries [start[c], end[c]), an empty cell start = end at the place it
+/// would have: the cells of a row are then one range of the sorted entries (for_each_in_range).
+/// Thread k of n + 1 writes the cells between the entries k - 1 and k, each once.
 __global__ inline void cell_ranges_kernel(const std::uint32_t* __restrict__ sorted_cell, int n,
-                                          int* __restrict__ start, int* __restrict__ end) {
+                                          int cells, int* __restrict__ start,
+                                          int* __restrict__ end) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= n) return;
-  const std::uint32_t c = sorted_cell[k];
-  if (k == 0 || sorted_cell[k - 1] != c) start[c] = k;
-  if (k == n - 1 || sorted_cell[k + 1] != c) end[c] = k + 1;
+  if (k > n) return;
+  const int before = k == 0 ? -1 : int(sorted_cell[k - 1]);
+  const int here = k == n ? cells : int(sorted_cell[k]);
+  for (int c = before + 1; c <= here && c < cells; ++c) start[c] = k;
+  for (int c = max(before, 0); c < here; ++c) end[c] = k;
 }
 
 /// Cell binning with its buffers, reused from one binning to the next. Its three phases (seed
@@ -149,10 +153,8 @@ class DeviceCellBins {
   /// Phase 3: each cell's range of the sorted particles.
   void find_ranges(int n, cudaStream_t stream) {
     if (n == 0) return;
-    start_.fill_zero(stream);
-    end_.fill_zero(stream);
-    cell_ranges_kernel<<<blocks(n), kBlock, 0, stream>>>(sorted_cell_.data(), n, start_.data(),
-                                                         end_.data());
+    cell_ranges_kernel<<<blocks(n + 1), kBlock, 0, stream>>>(sorted_cell_.data(), n, grid_.cells(),
+                                                             start_.data(), end_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 

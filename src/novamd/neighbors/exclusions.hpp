@@ -8,6 +8,7 @@
 /// lists by storage index instead (excluded_rows.hpp).
 
 #include <cstdint>
+#include <limits>
 
 #include "novamd/core/host_device.hpp"
 
@@ -19,13 +20,17 @@ struct ExclusionView {
   const std::int32_t* offsets = nullptr;   ///< N + 1 row offsets, by id; null: none
   const std::int32_t* excluded = nullptr;  ///< the rows' ids, ascending within each row
   const std::int32_t* id = nullptr;        ///< id of each storage index
+  /// No excluded pair has ids further apart (core::ExclusionLists::span): most pairs within
+  /// range are decided without reading a row. Default: no such bound.
+  std::int32_t span = std::numeric_limits<std::int32_t>::max();
 
   NOVAMD_HD bool any() const { return offsets != nullptr; }
 
-  /// Whether the particles at storage indices i and j form an excluded pair (a linear scan of
-  /// i's row, a few to a few tens of entries).
+  /// Whether the particles at storage indices i and j form an excluded pair (ids within `span`
+  /// of each other: a linear scan of i's row, a few to a few tens of entries).
   NOVAMD_HD bool excludes(int i, int j) const {
     const std::int32_t a = id[i], b = id[j];
+    if ((a > b ? a - b : b - a) > span) return false;
     for (std::int32_t k = offsets[a]; k < offsets[a + 1]; ++k) {
       if (excluded[k] >= b) return excluded[k] == b;
     }

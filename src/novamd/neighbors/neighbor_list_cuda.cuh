@@ -1,15 +1,19 @@
 #pragma once
 /// @file neighbor_list_cuda.cuh
-/// Verlet lists on the GPU: particles binned into cells of at least cutoff + skin
-/// (cell_bins_cuda.cuh), then the G lanes of each target (target_lanes_cuda.cuh) scan the 27
-/// cells around its own, lane l taking every G-th entry of each cell, and each lane keeps its
-/// own list of the particles within cutoff + skin, in a fixed order; the force kernel's lane l
-/// reads exactly that list. Full lists (each pair in both particles' lists: no scattered
-/// reactions, so no atomics and reproducible sums), stored so that a warp's reads of one round
-/// are contiguous. A list that would overflow its capacity grows and is built again: no pair
-/// is ever dropped. Excluded pairs (exclusions.hpp) are left out. Rebuilt when a particle has moved
-/// more than skin/2 since the last build: a kernel decides on the device and tells the host through
-/// one mapped word.
+/// Verlet lists on the GPU: particles binned into cells of at least half of cutoff + skin
+/// (cell_bins_cuda.cuh; cells of the whole range where the box holds fewer than 5 of half), then
+/// the G lanes of each target (target_lanes_cuda.cuh) scan the cells within two cells of its own
+/// (one, with cells of the whole range) whose nearest point lies within range of the target,
+/// each row of such cells as one range of the sorted entries, lane l taking every G-th entry;
+/// each lane keeps its own list of the particles within cutoff + skin, in a fixed order, and the
+/// force kernel's lane l reads exactly that list. Half cells scan about a quarter of the
+/// candidates that the 27 cells of the whole range hold. Full lists (each pair in both
+/// particles' lists: no scattered reactions, so no atomics and reproducible sums), stored so
+/// that a warp's reads of one round are contiguous. A list that would overflow its capacity
+/// grows and is built again: no pair is ever dropped. Excluded pairs (exclusions.hpp) are left
+/// out. Rebuilt when a particle has moved more than skin/2 since the last build: a kernel
+/// decides on the device and tells the host through one mapped word; the force term evaluates
+/// over the present lists while the host waits for that word (forces/cuda_pair_force.cuh).
 
 #include <algorithm>
 #include <cmath>
@@ -27,39 +31,109 @@
 
 namespace novamd::neighbors {
 
-/// Lane l of target i: entry r of its list at r * row_stride + i G + l, its length at
-/// count[i G + l].
+/// Lane l of target i (thread t = i G + l): its entries in groups of four, entries 4 r to
+/// 4 r + 3 the int4 at (r row_stride + t) (one 16-byte access a lane, a warp's 32 contiguous);
+/// its length at count[t].
 struct NeighborListView {
-  const int* entries;
+  const int* entries;  ///< int4 groups, 16-byte aligned
   const int* count;
   int lanes;               ///< G, a power of two
-  std::size_t row_stride;  ///< n G: entries between one round and the next
+  std::size_t row_stride;  ///< n G: groups between one round of four and the next
 };
 
-/// One thread per (target, lane); `rounds`: the capacity of each lane's list.
+/// Squared distance, along one axis, from a point at u (in cell units) in cell c to the cells
+/// at offset d of c; 0 for its own cell.
+__device__ inline float cell_gap_squared(float u, int c, int d, float cell_size) {
+  const float gap = d > 0 ? float(c + d) - u : (d < 0 ? u - float(c + d + 1) : 0.0f);
+  const float length = fmaxf(gap, 0.0f) * cell_size;
+  return length * length;
+}
+
+/// Calls visit(j) for the particles j of the cells within `reach` cells of cell c along each axis
+/// (the grid holds 2 reach + 1 cells per axis) whose nearest point lies within
+/// sqrt(range_squared) of the point u (cell units) of c: each row of such cells (fixed y and z) is
+/// one range of the sorted entries, or two where it wraps; rows in a fixed order, lane `lane` of
+/// G taking every G-th entry. Rounding only makes the test keep more cells (`slack`).
+template <int G, class Visit>
+__device__ void for_each_within_reach(const CellBinsView& bins, float3 u, int3 c, int reach,
+                                      float range_squared, int lane, Visit&& visit) {
+  const auto& grid = bins.grid;
+  const float3 size = {1.0f / grid.inverse_cell_size.x, 1.0f / grid.inverse_cell_size.y,
+                       1.0f / grid.inverse_cell_size.z};
+  const float limit = range_squared * 1.0001f;         // slack: a cell at the limit is scanned
+  const auto visit_cells = [&](int first, int last) {  // cells first..last of one row
+    for (int k = bins.start[first] + lane; k < bins.end[last]; k += G) visit(int(bins.order[k]));
+  };
+  for (int dz = -reach; dz <= reach; ++dz) {
+    const float gz = cell_gap_squared(u.z, c.z, dz, size.z);
+    if (gz > limit) continue;
+    for (int dy = -reach; dy <= reach; ++dy) {
+      const float gyz = gz + cell_gap_squared(u.y, c.y, dy, size.y);
+      if (gyz > limit) continue;
+      int lo = -reach, hi = reach;  // the row's cells within range: lo..hi around c.x
+      while (lo < 0 && gyz + cell_gap_squared(u.x, c.x, lo, size.x) > limit) ++lo;
+      while (hi > 0 && gyz + cell_gap_squared(u.x, c.x, hi, size.x) > limit) --hi;
+      const int row = grid.index(0, c.y + dy, c.z + dz);
+      const int x0 = c.x + lo, x1 = c.x + hi;
+      if (x0 < 0) {
+        visit_cells(row + x0 + grid.dims.x, row + grid.dims.x - 1);
+        visit_cells(row, row + x1);
+      } else if (x1 >= grid.dims.x) {
+        visit_cells(row + x0, row + grid.dims.x - 1);
+        visit_cells(row, row + x1 - grid.dims.x);
+      } else {
+        visit_cells(row + x0, row + x1);
+      }
+    }
+  }
+}
+
+/// One thread per (target, lane); `rounds`: the capacity of each lane's list (a multiple of 4:
+/// NeighborListView's groups, each written once, when full or at the end); `reach`: cells
+/// scanned along each axis on either side of the target's (for_each_within_reach).
 template <class T, int G>
 __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int n,
-                                   core::BoxView<T> box, CellBinsView bins, T range_squared,
-                                   int rounds, std::size_t row_stride, ExclusionView exclusions,
-                                   int* __restrict__ list, int* __restrict__ count,
-                                   int* __restrict__ longest) {
+                                   core::BoxView<T> box, CellBinsView bins, int reach,
+                                   T range_squared, int rounds, std::size_t row_stride,
+                                   ExclusionView exclusions, int* __restrict__ list,
+                                   int* __restrict__ count, int* __restrict__ longest) {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = thread / G;
   const int lane = thread % G;
   if (i >= n) return;
   const PairPosition<T> p = pos[i];
+  const float3 u = {float(p.x) * bins.grid.inverse_cell_size.x,
+                    float(p.y) * bins.grid.inverse_cell_size.y,
+                    float(p.z) * bins.grid.inverse_cell_size.z};
   const int3 c = bins.grid.coordinates(float(p.x), float(p.y), float(p.z));
-  int* out = list + std::size_t(i) * G + lane;
+  int4* out = reinterpret_cast<int4*>(list) + thread;
+  int4 group = {0, 0, 0, 0};
   int found = 0;
-  for_each_in_neighbour_cells<G>(bins, c, lane, [&](int j) {
+  for_each_within_reach<G>(bins, u, c, reach, float(range_squared), lane, [&](int j) {
     if (j == i) return;
     const PairPosition<T> s = pos[j];
     const auto d = box.minimum_image({p.x - s.x, p.y - s.y, p.z - s.z});
     if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) return;
     if (exclusions.any() && exclusions.excludes(i, j)) return;
-    if (found < rounds) out[std::size_t(found) * row_stride] = j;
+    if (found < rounds) {
+      switch (found & 3) {
+        case 0:
+          group.x = j;
+          break;
+        case 1:
+          group.y = j;
+          break;
+        case 2:
+          group.z = j;
+          break;
+        default:
+          group.w = j;
+          out[std::size_t(found >> 2) * row_stride] = group;
+      }
+    }
     ++found;
   });
+  if ((found & 3) != 0 && found < rounds) out[std::size_t(found >> 2) * row_stride] = group;
   count[thread] = found;
   atomicMax(longest, found);  // integer: exact in any order
 }
@@ -93,11 +167,35 @@ class DeviceVerletList {
   /// waits for the device once).
   void update(const PairPosition<T>* pos, int n, const core::Box& box, bool check,
               cudaStream_t stream) {
-    if (!valid_ || n != n_) {
+    if (!current_for(n)) {
       build(pos, n, box, stream);
-    } else if (check && moved_more_than_half_skin(pos, n, box, stream)) {
-      build(pos, n, box, stream);
+    } else if (check) {
+      queue_check(pos, n, box, stream);
+      if (moved_at_check()) build(pos, n, box, stream);
     }
+  }
+  /// Whether the lists were built for n particles and not invalidated since.
+  bool current_for(int n) const { return valid_ && n == n_; }
+  /// Queues the check whether a particle moved more than skin/2 since the last build;
+  /// moved_at_check() answers it. Work queued after the check runs while the host waits for it
+  /// (CudaPairForce evaluates over the present lists meanwhile, and again after a rebuild).
+  void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    constexpr int kBlock = 256;
+    moved_.value() = 0;
+    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
+        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    checked_.record(stream);
+  }
+  /// Waits for the last queue_check() (not for the work queued after it); true when the lists
+  /// are due for a rebuild.
+  bool moved_at_check() {
+    checked_.synchronize();
+    return moved_.value() != 0;
+  }
+  /// Builds the lists now, from `pos`.
+  void rebuild(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    build(pos, n, box, stream);
   }
   /// The particles were reordered: the lists are rebuilt at the next update.
   void invalidate() { valid_ = false; }
@@ -137,17 +235,6 @@ class DeviceVerletList {
   }
 
  private:
-  bool moved_more_than_half_skin(const PairPosition<T>* pos, int n, const core::Box& box,
-                                 cudaStream_t stream) {
-    constexpr int kBlock = 256;
-    moved_.value() = 0;
-    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
-        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
-    NOVAMD_CUDA_CHECK_LAUNCH();
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return moved_.value() != 0;
-  }
-
   void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     n_ = n;
     valid_ = true;
@@ -156,10 +243,12 @@ class DeviceVerletList {
     count_.resize(std::size_t(n) * lanes_);
     if (n == 0) return;
     if (rounds_ == 0) rounds_ = initial_rounds(n, box);
-    bins_.bin(pos, n, box, cutoff_ + skin_, stream);
+    const double range = cutoff_ + skin_;
+    reach_ = holds_stencil(cell_dimensions(box, range / 2, static_cast<std::size_t>(n)), 2) ? 2 : 1;
+    bins_.bin(pos, n, box, range / reach_, stream);
     const int longest = build_at_capacity(pos, n, box, stream);
     if (longest > rounds_) {  // grow with room to spare, and build again: nothing is dropped
-      rounds_ = longest + longest / 4 + 2;
+      rounds_ = multiple_of_four(longest + longest / 4 + 2);
       build_at_capacity(pos, n, box, stream);
     }
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
@@ -171,8 +260,10 @@ class DeviceVerletList {
   int initial_rounds(int n, const core::Box& box) const {
     const double range = cutoff_ + skin_;
     const double expected = n / box.volume() * 4.18879 * range * range * range;  // 4 pi / 3
-    return int(std::min(1.25 * expected / lanes_ + 2, double(n)));
+    return multiple_of_four(int(std::min(1.25 * expected / lanes_ + 2, double(n))));
   }
+  /// Capacities are whole groups of four (NeighborListView).
+  static int multiple_of_four(int rounds) { return (rounds + 3) / 4 * 4; }
 
   /// One build at the current capacity; returns the longest lane list it found.
   int build_at_capacity(const PairPosition<T>* pos, int n, const core::Box& box,
@@ -186,8 +277,8 @@ class DeviceVerletList {
     const int blocks = static_cast<int>((row_stride + kBlock - 1) / kBlock);
     with_lanes(lanes_, [&](auto lanes) {
       build_lists_kernel<T, decltype(lanes)::value><<<blocks, kBlock, 0, stream>>>(
-          pos, n, box.view<T>(), bins_.view(), T(range * range), rounds_, row_stride, exclusions_,
-          list_.data(), count_.data(), longest_.data());
+          pos, n, box.view<T>(), bins_.view(), reach_, T(range * range), rounds_, row_stride,
+          exclusions_, list_.data(), count_.data(), longest_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
@@ -200,6 +291,7 @@ class DeviceVerletList {
   int lanes_;
   int n_ = 0;
   int rounds_ = 0;  ///< capacity of each lane's list
+  int reach_ = 1;   ///< cells scanned on either side of a target's: 2 with cells of half the range
   bool valid_ = false;
   std::int64_t builds_ = 0;
   ExclusionView exclusions_;
@@ -207,6 +299,7 @@ class DeviceVerletList {
   core::DeviceBuffer<int> list_, count_, longest_;
   core::DeviceBuffer<PairPosition<T>> built_at_;
   core::MappedHostValue<int> moved_, longest_host_;
+  core::CudaEvent checked_;  ///< recorded after the last check
 };
 
 }  // namespace novamd::neighbors

@@ -2,9 +2,10 @@
 /// @file neighbor_list_force_cuda.cuh
 /// Pair forces over Verlet lists on the GPU: G lanes per target (target_lanes_cuda.cuh), lane l
 /// reading the list that lane l of the build made, in its fixed order, so results are bitwise
-/// reproducible. Generic over the evaluator, which must be zero beyond its cutoff
-/// (the lists hold pairs out to cutoff + skin). Sums over one target in the pair type, stored
-/// in FP64.
+/// reproducible; four entries (one 16-byte load) and their four sources' positions are loaded
+/// before any of the four pairs is summed, so that a lane keeps four gathers in flight. Generic
+/// over the evaluator, which must be zero beyond its cutoff (the lists hold pairs out to cutoff +
+/// skin). Sums over one target in the pair type, stored in FP64.
 
 #include <cuda_runtime.h>
 
@@ -37,11 +38,23 @@ __global__ void __launch_bounds__(kListForceBlock)
     const auto* row = params + target.type * num_types;
     const T qi = physics::charge_of<Evaluator>(charge, i);
     const int neighbours = list.count[thread];  // this lane's list
-    const int* entry = list.entries + std::size_t(i) * G + lane;
-    for (int r = 0; r < neighbours; ++r, entry += list.row_stride) {
-      const int j = *entry;
-      sums.template add<Evaluator>(target, pos[j], box, row, qi,
-                                   physics::charge_of<Evaluator>(charge, j));
+    const int4* group = reinterpret_cast<const int4*>(list.entries) + thread;
+    for (int r = 0; r < neighbours; r += 4, group += list.row_stride) {
+      // Four sources loaded at once (entries past the count are stale: the first stands in).
+      const int4 four = __ldg(group);
+      const int left = neighbours - r;
+      const int j[4] = {four.x, left > 1 ? four.y : four.x, left > 2 ? four.z : four.x,
+                        left > 3 ? four.w : four.x};
+      PairPosition<T> source[4];
+      T qj[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        source[k] = pos[j[k]];
+        qj[k] = physics::charge_of<Evaluator>(charge, j[k]);
+      }
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        if (k < left) sums.template add<Evaluator>(target, source[k], box, row, qi, qj[k]);
     }
   }
   sums.template combine_lanes<G>();  // every lane of the warp takes part

@@ -26,10 +26,13 @@ class VerletList {
   VerletList(double cutoff, double skin) : cutoff_(cutoff), skin_(skin) {}
 
   /// Leaves the pairs of `exclusions` (rows by id, core::ExclusionLists, kept alive by the
-  /// caller) out of every later build; null offsets: none.
-  void set_exclusions(const std::int32_t* offsets, const std::int32_t* excluded) {
+  /// caller) out of every later build, no excluded pair's ids more than `span` apart (its
+  /// span()); null offsets: none.
+  void set_exclusions(const std::int32_t* offsets, const std::int32_t* excluded,
+                      std::int32_t span) {
     exclusions_.offsets = offsets;
     exclusions_.excluded = excluded;
+    exclusions_.span = span;
   }
 
   /// Rebuilds the list if it is missing, the particle count changed, or a particle moved more
