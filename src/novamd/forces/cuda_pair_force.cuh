@@ -183,20 +183,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     if (!list_)
       list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
     list_->set_exclusions(exclusion_view(in));
-    const bool check = calls_++ % check_every_ == 0;
-    if (check && list_->current_for(in.n) && !mode.accumulate) {
-      // Most checks keep the lists: the pairs over the present lists are queued behind the
-      // check, so that the GPU works while the host waits for its answer; where the lists are
-      // due, they are built and the pairs evaluated again (written, not added: the first
-      // evaluation leaves no trace).
-      list_->queue_check(in.positions, in.n, in.host_box, stream);
-      evaluate();
-      if (!list_->moved_at_check()) return;
-      list_->rebuild(in.positions, in.n, in.host_box, stream);
-      return evaluate();
-    }
-    list_->update(in.positions, in.n, in.host_box, check, stream);
-    evaluate();
+    list_->evaluate_current(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0,
+                            !mode.accumulate, stream, evaluate);
   }
 
   /// A PairSum's potentials one after the other, each over its own traversal.

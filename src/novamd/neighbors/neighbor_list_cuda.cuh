@@ -13,7 +13,7 @@
 /// grows and is built again: no pair is ever dropped. Excluded pairs (exclusions.hpp) are left
 /// out. Rebuilt when a particle has moved more than skin/2 since the last build: a kernel
 /// decides on the device and tells the host through one mapped word; the force term evaluates
-/// over the present lists while the host waits for that word (forces/cuda_pair_force.cuh).
+/// over the present lists while the host waits for that word (evaluate_current).
 
 #include <algorithm>
 #include <cmath>
@@ -162,40 +162,30 @@ class DeviceVerletList {
   DeviceVerletList(double cutoff, double skin, int lanes)
       : cutoff_(cutoff), skin_(skin), lanes_(lanes) {}
 
-  /// Builds the lists if there are none, the particle count changed or they were invalidated;
-  /// otherwise, when `check`, rebuilds them if a particle moved more than skin/2 (the check
-  /// waits for the device once).
-  void update(const PairPosition<T>* pos, int n, const core::Box& box, bool check,
-              cudaStream_t stream) {
-    if (!current_for(n)) {
+  /// Brings the lists up to date and calls `evaluate()` (which queues the pairs over view()) on
+  /// them: built if there are none, the particle count changed or they were invalidated;
+  /// otherwise, when `check`, rebuilt if a particle moved more than skin/2 (a kernel that sets
+  /// one mapped word, which the host waits for). With `overwrites` (evaluate writes its outputs
+  /// rather than adding to them), the pairs over the present lists are queued behind the check,
+  /// so that the GPU works while the host waits; where a rebuild is due, evaluate runs again on
+  /// the fresh lists, and its results replace the first: they are those of fresh lists, bit for
+  /// bit.
+  template <class Evaluate>
+  void evaluate_current(const PairPosition<T>* pos, int n, const core::Box& box, bool check,
+                        bool overwrites, cudaStream_t stream, Evaluate&& evaluate) {
+    if (!valid_ || n != n_) {
       build(pos, n, box, stream);
     } else if (check) {
       queue_check(pos, n, box, stream);
-      if (moved_at_check()) build(pos, n, box, stream);
+      if (overwrites) evaluate();
+      checked_.synchronize();
+      if (moved_.value() == 0) {
+        if (overwrites) return;
+      } else {
+        build(pos, n, box, stream);
+      }
     }
-  }
-  /// Whether the lists were built for n particles and not invalidated since.
-  bool current_for(int n) const { return valid_ && n == n_; }
-  /// Queues the check whether a particle moved more than skin/2 since the last build;
-  /// moved_at_check() answers it. Work queued after the check runs while the host waits for it
-  /// (CudaPairForce evaluates over the present lists meanwhile, and again after a rebuild).
-  void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
-    constexpr int kBlock = 256;
-    moved_.value() = 0;
-    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
-        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
-    NOVAMD_CUDA_CHECK_LAUNCH();
-    checked_.record(stream);
-  }
-  /// Waits for the last queue_check() (not for the work queued after it); true when the lists
-  /// are due for a rebuild.
-  bool moved_at_check() {
-    checked_.synchronize();
-    return moved_.value() != 0;
-  }
-  /// Builds the lists now, from `pos`.
-  void rebuild(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
-    build(pos, n, box, stream);
+    evaluate();
   }
   /// The particles were reordered: the lists are rebuilt at the next update.
   void invalidate() { valid_ = false; }
@@ -235,6 +225,17 @@ class DeviceVerletList {
   }
 
  private:
+  /// Queues the check whether a particle moved more than skin/2 since the last build (the
+  /// answer in moved_ once checked_ is reached).
+  void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    constexpr int kBlock = 256;
+    moved_.value() = 0;
+    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
+        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    checked_.record(stream);
+  }
+
   void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     n_ = n;
     valid_ = true;
