@@ -1,6 +1,7 @@
 """OpenMM beside NovaMD on the molecular benchmarks, same GPU (scripts/device/test.sh molecular).
 
     python3 benchmarks/openmm/molecular.py [--steps N] [--precision mixed|double ...]
+        [--water-edges N ... [--integrator verlet|langevin ...]]
 
 Five systems, each as NovaMD runs it:
 
@@ -107,8 +108,17 @@ def water_system(per_edge=17, seed=2026, pme=False):
     return system, positions, box
 
 
-def context_for(system, positions, box, platform, precision):
-    integrator = openmm.VerletIntegrator(TIMESTEP_FS * 1e-3 * unit.picoseconds)
+def make_integrator(name):
+    """Velocity Verlet, or Langevin at 300 K with a friction of 1/ps (NovaMD's `langevin` with
+    friction 0.001/fs, as examples/water/water_pme.yaml runs it)."""
+    step = TIMESTEP_FS * 1e-3 * unit.picoseconds
+    if name == "langevin":
+        return openmm.LangevinMiddleIntegrator(300.0 * unit.kelvin, 1.0 / unit.picosecond, step)
+    return openmm.VerletIntegrator(step)
+
+
+def context_for(system, positions, box, platform, precision, integrator_name="verlet"):
+    integrator = make_integrator(integrator_name)
     properties = {"Precision": precision} if platform != "Reference" else {}
     context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName(platform),
                              properties)
@@ -118,8 +128,8 @@ def context_for(system, positions, box, platform, precision):
     return context, integrator
 
 
-def ms_per_step(system, positions, box, precision, steps):
-    context, integrator = context_for(system, positions, box, "CUDA", precision)
+def ms_per_step(system, positions, box, precision, steps, integrator_name="verlet"):
+    context, integrator = context_for(system, positions, box, "CUDA", precision, integrator_name)
     integrator.step(steps)  # warm-up: kernels compiled, lists built
     context.getState(getEnergy=False)
     batches = []
@@ -143,15 +153,18 @@ def main():
     parser.add_argument("--precision", nargs="+", default=["mixed", "double"])
     parser.add_argument("--water-edges", type=int, nargs="*", default=[],
                         help="only PME water boxes of N^3 molecules (make_water.py --per-edge N)")
+    parser.add_argument("--integrator", nargs="+", choices=["verlet", "langevin"],
+                        default=["verlet"], help="for --water-edges (the other systems: verlet)")
     args = parser.parse_args()
     if args.water_edges:
-        print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'ms/step':>9}")
+        print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'integrator':>10} {'ms/step':>9}")
         for edge in args.water_edges:
             system, positions, box = water_system(per_edge=edge, pme=True)
             for precision in args.precision:
-                ms = ms_per_step(system, positions, box, precision, args.steps)
-                print(f"{'water' + str(edge) + '-pme':>13} {system.getNumParticles():>7} "
-                      f"{precision:>9} {ms:>9.4f}", flush=True)
+                for integrator in args.integrator:
+                    ms = ms_per_step(system, positions, box, precision, args.steps, integrator)
+                    print(f"{'water' + str(edge) + '-pme':>13} {system.getNumParticles():>7} "
+                          f"{precision:>9} {integrator:>10} {ms:>9.4f}", flush=True)
         return
     print(f"OpenMM {openmm.version.full_version}, CUDA platform "
           f"{openmm.Platform.getPlatformByName('CUDA').getPropertyDefaultValue('DeviceIndex') or 0}")

@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-sizes|pme-quick|pme-skin|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|pme-skin|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -15,6 +15,8 @@
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. pme-profile: Nsight Compute on every kernel of a few steps of 24,000
 # atoms of water with PME. pme-sizes: PME water of about 98,000 and 943,000 atoms beside OpenMM.
+# pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
+# NovaMD and in OpenMM (kernels.txt).
 # pme-skin: the 24,000-atom PME water at list skins 0.8 to 2.5 A, and with lists never checked.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
 # the 24,000-atom PME water beside OpenMM (quick_tests.log).
@@ -64,6 +66,30 @@ openmm_side() {
     PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py "$@" 2>&1 | tee -a "$summary"
 }
 
+# The median duration per kernel name of an Nsight Compute report (launches, median us, name).
+kernel_medians() {
+  python3 - "$1" <<'PY'
+import re, statistics, sys
+name, times = None, {}
+for line in open(sys.argv[1]):
+    m = re.match(r"^  (\S.*?) \(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
+    if m:
+        name = re.sub(r"novamd::|\(anonymous namespace\)::|<unnamed>::", "", m.group(1))
+        name = re.sub(r"^void ", "", name)[:90]
+    m = re.match(r"^\s+(?:Duration|gpu__time_duration.sum)\s+(\S+)\s+([\d.,]+)", line)
+    if m and name:
+        scale = {"ns": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
+                 "nsecond": 1e-3}.get(m.group(1), 1.0)
+        times.setdefault(name, []).append(float(m.group(2).replace(",", "")) * scale)
+print(f"{sys.argv[1].split('/')[-1]}: PME water, 24,000 atoms, mixed: launches, median us, sum us, kernel")
+for k, v in sorted(times.items(), key=lambda kv: -statistics.median(kv[1])):
+    print(f"{len(v):4d} {statistics.median(v):9.2f} {sum(v):9.1f}  {k}")
+PY
+}
+
+# NovaMD's water_pme.yaml with velocity Verlet instead of Langevin (OpenMM's VerletIntegrator).
+verlet_set=(--set "integrator={type: velocity_verlet, timestep: 0.5}")
+
 summary="$OUT/summary.txt"
 # Appended: several modes run one after another into one $OUT keep every table.
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv >> "$summary" 2>&1
@@ -72,7 +98,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 targets=()
 case $what in
   pme-quick) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile) targets=(--target novamd) ;;
+  pme-skin | pme-sizes | pme-profile | pme-kernels) targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
   grep -E "error|Error" "$OUT/build.log" | head -40
@@ -177,12 +203,38 @@ if [[ $what == pme-quick ]]; then
   grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
   python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
   for precision in mixed double; do
-    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision $precision \
-      --steps 4000 --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
-      --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 2>&1 |
-      grep -E "Done|built" | sed "s/^/$precision water24k-pme: /" | tee -a "$summary"
+    for integrator in langevin verlet; do
+      extra=()
+      [[ $integrator == verlet ]] && extra=("${verlet_set[@]}")
+      $build/novamd run examples/water/water_pme.yaml --backend cuda --precision $precision \
+        --steps 4000 --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
+        --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 \
+        "${extra[@]}" 2>&1 |
+        grep -E "Done|built" | sed "s/^/$precision $integrator water24k-pme: /" | tee -a "$summary"
+    done
   done
-  openmm_side --steps 500 --water-edges 20
+  openmm_side --steps 500 --water-edges 20 --integrator langevin verlet
+fi
+if [[ $what == pme-kernels ]]; then
+  # The duration of every kernel of a few steps of the 24,000-atom PME water, mixed precision,
+  # velocity Verlet, in NovaMD and in OpenMM (one metric: one replay per kernel), and the median
+  # per kernel name of each engine (kernels.txt).
+  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
+  ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 --launch-count 150 \
+    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision mixed --steps 80 \
+    --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
+    --set output.thermo.every=80 --set forces.1.coulomb.tolerance=5e-4 "${verlet_set[@]}" \
+    > "$OUT/ncu_kernels_novamd.txt" 2>&1
+  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl
+    PYTHONPATH=/tmp/openmm-site ncu --clock-control none --metrics gpu__time_duration.sum \
+      --launch-skip 2500 --launch-count 150 python3 benchmarks/openmm/molecular.py --steps 60 \
+      --precision mixed --water-edges 20 > "$OUT/ncu_kernels_openmm.txt" 2>&1
+  fi
+  for file in ncu_kernels_novamd.txt ncu_kernels_openmm.txt; do
+    [[ -f $OUT/$file ]] && kernel_medians "$OUT/$file" | tee -a "$OUT/kernels.txt"
+  done
 fi
 if [[ $what == pme-skin ]]; then
   # The 24,000-atom PME water (mixed, 4,000 steps) at several list skins, and with the lists
@@ -227,23 +279,7 @@ if [[ $what == all || $what == pme-profile ]]; then
     $build/novamd run "${water20[@]}" --steps 120 --set output.thermo.every=120 \
     > "$OUT/ncu_pme_lists.txt" 2>&1
   for file in ncu_pme.txt ncu_pme_lists.txt; do
-    python3 - "$OUT/$file" <<'PY' | tee -a "$summary"
-import re, statistics, sys
-name, times = None, {}
-for line in open(sys.argv[1]):
-    m = re.match(r"^  (\S.*?) \(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
-    if m:
-        name = re.sub(r"novamd::|\(anonymous namespace\)::|<unnamed>::", "", m.group(1))
-        name = re.sub(r"^void ", "", name)[:90]
-    m = re.match(r"^\s+Duration\s+(\S+)\s+([\d.,]+)", line)
-    if m and name:
-        scale = {"ns": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
-                 "nsecond": 1e-3}.get(m.group(1), 1.0)
-        times.setdefault(name, []).append(float(m.group(2).replace(",", "")) * scale)
-print(f"{sys.argv[1].split('/')[-1]}: PME water, 24,000 atoms, mixed: launches, median us, kernel")
-for k, v in sorted(times.items(), key=lambda kv: -statistics.median(kv[1])):
-    print(f"{len(v):4d} {statistics.median(v):9.2f}  {k}")
-PY
+    kernel_medians "$OUT/$file" | tee -a "$summary"
   done
 fi
 if [[ $what == all || $what == lj-profile ]]; then

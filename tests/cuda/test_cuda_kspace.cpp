@@ -68,7 +68,9 @@ double largest_force(const novamd::core::ParticleData& p) {
 // charge grid rounds each of the N p^3 contributions by at most 2^-41 e and the Ewald sum's
 // phases differ from the CPU's in the last bits, some 1e-12 relative: bound 1e-9. In mixed
 // precision the real-space pairs are FP32 (2^-24 relative each, some 100 pairs a particle with
-// cancellation): bound 2e-5.
+// cancellation), and so is PME's mesh (weights and grid values rounded to 2^-24 relative, the
+// float transforms adding some log2(K) such roundings, the interpolation's 125 terms summed in
+// FP32: a few 1e-7 of the largest force): bound 2e-5.
 void expect_cuda_matches_cpu(const std::string& coulomb, novamd::core::Precision precision,
                              double relative) {
   SCOPED_TRACE(coulomb);

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "novamd/core/cuda_check.cuh"
@@ -157,14 +158,45 @@ struct PmeGridShape {
   int kx, ky, kz, order;
 };
 
-/// A particle's first grid point and weights along one axis (physics::bspline_weights).
-__device__ int pme_stencil(double x, double length, int points, int order, double* value,
-                           double* derivative) {
+/// The mesh's real type and cuFFT's transforms for it: R = double at double precision, float
+/// under mixed and single (as OpenMM's mesh), where the pairs are FP32 too. The influence
+/// function, the energy and the virial are computed in double either way.
+template <class R>
+struct PmeMesh;
+template <>
+struct PmeMesh<double> {
+  using Complex = cufftDoubleComplex;
+  static constexpr cufftType kForward = CUFFT_D2Z, kBackward = CUFFT_Z2D;
+  static cufftResult forward(cufftHandle plan, double* real, Complex* spectrum) {
+    return cufftExecD2Z(plan, real, spectrum);
+  }
+  static cufftResult backward(cufftHandle plan, Complex* spectrum, double* real) {
+    return cufftExecZ2D(plan, spectrum, real);
+  }
+  __device__ static long long to_fixed(double x) { return __double2ll_rn(x); }
+};
+template <>
+struct PmeMesh<float> {
+  using Complex = cufftComplex;
+  static constexpr cufftType kForward = CUFFT_R2C, kBackward = CUFFT_C2R;
+  static cufftResult forward(cufftHandle plan, float* real, Complex* spectrum) {
+    return cufftExecR2C(plan, real, spectrum);
+  }
+  static cufftResult backward(cufftHandle plan, Complex* spectrum, float* real) {
+    return cufftExecC2R(plan, spectrum, real);
+  }
+  __device__ static long long to_fixed(float x) { return __float2ll_rn(x); }
+};
+
+/// A particle's first grid point and weights along one axis (physics::bspline_weights): the
+/// scaled coordinate in double, its fraction w in [0, 1) and the weights in R.
+template <class R, int Order>
+__device__ int pme_stencil(double x, double length, int points, R* value, R* derivative) {
   const double s = x / length;
   double u = (s - floor(s)) * points;
   if (u >= points) u -= points;
   const int first = static_cast<int>(u);
-  physics::bspline_weights(u - first, order, value, derivative);
+  physics::bspline_weights(static_cast<R>(u - first), Order, value, derivative);
   return first;
 }
 
@@ -173,48 +205,54 @@ __device__ int wrapped(int g, int points) {
 }
 
 /// One thread per particle and x-plane of its stencil (thread t: particle t / p, plane t % p)
-/// adds q M M M to its p^2 grid points of that plane in fixed point.
+/// adds q M M M to its p^2 grid points of that plane in fixed point. The order is a template
+/// parameter: the loops unroll and the stencils stay in registers.
+template <class R, int Order>
 __global__ void pme_spread_kernel(int n, Positions p, PmeGridShape g,
                                   unsigned long long* __restrict__ grid) {
   const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int i = static_cast<int>(t / g.order), a = static_cast<int>(t % g.order);
+  const int i = static_cast<int>(t / Order), a = static_cast<int>(t % Order);
   if (i >= n || p.q[i] == 0.0) return;
-  double vx[physics::kMaxPmeOrder], vy[physics::kMaxPmeOrder], vz[physics::kMaxPmeOrder],
-      unused[physics::kMaxPmeOrder];
-  const int x0 = pme_stencil(p.x[i], p.lx, g.kx, g.order, vx, unused);
-  const int y0 = pme_stencil(p.y[i], p.ly, g.ky, g.order, vy, unused);
-  const int z0 = pme_stencil(p.z[i], p.lz, g.kz, g.order, vz, unused);
-  const double qx = p.q[i] * kFixedScale * vx[a];
+  R vx[Order], vy[Order], vz[Order], unused[Order];
+  const int x0 = pme_stencil<R, Order>(p.x[i], p.lx, g.kx, vx, unused);
+  const int y0 = pme_stencil<R, Order>(p.y[i], p.ly, g.ky, vy, unused);
+  const int z0 = pme_stencil<R, Order>(p.z[i], p.lz, g.kz, vz, unused);
+  const R qx = static_cast<R>(p.q[i] * kFixedScale) * vx[a];
   const int gx = wrapped(x0 + a, g.kx);
-  for (int b = 0; b < g.order; ++b) {
+#pragma unroll
+  for (int b = 0; b < Order; ++b) {
     const int gy = wrapped(y0 + b, g.ky);
-    const double qxy = qx * vy[b];
+    const R qxy = qx * vy[b];
     const std::size_t row = (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
-    for (int c = 0; c < g.order; ++c) {
-      const long long units = __double2ll_rn(qxy * vz[c]);
+#pragma unroll
+    for (int c = 0; c < Order; ++c) {
+      const long long units = PmeMesh<R>::to_fixed(qxy * vz[c]);
       atomicAdd(grid + row + wrapped(z0 + c, g.kz), static_cast<unsigned long long>(units));
     }
   }
 }
 
+template <class R>
 __global__ void pme_fixed_to_real_kernel(std::size_t size,
                                          const unsigned long long* __restrict__ fixed,
-                                         double* __restrict__ real) {
+                                         R* __restrict__ real) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < size) real[i] = static_cast<double>(static_cast<long long>(fixed[i])) / kFixedScale;
+  if (i < size)
+    real[i] = static_cast<R>(static_cast<double>(static_cast<long long>(fixed[i])) / kFixedScale);
 }
 
 /// Blocks per grid plane in the convolution.
 constexpr int kConvolveChunks = 4;
 
 /// kConvolveChunks blocks per grid plane x (blockIdx.x = x, blockIdx.y = chunk): the spectrum
-/// times G(m), and with `with_energy` each block's share of the virial (to
+/// times G(m) (computed in double), and with `with_energy` each block's share of the virial (to
 /// plane_virial[(x * kConvolveChunks + chunk) * 6 + c]).
+template <class R>
 __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double lz, double alpha,
                                     double energy_scale, const double* __restrict__ moduli_x,
                                     const double* __restrict__ moduli_y,
                                     const double* __restrict__ moduli_z, bool with_energy,
-                                    cufftDoubleComplex* __restrict__ spectrum,
+                                    typename PmeMesh<R>::Complex* __restrict__ spectrum,
                                     double* __restrict__ plane_virial) {
   const int x = blockIdx.x, half = g.kz / 2 + 1;
   const double mx = physics::pme_frequency(x, g.kx) / lx;
@@ -226,15 +264,16 @@ __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double
     const double mz = physics::pme_frequency(z, g.kz) / lz;
     const auto wave =
         physics::pme_wave(mx, my, mz, moduli_x[x] * moduli_y[y] * moduli_z[z], alpha, energy_scale);
-    cufftDoubleComplex& s = spectrum[static_cast<std::size_t>(x) * g.ky * half + e];
+    auto& s = spectrum[static_cast<std::size_t>(x) * g.ky * half + e];
     if (with_energy && wave.m2 > 0.0) {
       const double copies = (z == 0 || (g.kz % 2 == 0 && z == g.kz / 2)) ? 1.0 : 2.0;
-      const double energy = copies * 0.5 * wave.influence * (s.x * s.x + s.y * s.y);
+      const double re = s.x, im = s.y;
+      const double energy = copies * 0.5 * wave.influence * (re * re + im * im);
       add_wave_virial(virial, energy, 2.0 * energy * (1.0 + pi2_over_a2 * wave.m2) / wave.m2, mx,
                       my, mz);
     }
-    s.x *= wave.influence;
-    s.y *= wave.influence;
+    s.x *= static_cast<R>(wave.influence);
+    s.y *= static_cast<R>(wave.influence);
   }
   if (!with_energy) return;
   block_sum(virial);
@@ -243,39 +282,64 @@ __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double
       plane_virial[(x * kConvolveChunks + blockIdx.y) * 6 + c] = virial[c];
 }
 
-/// One thread per particle: its force (and energy share 1/2 q phi) from the convolved grid.
-/// (Eight lanes per particle, one per stencil plane, measured 2.6 times slower on 24,000 atoms:
-/// each lane computes the particle's three stencils again.)
-__global__ void pme_gather_kernel(int n, Positions p, PmeGridShape g,
-                                  const double* __restrict__ theta, bool with_energy,
-                                  neighbors::ForceOutputView out) {
+/// One thread per particle: its force (and energy share 1/2 q phi) from the convolved grid, in
+/// R. The order is a template parameter: the p^3 loads unroll and overlap. (Eight lanes per
+/// particle, one per stencil plane, measured 2.6 times slower on 24,000 atoms in double with a
+/// run-time order: each lane computes the particle's three stencils again.)
+template <class R, int Order>
+__global__ void pme_gather_kernel(int n, Positions p, PmeGridShape g, const R* __restrict__ theta,
+                                  bool with_energy, neighbors::ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n || p.q[i] == 0.0) return;
-  double vx[physics::kMaxPmeOrder], vy[physics::kMaxPmeOrder], vz[physics::kMaxPmeOrder];
-  double dx[physics::kMaxPmeOrder], dy[physics::kMaxPmeOrder], dz[physics::kMaxPmeOrder];
-  const int x0 = pme_stencil(p.x[i], p.lx, g.kx, g.order, vx, dx);
-  const int y0 = pme_stencil(p.y[i], p.ly, g.ky, g.order, vy, dy);
-  const int z0 = pme_stencil(p.z[i], p.lz, g.kz, g.order, vz, dz);
-  double fx = 0.0, fy = 0.0, fz = 0.0, phi = 0.0;
-  for (int a = 0; a < g.order; ++a) {
+  R vx[Order], vy[Order], vz[Order], dx[Order], dy[Order], dz[Order];
+  const int x0 = pme_stencil<R, Order>(p.x[i], p.lx, g.kx, vx, dx);
+  const int y0 = pme_stencil<R, Order>(p.y[i], p.ly, g.ky, vy, dy);
+  const int z0 = pme_stencil<R, Order>(p.z[i], p.lz, g.kz, vz, dz);
+  int gz[Order];
+#pragma unroll
+  for (int c = 0; c < Order; ++c) gz[c] = wrapped(z0 + c, g.kz);
+  R fx = 0, fy = 0, fz = 0, phi = 0;
+#pragma unroll
+  for (int a = 0; a < Order; ++a) {
     const int gx = wrapped(x0 + a, g.kx);
-    for (int b = 0; b < g.order; ++b) {
+#pragma unroll
+    for (int b = 0; b < Order; ++b) {
       const int gy = wrapped(y0 + b, g.ky);
-      const double* row = theta + (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
-      for (int c = 0; c < g.order; ++c) {
-        const double value = row[wrapped(z0 + c, g.kz)];
-        fx += dx[a] * vy[b] * vz[c] * value;
-        fy += vx[a] * dy[b] * vz[c] * value;
-        fz += vx[a] * vy[b] * dz[c] * value;
-        phi += vx[a] * vy[b] * vz[c] * value;
+      const R* row = theta + (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
+      R sum_v = 0, sum_d = 0;  // sum_c theta vz[c], sum_c theta dz[c]
+#pragma unroll
+      for (int c = 0; c < Order; ++c) {
+        const R value = row[gz[c]];
+        sum_v += vz[c] * value;
+        sum_d += dz[c] * value;
       }
+      fx += dx[a] * vy[b] * sum_v;
+      fy += vx[a] * dy[b] * sum_v;
+      fz += vx[a] * vy[b] * sum_d;
+      phi += vx[a] * vy[b] * sum_v;
     }
   }
   const double q = p.q[i];
-  out.fx[i] -= q * g.kx / p.lx * fx;
-  out.fy[i] -= q * g.ky / p.ly * fy;
-  out.fz[i] -= q * g.kz / p.lz * fz;
-  if (with_energy) out.energy[i] += 0.5 * q * phi;
+  out.fx[i] -= q * g.kx / p.lx * static_cast<double>(fx);
+  out.fy[i] -= q * g.ky / p.ly * static_cast<double>(fy);
+  out.fz[i] -= q * g.kz / p.lz * static_cast<double>(fz);
+  if (with_energy) out.energy[i] += 0.5 * q * static_cast<double>(phi);
+}
+
+/// Calls `launch(std::integral_constant<int, order>{})` for orders 4 to 6
+/// (physics::kMaxPmeOrder).
+template <class Launch>
+void with_order(int order, Launch&& launch) {
+  static_assert(physics::kMaxPmeOrder == 6);
+  switch (order) {
+    case 4:
+      return launch(std::integral_constant<int, 4>{});
+    case 5:
+      return launch(std::integral_constant<int, 5>{});
+    case 6:
+      return launch(std::integral_constant<int, 6>{});
+  }
+  throw std::logic_error("coulomb pme: order " + std::to_string(order) + " outside 4 to 6");
 }
 
 // --- the terms ------------------------------------------------------------------------------
@@ -453,8 +517,12 @@ class CufftPlan {
   cufftHandle plan_ = 0;
 };
 
+/// Smooth PME with its mesh in R = PairT (double, or float under mixed and single precision).
 template <class PairT>
 class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
+  using R = PairT;
+  using Mesh = PmeMesh<R>;
+
  public:
   CudaPmeTerm(std::unique_ptr<CudaForceTerm<PairT>> real_space, const CoulombSettings& settings,
               const core::UnitSystem& units, const std::vector<double>& charges)
@@ -462,8 +530,8 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
         shape_{settings.ewald.grid_per_axis[0], settings.ewald.grid_per_axis[1],
                settings.ewald.grid_per_axis[2], settings.ewald.order},
         size_(static_cast<std::size_t>(shape_.kx) * shape_.ky * shape_.kz),
-        forward_(settings.ewald.grid_per_axis, CUFFT_D2Z),
-        backward_(settings.ewald.grid_per_axis, CUFFT_Z2D) {
+        forward_(settings.ewald.grid_per_axis, Mesh::kForward),
+        backward_(settings.ewald.grid_per_axis, Mesh::kBackward) {
     cudaStream_t stream = nullptr;
     const int points[3] = {shape_.kx, shape_.ky, shape_.kz};
     for (int a = 0; a < 3; ++a)
@@ -480,25 +548,33 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
                         cudaStream_t stream) override {
     fixed_.fill_zero(stream);
     const long long spreaders = static_cast<long long>(n) * shape_.order;
-    pme_spread_kernel<<<static_cast<unsigned>((spreaders + kSmallBlock - 1) / kSmallBlock),
-                        kSmallBlock, 0, stream>>>(n, p, shape_, fixed_.data());
+    const auto spread_blocks = static_cast<unsigned>((spreaders + kSmallBlock - 1) / kSmallBlock);
+    with_order(shape_.order, [&](auto order) {
+      pme_spread_kernel<R, decltype(order)::value>
+          <<<spread_blocks, kSmallBlock, 0, stream>>>(n, p, shape_, fixed_.data());
+    });
     NOVAMD_CUDA_CHECK_LAUNCH();
-    pme_fixed_to_real_kernel<<<static_cast<unsigned>((size_ + kBlock - 1) / kBlock), kBlock, 0,
-                               stream>>>(size_, fixed_.data(), real_.data());
+    pme_fixed_to_real_kernel<R>
+        <<<static_cast<unsigned>((size_ + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
+            size_, fixed_.data(), real_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
-    check_cufft(cufftExecD2Z(forward_.get(stream), real_.data(), spectrum_.data()), "cufftExecD2Z");
-    pme_convolve_kernel<<<dim3(shape_.kx, kConvolveChunks), kBlock, 0, stream>>>(
+    check_cufft(Mesh::forward(forward_.get(stream), real_.data(), spectrum_.data()),
+                "the forward transform");
+    pme_convolve_kernel<R><<<dim3(shape_.kx, kConvolveChunks), kBlock, 0, stream>>>(
         shape_, p.lx, p.ly, p.lz, this->alpha(),
         this->coulomb_factor() / (std::numbers::pi * volume), moduli_[0].data(), moduli_[1].data(),
         moduli_[2].data(), with_energy, spectrum_.data(), plane_virial_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
-    check_cufft(cufftExecZ2D(backward_.get(stream), spectrum_.data(), real_.data()),
-                "cufftExecZ2D");
+    check_cufft(Mesh::backward(backward_.get(stream), spectrum_.data(), real_.data()),
+                "the backward transform");
   }
   void add_reciprocal(int n, const Positions& p, bool with_energy, neighbors::ForceOutputView out,
                       cudaStream_t stream) override {
-    pme_gather_kernel<<<(n + kSmallBlock - 1) / kSmallBlock, kSmallBlock, 0, stream>>>(
-        n, p, shape_, real_.data(), with_energy, out);
+    with_order(shape_.order, [&](auto order) {
+      pme_gather_kernel<R, decltype(order)::value>
+          <<<(n + kSmallBlock - 1) / kSmallBlock, kSmallBlock, 0, stream>>>(
+              n, p, shape_, real_.data(), with_energy, out);
+    });
     NOVAMD_CUDA_CHECK_LAUNCH();
     if (!with_energy) return;
     sum_rows_kernel<<<1, kBlock, 0, stream>>>(shape_.kx * kConvolveChunks, plane_virial_.data(),
@@ -515,8 +591,8 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
   CufftPlan forward_, backward_;
   core::DeviceBuffer<double> moduli_[3];
   core::DeviceBuffer<unsigned long long> fixed_;
-  core::DeviceBuffer<double> real_;
-  core::DeviceBuffer<cufftDoubleComplex> spectrum_;
+  core::DeviceBuffer<R> real_;
+  core::DeviceBuffer<typename Mesh::Complex> spectrum_;
   core::DeviceBuffer<double> plane_virial_;
 };
 
