@@ -204,30 +204,33 @@ __device__ int wrapped(int g, int points) {
   return g >= points ? g - points : g;
 }
 
-/// One thread per particle and x-plane of its stencil (thread t: particle t / p, plane t % p)
-/// adds q M M M to its p^2 grid points of that plane in fixed point. The order is a template
-/// parameter: the loops unroll and the stencils stay in registers.
+/// One thread per particle and z-offset of its stencil (thread t: particle t / p, offset
+/// c = t % p) adds q M M M to the p^2 grid points of its stencil at z0 + c, in fixed point. The
+/// p lanes of a particle write p adjacent words at each step, which the L2 takes as one or two
+/// sectors (lanes of one particle on different x-planes, as before, made every lane a request of
+/// its own). The order is a template parameter: the loops unroll, the stencils stay in registers.
 template <class R, int Order>
 __global__ void pme_spread_kernel(int n, Positions p, PmeGridShape g,
                                   unsigned long long* __restrict__ grid) {
   const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int i = static_cast<int>(t / Order), a = static_cast<int>(t % Order);
+  const int i = static_cast<int>(t / Order), c = static_cast<int>(t % Order);
   if (i >= n || p.q[i] == 0.0) return;
   R vx[Order], vy[Order], vz[Order], unused[Order];
   const int x0 = pme_stencil<R, Order>(p.x[i], p.lx, g.kx, vx, unused);
   const int y0 = pme_stencil<R, Order>(p.y[i], p.ly, g.ky, vy, unused);
   const int z0 = pme_stencil<R, Order>(p.z[i], p.lz, g.kz, vz, unused);
-  const R qx = static_cast<R>(p.q[i] * kFixedScale) * vx[a];
-  const int gx = wrapped(x0 + a, g.kx);
+  const R qz = static_cast<R>(p.q[i] * kFixedScale) * vz[c];
+  const int gz = wrapped(z0 + c, g.kz);
 #pragma unroll
-  for (int b = 0; b < Order; ++b) {
-    const int gy = wrapped(y0 + b, g.ky);
-    const R qxy = qx * vy[b];
-    const std::size_t row = (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz;
+  for (int a = 0; a < Order; ++a) {
+    const int gx = wrapped(x0 + a, g.kx);
+    const R qxz = qz * vx[a];
 #pragma unroll
-    for (int c = 0; c < Order; ++c) {
-      const long long units = PmeMesh<R>::to_fixed(qxy * vz[c]);
-      atomicAdd(grid + row + wrapped(z0 + c, g.kz), static_cast<unsigned long long>(units));
+    for (int b = 0; b < Order; ++b) {
+      const int gy = wrapped(y0 + b, g.ky);
+      const long long units = PmeMesh<R>::to_fixed(qxz * vy[b]);
+      atomicAdd(grid + (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz + gz,
+                static_cast<unsigned long long>(units));
     }
   }
 }

@@ -6,7 +6,7 @@
 ///
 /// ewald (double at every precision): one block per wave vector sums its structure factor over
 /// the particles in a fixed order; one thread per particle sums its force over the wave vectors.
-/// pme: one thread per particle and stencil plane spreads its charge in 64-bit fixed point
+/// pme: one thread per particle and stencil z-offset spreads its charge in 64-bit fixed point
 /// (integer atomics, whose sums do not depend on their order: 2^-40 e resolution, up to 2^23 e on
 /// a grid point), cuFFT's transforms, four blocks per grid plane multiply the spectrum by G(m)
 /// and sum their virial in a fixed order, one thread per particle interpolates its force. The

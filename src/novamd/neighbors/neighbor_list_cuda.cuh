@@ -4,7 +4,8 @@
 /// (cell_bins_cuda.cuh; cells of the whole range where the box holds fewer than 5 of half), then
 /// the G lanes of each target (target_lanes_cuda.cuh) scan the cells within two cells of its own
 /// (one, with cells of the whole range) whose nearest point lies within range of the target,
-/// each row of such cells as one range of the sorted entries, lane l taking every G-th entry;
+/// each row of such cells as one range of the sorted entries, lane l taking every G-th entry
+/// (the candidates read from a copy of the positions in cell order, one load each);
 /// each lane keeps its own list of the particles within cutoff + skin, in a fixed order, and the
 /// force kernel's lane l reads exactly that list. Half cells scan about a quarter of the
 /// candidates that the 27 cells of the whole range hold. Full lists (each pair in both
@@ -49,11 +50,12 @@ __device__ inline float cell_gap_squared(float u, int c, int d, float cell_size)
   return length * length;
 }
 
-/// Calls visit(j) for the particles j of the cells within `reach` cells of cell c along each axis
-/// (the grid holds 2 reach + 1 cells per axis) whose nearest point lies within
-/// sqrt(range_squared) of the point u (cell units) of c: each row of such cells (fixed y and z) is
-/// one range of the sorted entries, or two where it wraps; rows in a fixed order, lane `lane` of
-/// G taking every G-th entry. Rounding only makes the test keep more cells (`slack`).
+/// Calls visit(k) for the sorted entries k (bins.order[k]: the particle) of the cells within
+/// `reach` cells of cell c along each axis (the grid holds 2 reach + 1 cells per axis) whose
+/// nearest point lies within sqrt(range_squared) of the point u (cell units) of c: each row of
+/// such cells (fixed y and z) is one range of the sorted entries, or two where it wraps; rows in a
+/// fixed order, lane `lane` of G taking every G-th entry. Rounding only makes the test keep more
+/// cells (`slack`).
 template <int G, class Visit>
 __device__ void for_each_within_reach(const CellBinsView& bins, float3 u, int3 c, int reach,
                                       float range_squared, int lane, Visit&& visit) {
@@ -62,7 +64,7 @@ __device__ void for_each_within_reach(const CellBinsView& bins, float3 u, int3 c
                        1.0f / grid.inverse_cell_size.z};
   const float limit = range_squared * 1.0001f;         // slack: a cell at the limit is scanned
   const auto visit_cells = [&](int first, int last) {  // cells first..last of one row
-    for (int k = bins.start[first] + lane; k < bins.end[last]; k += G) visit(int(bins.order[k]));
+    for (int k = bins.start[first] + lane; k < bins.end[last]; k += G) visit(k);
   };
   for (int dz = -reach; dz <= reach; ++dz) {
     const float gz = cell_gap_squared(u.z, c.z, dz, size.z);
@@ -88,11 +90,27 @@ __device__ void for_each_within_reach(const CellBinsView& bins, float3 u, int3 c
   }
 }
 
-/// One thread per (target, lane); `rounds`: the capacity of each lane's list (a multiple of 4:
+/// sorted[k] = pos[order[k]] with the particle's index in place of its type: the candidates of
+/// a build in cell order, each one load (lanes of a target read adjacent entries).
+template <class T>
+__global__ void sorted_positions_kernel(const PairPosition<T>* __restrict__ pos,
+                                        const std::uint32_t* __restrict__ order, int n,
+                                        PairPosition<T>* __restrict__ sorted) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const int j = int(order[k]);
+  PairPosition<T> s = pos[j];
+  s.type = j;
+  sorted[k] = s;
+}
+
+/// One thread per (target, lane); `sorted`: the positions in cell order
+/// (sorted_positions_kernel); `rounds`: the capacity of each lane's list (a multiple of 4:
 /// NeighborListView's groups, each written once, when full or at the end); `reach`: cells
 /// scanned along each axis on either side of the target's (for_each_within_reach).
 template <class T, int G>
-__global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int n,
+__global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos,
+                                   const PairPosition<T>* __restrict__ sorted, int n,
                                    core::BoxView<T> box, CellBinsView bins, int reach,
                                    T range_squared, int rounds, std::size_t row_stride,
                                    ExclusionView exclusions, int* __restrict__ list,
@@ -109,9 +127,10 @@ __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos, int 
   int4* out = reinterpret_cast<int4*>(list) + thread;
   int4 group = {0, 0, 0, 0};
   int found = 0;
-  for_each_within_reach<G>(bins, u, c, reach, float(range_squared), lane, [&](int j) {
+  for_each_within_reach<G>(bins, u, c, reach, float(range_squared), lane, [&](int k) {
+    const PairPosition<T> s = sorted[k];
+    const int j = s.type;
     if (j == i) return;
-    const PairPosition<T> s = pos[j];
     const auto d = box.minimum_image({p.x - s.x, p.y - s.y, p.z - s.z});
     if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) return;
     if (exclusions.any() && exclusions.excludes(i, j)) return;
@@ -221,7 +240,8 @@ class DeviceVerletList {
   std::int64_t builds() const { return builds_; }
   /// Device memory held: lists, counts, cells and the positions at the last build.
   std::size_t bytes() const {
-    return list_.bytes() + count_.bytes() + built_at_.bytes() + bins_.bytes() + longest_.bytes();
+    return list_.bytes() + count_.bytes() + built_at_.bytes() + sorted_.bytes() + bins_.bytes() +
+           longest_.bytes();
   }
 
  private:
@@ -247,6 +267,10 @@ class DeviceVerletList {
     const double range = cutoff_ + skin_;
     reach_ = holds_stencil(cell_dimensions(box, range / 2, static_cast<std::size_t>(n)), 2) ? 2 : 1;
     bins_.bin(pos, n, box, range / reach_, stream);
+    sorted_.resize(n);
+    sorted_positions_kernel<T>
+        <<<(n + 255) / 256, 256, 0, stream>>>(pos, bins_.view().order, n, sorted_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
     const int longest = build_at_capacity(pos, n, box, stream);
     if (longest > rounds_) {  // grow with room to spare, and build again: nothing is dropped
       rounds_ = multiple_of_four(longest + longest / 4 + 2);
@@ -278,8 +302,8 @@ class DeviceVerletList {
     const int blocks = static_cast<int>((row_stride + kBlock - 1) / kBlock);
     with_lanes(lanes_, [&](auto lanes) {
       build_lists_kernel<T, decltype(lanes)::value><<<blocks, kBlock, 0, stream>>>(
-          pos, n, box.view<T>(), bins_.view(), reach_, T(range * range), rounds_, row_stride,
-          exclusions_, list_.data(), count_.data(), longest_.data());
+          pos, sorted_.data(), n, box.view<T>(), bins_.view(), reach_, T(range * range), rounds_,
+          row_stride, exclusions_, list_.data(), count_.data(), longest_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
@@ -299,6 +323,7 @@ class DeviceVerletList {
   DeviceCellBins bins_;
   core::DeviceBuffer<int> list_, count_, longest_;
   core::DeviceBuffer<PairPosition<T>> built_at_;
+  core::DeviceBuffer<PairPosition<T>> sorted_;  ///< the last build's positions in cell order
   core::MappedHostValue<int> moved_, longest_host_;
   core::CudaEvent checked_;  ///< recorded after the last check
 };
