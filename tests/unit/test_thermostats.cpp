@@ -16,6 +16,7 @@
 #include "novamd/integrate/stochastic_rescale.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
+#include "support/two_pass_operations.hpp"
 
 namespace {
 
@@ -234,3 +235,42 @@ TEST(NoseHooverChain, HalfStepScalesTowardTheTarget) {
 }
 
 }  // namespace
+
+// Langevin's O and A stages in one pass (StepOperations::thermalize_drift, the backend's fused
+// update) give the two passes' trajectory bit for bit: positions, velocities and heat.
+TEST(LangevinSteps, FusedThermalizeDriftIsBitwiseTheTwoPasses) {
+  const auto config = novamd::io::parse_config(
+      liquid_config("{type: langevin, timestep: 0.005, temperature: 1.5, friction: 1.0}"),
+      "langevin.yaml");
+  const auto run = [&](bool fused) {
+    auto initial = novamd::io::build_initial_system(config);
+    auto backend = std::make_unique<novamd::backend::CpuBackend>(novamd::backend::BackendSetup{
+        config.units, config.system.species, initial.box, std::move(initial.particles),
+        config.forces, config.precision, config.neighbors});
+    auto integrator = novamd::integrate::make_integrator(config.integrator, config.units,
+                                                         config.seed, {backend->size()});
+    novamd::test::TwoPassOperations two_pass(*backend);
+    novamd::integrate::StepOperations& ops =
+        fused ? static_cast<novamd::integrate::StepOperations&>(*backend) : two_pass;
+    backend->compute_forces(EnergyRequest::Compute);
+    integrator->start(ops);
+    for (std::int64_t step = 1; step <= 50; ++step)
+      integrator->step(ops, step, EnergyRequest::Skip);
+    return std::pair{backend->particles_on_host(), backend->langevin_heat()};
+  };
+  const auto [fused, fused_heat] = run(true);
+  const auto [apart, apart_heat] = run(false);
+  ASSERT_EQ(fused.size(), apart.size());
+  double largest_move = 0.0;
+  for (std::size_t i = 0; i < fused.size(); ++i) {
+    ASSERT_EQ(fused.position.get(i).x, apart.position.get(i).x) << i;
+    ASSERT_EQ(fused.position.get(i).y, apart.position.get(i).y) << i;
+    ASSERT_EQ(fused.position.get(i).z, apart.position.get(i).z) << i;
+    ASSERT_EQ(fused.velocity.get(i).x, apart.velocity.get(i).x) << i;
+    ASSERT_EQ(fused.velocity.get(i).z, apart.velocity.get(i).z) << i;
+    largest_move = std::max(largest_move, std::abs(fused.velocity.get(i).x));
+  }
+  EXPECT_GT(largest_move, 0.1);  // the particles moved: the comparison compared something
+  EXPECT_EQ(fused_heat, apart_heat);
+  EXPECT_NE(fused_heat, 0.0);
+}

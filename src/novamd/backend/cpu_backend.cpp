@@ -185,12 +185,25 @@ void CpuBackend::scale_velocities(double factor) {
 }
 
 void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
-  heat_.resize(size(), 0.0);
+  const auto [begin, end] = owned_bounds(owned());
+  for_each_particle(begin, end, thermalize_update(noise));
+}
+
+void CpuBackend::thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) {
+  energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end,
-                    integrate::Thermalize{
-                        noise, inverse_mass_.data(), particles_.type.data(), particles_.id.data(),
-                        integrate::pointers_of(particles_.velocity), heat_.data()});
+                    integrate::ThermalizeDrift{thermalize_update(noise), drift_update(drift_dt)});
+}
+
+integrate::Thermalize CpuBackend::thermalize_update(const integrate::VelocityNoise& noise) {
+  heat_.resize(size(), 0.0);
+  return {noise,
+          inverse_mass_.data(),
+          particles_.type.data(),
+          particles_.id.data(),
+          integrate::pointers_of(particles_.velocity),
+          heat_.data()};
 }
 
 double CpuBackend::langevin_heat() {

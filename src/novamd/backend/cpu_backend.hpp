@@ -32,6 +32,7 @@ class CpuBackend final : public Backend {
   void kick_drift(double kick_dt, double drift_dt) override;
   void scale_velocities(double factor) override;
   void thermalize(const integrate::VelocityNoise& noise) override;
+  void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) override;
   double langevin_heat() override;
   double kinetic_energy() override;
   Observables observables() override;
@@ -52,6 +53,8 @@ class CpuBackend final : public Backend {
   /// The per-particle updates over this backend's arrays (integrate/particle_updates.hpp).
   integrate::Kick kick_update(double dt);
   integrate::Drift drift_update(double dt);
+  /// The O update; sizes the heat shares on first use.
+  integrate::Thermalize thermalize_update(const integrate::VelocityNoise& noise);
   void reorder_along_curve();
   /// The particles this rank integrates (all of them on one rank).
   parallel::IndexRange owned() const { return domain_->owned(); }

@@ -196,16 +196,16 @@ class CudaBackend final : public Backend {
 
   void thermalize(const integrate::VelocityNoise& noise) override {
     if (size() == 0) return;
-    if (device_.heat.size() != size()) {
-      device_.heat.resize(size());
-      device_.heat.fill_zero(stream_.get());
-    }
-    for_each_particle(
-        static_cast<int>(owned_count()),
-        integrate::Thermalize{noise, inverse_mass_.data(), device_.type.data() + first(),
-                              device_.id.data() + first(), pointers_of(device_.velocity, first()),
-                              device_.heat.data() + first()},
-        stream_.get());
+    for_each_particle(static_cast<int>(owned_count()), thermalize_update(noise), stream_.get());
+  }
+
+  void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) override {
+    energy_current_ = false;
+    if (size() == 0) return;
+    for_each_particle(static_cast<int>(owned_count()),
+                      refreshing_pair_positions(integrate::ThermalizeDrift{thermalize_update(noise),
+                                                                           drift_update(drift_dt)}),
+                      stream_.get());
   }
 
   // Sums over the owned particles, then over their owners' ranks.
@@ -371,6 +371,20 @@ class CudaBackend final : public Backend {
     return {pointers_of(device_.position, first()), pointers_of(device_.velocity, first()),
             images(first()), box_.view<double>(), dt};
   }
+  /// The O update; sizes and zeroes the heat shares on first use.
+  integrate::Thermalize thermalize_update(const integrate::VelocityNoise& noise) {
+    if (device_.heat.size() != size()) {
+      device_.heat.resize(size());
+      device_.heat.fill_zero(stream_.get());
+    }
+    return {noise,
+            inverse_mass_.data(),
+            device_.type.data() + first(),
+            device_.id.data() + first(),
+            pointers_of(device_.velocity, first()),
+            device_.heat.data() + first()};
+  }
+
   /// `update`, then the moved particle's packed position for the pair kernels: every update
   /// that moves particles goes through here.
   template <class Update>

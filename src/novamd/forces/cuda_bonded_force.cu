@@ -84,22 +84,34 @@ struct FamilyOrder {
   int kinds[kFamilyKinds] = {};
 };
 
+/// Particles per block of the fused kernel; the block has one row of that many threads per
+/// family (at most 320 threads: the kernel holds every evaluator, and its registers must fit).
+constexpr int kFusedParticles = 32;
+
 /// Every family's force on particle i, added in the order of `order` to the output (or to zero):
-/// the same additions, in the same order, as the family-by-family kernels.
+/// the same additions, in the same order, as the family-by-family kernels. Thread (x, p) of the
+/// block evaluates family p for the block's particle x, so that the families' chains of
+/// dependent loads (membership row, term, particle) run side by side; row 0 then adds the
+/// families' shares from shared memory in the run's order.
 template <bool Accumulate>
-__global__ void fused_bonded_kernel(int n, AllGathers gathers, FamilyOrder order,
-                                    neighbors::ForceOutputView out) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+__global__ void __launch_bounds__(kFusedParticles* kFamilyKinds)
+    fused_bonded_kernel(int n, AllGathers gathers, FamilyOrder order,
+                        neighbors::ForceOutputView out) {
+  __shared__ core::Vec3<double> share[kFamilyKinds][kFusedParticles];
+  const int x = threadIdx.x, p = threadIdx.y;
+  const int i = blockIdx.x * kFusedParticles + x;
+  if (i < n) share[p][x] = gathers.force(order.kinds[p], i);
+  __syncthreads();
+  if (p != 0 || i >= n) return;
   core::Vec3<double> f;
   int first = 0;
   if constexpr (Accumulate) {
     f = {out.fx[i], out.fy[i], out.fz[i]};
   } else {
-    f = gathers.force(order.kinds[0], i);
+    f = share[0][x];
     first = 1;
   }
-  for (int k = first; k < order.count; ++k) f += gathers.force(order.kinds[k], i);
+  for (int k = first; k < order.count; ++k) f += share[k][x];
   out.fx[i] = f.x;
   out.fy[i] = f.y;
   out.fz[i] = f.z;
@@ -175,10 +187,12 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     AllGathers gathers{};
     for (int p = 0; p < order_.count; ++p)
       with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
+    const dim3 block(kFusedParticles, order_.count);
+    const int fused_blocks = (in.n + kFusedParticles - 1) / kFusedParticles;
     if (mode.accumulate) {
-      fused_bonded_kernel<true><<<blocks(in.n), kBlock, 0, stream>>>(in.n, gathers, order_, out);
+      fused_bonded_kernel<true><<<fused_blocks, block, 0, stream>>>(in.n, gathers, order_, out);
     } else {
-      fused_bonded_kernel<false><<<blocks(in.n), kBlock, 0, stream>>>(in.n, gathers, order_, out);
+      fused_bonded_kernel<false><<<fused_blocks, block, 0, stream>>>(in.n, gathers, order_, out);
     }
     NOVAMD_CUDA_CHECK_LAUNCH();
   }

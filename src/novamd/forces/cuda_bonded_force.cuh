@@ -2,7 +2,8 @@
 /// @file cuda_bonded_force.cuh
 /// The CUDA force term of a run's bonded families: one thread per particle gathers its share of
 /// its terms (bonded_gather.hpp, the same loop body as the CPU's), in double at every precision.
-/// Steps without energy evaluate every family in one kernel; energy steps evaluate the families
+/// Steps without energy evaluate every family in one kernel (a thread per particle and family,
+/// the families' forces added in order from shared memory); energy steps evaluate the families
 /// one by one (the term's parts), so that each family's energy reaches its thermo column. Both
 /// paths add the families' forces in the same order; each repeats bit for bit, and they agree
 /// with each other to round-off (two kernels, whose multiply-adds the compiler may contract

@@ -24,6 +24,13 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         ops.drift(stage.fraction * dt_);
         break;
       case Operator::Thermostat:
+        if (k + 1 < n && splitting_[k + 1].op == Operator::Drift &&
+            thermostat_then_drift(ops, step, stage.fraction * dt_, thermostats,
+                                  splitting_[k + 1].fraction * dt_)) {  // one pass for both
+          ++thermostats;
+          ++k;
+          break;
+        }
         thermostat(ops, step, stage.fraction * dt_, thermostats++);
         break;
       case Operator::Forces:

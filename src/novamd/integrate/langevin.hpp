@@ -39,10 +39,19 @@ class Langevin final : public Integrator {
  protected:
   bool conserves_momentum() const override { return false; }
   void thermostat(StepOperations& ops, std::int64_t step, double, int) override {
-    ops.thermalize({c1_, kT_, seed_, static_cast<std::uint64_t>(step)});
+    ops.thermalize(noise(step));
+  }
+  bool thermostat_then_drift(StepOperations& ops, std::int64_t step, double, int,
+                             double drift_dt) override {
+    ops.thermalize_drift(noise(step), drift_dt);
+    return true;
   }
 
  private:
+  VelocityNoise noise(std::int64_t step) const {
+    return {c1_, kT_, seed_, static_cast<std::uint64_t>(step)};
+  }
+
   double kT_, c1_;
   std::uint64_t seed_;
 };

@@ -98,12 +98,27 @@ struct Thermalize {
   Vec3Pointers velocity;
   double* heat;
 
-  NOVAMD_HD void operator()(int i) const {
+  NOVAMD_HD void operator()(int i) const { updated(i); }
+
+  /// The update of particle i; returns its new velocity.
+  NOVAMD_HD core::Vec3<double> updated(int i) const {
     const double m_inverse = inverse_mass[type[i]];
     const auto before = velocity.get(i);
     const auto after = thermalized(before, id[i], m_inverse, noise);
     velocity.set(i, after);
     heat[i] += 0.5 * (core::dot(after, after) - core::dot(before, before)) / m_inverse;
+    return after;
+  }
+};
+
+/// O then A on one particle, in one pass (the middle of Langevin's BAOAB step): the same
+/// arithmetic as the two passes, bit for bit.
+struct ThermalizeDrift {
+  Thermalize thermalize;
+  Drift drift;
+
+  NOVAMD_HD core::Vec3<double> operator()(int i) const {
+    return drift.moved(i, thermalize.updated(i));
   }
 };
 

@@ -34,6 +34,11 @@ class StepOperations {
   /// The Langevin O step (velocity_noise.hpp) for every particle; each particle's kinetic-energy
   /// change is added to its share of langevin_heat().
   virtual void thermalize(const VelocityNoise& noise) = 0;
+  /// thermalize(noise) then drift(drift_dt), in one pass where the backend can fuse them.
+  virtual void thermalize_drift(const VelocityNoise& noise, double drift_dt) {
+    thermalize(noise);
+    drift(drift_dt);
+  }
   /// Kinetic energy the O steps have added, over all particles and steps so far.
   virtual double langevin_heat() = 0;
   /// Kinetic energy now (the host waits for it).
