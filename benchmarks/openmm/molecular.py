@@ -157,6 +157,7 @@ def main():
                         default=["verlet"], help="for --water-edges (the other systems: verlet)")
     args = parser.parse_args()
     if args.water_edges:
+        print(f"OpenMM {openmm.version.full_version}, CUDA platform")
         print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'integrator':>10} {'ms/step':>9}")
         for edge in args.water_edges:
             system, positions, box = water_system(per_edge=edge, pme=True)
