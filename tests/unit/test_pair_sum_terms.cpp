@@ -69,6 +69,31 @@ TEST(PairSumTerms, LjFollowedByAnEwaldSplitOfTheSameCutoffOverListsSharesThePass
   EXPECT_FALSE(lj_coulomb_pass_at(Forces{coulomb(CoulombMethod::Pme, 10.0)}, automatic, box));
 }
 
+// The plan both backends build their terms by: the Coulomb entry after a one-pass
+// Lennard-Jones entry joins its term, every other entry has a term of its own, and only the first
+// entry of a term restores a checkpoint's neighbour state.
+TEST(PairSumTerms, ThePlanGivesTheOnePassCoulombEntryTheLennardJonesTerm) {
+  using Forces = std::vector<ForceSettings>;
+  const Forces forces{coulomb(CoulombMethod::Shift, 8.0), lj(10.0),
+                      coulomb(CoulombMethod::Pme, 10.0), lj(12.0)};
+  const auto fused = novamd::forces::plan_terms(forces, 1u);
+  EXPECT_EQ(fused.term_of, (std::vector<std::size_t>{0, 1, 1, 2}));
+  EXPECT_TRUE(fused.starts_pass(1));
+  EXPECT_FALSE(fused.starts_pass(2));
+  EXPECT_TRUE(fused.joins_previous(2));
+  EXPECT_FALSE(fused.joins_previous(3));
+  EXPECT_TRUE(fused.restores(0));
+  EXPECT_TRUE(fused.restores(1));
+  EXPECT_FALSE(fused.restores(2));
+  EXPECT_TRUE(fused.restores(3));
+  const auto apart = novamd::forces::plan_terms(forces, std::nullopt);
+  EXPECT_EQ(apart.term_of, (std::vector<std::size_t>{0, 1, 2, 3}));
+  for (std::size_t f = 0; f < forces.size(); ++f) {
+    EXPECT_FALSE(apart.joins_previous(f));
+    EXPECT_TRUE(apart.restores(f));
+  }
+}
+
 /// 1,000 flexible SPC/E waters (examples/water, 31.04 A), LJ and PME cut at 9 A (three list
 /// cells per axis), the two force terms in the order given.
 std::string water(const std::string& forces) {

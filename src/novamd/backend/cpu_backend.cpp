@@ -55,20 +55,15 @@ CpuBackend::CpuBackend(BackendSetup setup)
     exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
   forces::resolve_kspace(setup.forces, box_);  // Ewald's alpha and wave vectors for this box
   // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
-  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  const std::size_t one_pass =
-      block ? kNone
-            : forces::lj_coulomb_pass_at(setup.forces, setup.neighbors, box_).value_or(kNone);
+  plan_ = forces::plan_terms(
+      setup.forces,
+      block ? std::nullopt : forces::lj_coulomb_pass_at(setup.forces, setup.neighbors, box_));
   const core::ExclusionLists* exclusions = exclusions_ ? &*exclusions_ : nullptr;
   for (std::size_t t = 0; t < setup.forces.size(); ++t) {
     const auto& settings = setup.forces[t];
     cutoffs_.push_back(forces::cutoff_of(settings));
-    if (one_pass != kNone && t == one_pass + 1) {  // in the Lennard-Jones term's pass
-      term_of_force_.push_back(terms_.size() - 1);
-      continue;
-    }
-    term_of_force_.push_back(terms_.size());
-    if (t == one_pass) {
+    if (plan_.joins_previous(t)) continue;  // in the Lennard-Jones term's pass
+    if (plan_.starts_pass(t)) {
       terms_.push_back(forces::make_cpu_lj_coulomb_force(
           std::get<forces::LennardJonesSettings>(settings),
           std::get<forces::CoulombSettings>(setup.forces[t + 1]), species_, units_, setup.precision,
@@ -263,7 +258,7 @@ BackendState CpuBackend::save_state() {
   state.thermostat_heat = heat_;
   state.force_evaluations = evaluations_;
   state.reorders = reorders_;
-  for (const std::size_t t : term_of_force_) state.terms.push_back(terms_[t]->neighbor_state());
+  for (const std::size_t t : plan_.term_of) state.terms.push_back(terms_[t]->neighbor_state());
   return state;
 }
 
@@ -277,10 +272,9 @@ void CpuBackend::restore_state(const BackendState& state) {
   }
   evaluations_ = state.force_evaluations;
   reorders_ = domain_->allows_reordering() ? state.reorders : 0;
-  for (std::size_t f = 0; f < term_of_force_.size() && f < state.terms.size(); ++f) {
-    if (f > 0 && term_of_force_[f] == term_of_force_[f - 1]) continue;  // one pass: restored
-    terms_[term_of_force_[f]]->restore_neighbors(state.terms[f], particles_, box_);
-  }
+  for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f)
+    if (plan_.restores(f))
+      terms_[plan_.term_of[f]]->restore_neighbors(state.terms[f], particles_, box_);
   buffers_.reset(particles_.size());
   energy_current_ = false;
 }

@@ -12,6 +12,7 @@
 
 #include "novamd/backend/backend.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
+#include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/parallel/domain.hpp"
@@ -75,7 +76,7 @@ class CpuBackend final : public Backend {
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   /// The terms_ entry of each config force term (the two of a one-pass pair share one): a
   /// checkpoint keeps one neighbour state per config force term.
-  std::vector<std::size_t> term_of_force_;
+  forces::TermPlan plan_;
   neighbors::ForceBuffers buffers_;
   /// The energy summed after each term, at the last evaluation with energies (this rank's share).
   std::vector<double> cumulative_energy_;

@@ -74,25 +74,22 @@ class CudaBackend final : public Backend {
     const bool excluded_pairs = has_excluded_pairs(setup, domain_->decomposed());
     if (excluded_pairs || !setup.bonded.empty()) topology_.upload(setup.topology, stream_.get());
     // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
-    const auto one_pass = domain_->decomposed()
-                              ? std::nullopt
-                              : forces::lj_coulomb_pass_at(setup.forces, neighbor_settings, box_);
+    plan_ = forces::plan_terms(
+        setup.forces, domain_->decomposed()
+                          ? std::nullopt
+                          : forces::lj_coulomb_pass_at(setup.forces, neighbor_settings, box_));
     for (std::size_t t = 0; t < setup.forces.size(); ++t) {
       const auto& f = setup.forces[t];
       cutoffs_.push_back(forces::cutoff_of(f));
-      if (one_pass && t == *one_pass + 1) {  // in the Lennard-Jones term's pass
-        term_of_force_.push_back(terms_.size() - 1);
-        continue;
-      }
-      term_of_force_.push_back(terms_.size());
-      auto term = one_pass && t == *one_pass
+      if (plan_.joins_previous(t)) continue;  // in the Lennard-Jones term's pass
+      auto term = plan_.starts_pass(t)
                       ? forces::make_cuda_lj_coulomb_force<P>(
                             std::get<forces::LennardJonesSettings>(f),
                             std::get<forces::CoulombSettings>(setup.forces[t + 1]), species_,
                             units_, neighbor_settings, box_, excluded_pairs)
                       : forces::make_cuda_force_term<P>(f, species_, units_, neighbor_settings,
                                                         box_, excluded_pairs);
-      const auto& coulomb_settings = one_pass && t == *one_pass ? setup.forces[t + 1] : f;
+      const auto& coulomb_settings = plan_.starts_pass(t) ? setup.forces[t + 1] : f;
       if (const auto* coulomb = std::get_if<forces::CoulombSettings>(&coulomb_settings);
           coulomb && coulomb->ewald_split()) {
         if (domain_->decomposed())
@@ -257,7 +254,7 @@ class CudaBackend final : public Backend {
     if (!state.thermostat_heat.empty()) domain_->gather(state.thermostat_heat);
     state.force_evaluations = evaluations_;
     state.reorders = reorders_;
-    for (const std::size_t t : term_of_force_)
+    for (const std::size_t t : plan_.term_of)
       state.terms.push_back(terms_[t]->neighbor_state(stream));
     return state;
   }
@@ -279,9 +276,9 @@ class CudaBackend final : public Backend {
     pack_all_positions();
     if (domain_->decomposed()) return;  // all pairs of the block: no lists to restore
     const auto input = force_input();
-    for (std::size_t f = 0; f < term_of_force_.size() && f < state.terms.size(); ++f) {
-      if (f > 0 && term_of_force_[f] == term_of_force_[f - 1]) continue;  // one pass: restored
-      const std::size_t t = term_of_force_[f];
+    for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f) {
+      if (!plan_.restores(f)) continue;  // one pass: restored with the term's first entry
+      const std::size_t t = plan_.term_of[f];
       const auto& built_at = state.terms[f].built_at;
       std::vector<neighbors::PairPosition<PairT>> packed(built_at.size());
       for (std::size_t i = 0; i < packed.size(); ++i) {
@@ -482,7 +479,7 @@ class CudaBackend final : public Backend {
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
   /// The terms_ entry of each config force term (the two of a one-pass pair share one): a
   /// checkpoint keeps one neighbour state per config force term.
-  std::vector<std::size_t> term_of_force_;
+  forces::TermPlan plan_;
   std::size_t energy_parts_ = 0;  ///< the terms' parts: one energy sum (and column) each
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
   std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;

@@ -38,6 +38,32 @@ inline std::optional<std::size_t> lj_coulomb_pass_at(const std::vector<ForceSett
   return std::nullopt;
 }
 
+/// How a run's force entries map onto a backend's terms: entry t is term term_of[t]. The
+/// Coulomb entry after a one-pass Lennard-Jones entry joins that entry's term and builds none of
+/// its own; a checkpoint keeps one neighbour state per entry, and only the first entry of a term
+/// restores it. Both backends build their terms by this plan.
+struct TermPlan {
+  std::vector<std::size_t> term_of;     ///< the term of each force entry
+  std::optional<std::size_t> one_pass;  ///< the Lennard-Jones entry that carries the next one
+
+  /// Entry t is the one-pass Lennard-Jones entry (its term is the PairSum of t and t + 1).
+  bool starts_pass(std::size_t t) const { return one_pass && t == *one_pass; }
+  /// Entry t joins the previous entry's term.
+  bool joins_previous(std::size_t t) const { return one_pass && t == *one_pass + 1; }
+  /// Entry f is the first of its term: its saved neighbour state is the term's to restore.
+  bool restores(std::size_t f) const { return f == 0 || term_of[f] != term_of[f - 1]; }
+};
+
+/// The plan for `forces` where `one_pass` (lj_coulomb_pass_at, or none) runs in one pass.
+inline TermPlan plan_terms(const std::vector<ForceSettings>& forces,
+                           std::optional<std::size_t> one_pass) {
+  TermPlan plan{{}, one_pass};
+  std::size_t terms = 0;
+  for (std::size_t t = 0; t < forces.size(); ++t)
+    plan.term_of.push_back(plan.joins_previous(t) ? terms - 1 : terms++);
+  return plan;
+}
+
 /// The erfc-screened real-space table of `coulomb` (method ewald or pme), as with_evaluator
 /// makes it for the Coulomb term on its own.
 template <class T>
