@@ -90,6 +90,17 @@ PY
 # NovaMD's water_pme.yaml with velocity Verlet instead of Langevin (OpenMM's VerletIntegrator).
 verlet_set=(--set "integrator={type: velocity_verlet, timestep: 0.5}")
 
+# `water_args N PRECISION STEPS` sets water_run to `novamd run`'s arguments for
+# examples/water/water_pme.yaml on N^3 flexible SPC/E waters (make_water.py --per-edge N, made
+# once) with PME at OpenMM's default tolerance, 5e-4, on the GPU: STEPS steps, one thermo row.
+water_args() {
+  [[ -f /tmp/water$1.data ]] ||
+    python3 examples/water/make_water.py --per-edge "$1" --out "/tmp/water$1.data" > /dev/null
+  water_run=(examples/water/water_pme.yaml --backend cuda --precision "$2" --steps "$3"
+    --set "system.topology.read=/tmp/water$1.data" --set output.trajectory=[]
+    --set "output.thermo.every=$3" --set forces.1.coulomb.tolerance=5e-4)
+}
+
 summary="$OUT/summary.txt"
 # Appended: several modes run one after another into one $OUT keep every table.
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv >> "$summary" 2>&1
@@ -162,11 +173,9 @@ if [[ $what == all || $what == bench || $what == molecular ]]; then
   done
   # 8,000 flexible SPC/E waters (24,000 atoms, 62.1 A) with PME at tolerance 5e-4 (OpenMM's
   # default), beside OpenMM's water24k-pme case.
-  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
   for precision in mixed double; do
-    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision $precision \
-      --steps 4000 --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
-      --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 2>&1 | grep -E "particles|coulomb|neighbors|Done" |
+    water_args 20 $precision 4000
+    $build/novamd run "${water_run[@]}" 2>&1 | grep -E "particles|coulomb|neighbors|Done" |
       sed "s/^/$precision water24k-pme: /" | tee -a "$summary"
   done
   # PME on the GPU against the exact Ewald sum on the GPU, and against the CPU backend.
@@ -201,15 +210,12 @@ if [[ $what == pme-quick ]]; then
   timeout 300 $build/tests/novamd_cuda_tests \
     > "$OUT/quick_tests.log" 2>&1 || status=1
   grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
-  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
   for precision in mixed double; do
+    water_args 20 $precision 4000
     for integrator in langevin verlet; do
       extra=()
       [[ $integrator == verlet ]] && extra=("${verlet_set[@]}")
-      $build/novamd run examples/water/water_pme.yaml --backend cuda --precision $precision \
-        --steps 4000 --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
-        --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 \
-        "${extra[@]}" 2>&1 |
+      $build/novamd run "${water_run[@]}" "${extra[@]}" 2>&1 |
         grep -E "Done|built" | sed "s/^/$precision $integrator water24k-pme: /" | tee -a "$summary"
     done
   done
@@ -219,12 +225,9 @@ if [[ $what == pme-kernels ]]; then
   # The duration of every kernel of a few steps of the 24,000-atom PME water, mixed precision,
   # velocity Verlet, in NovaMD and in OpenMM (one metric: one replay per kernel), and the median
   # per kernel name of each engine (kernels.txt).
-  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
+  water_args 20 mixed 80
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 --launch-count 150 \
-    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision mixed --steps 80 \
-    --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
-    --set output.thermo.every=80 --set forces.1.coulomb.tolerance=5e-4 "${verlet_set[@]}" \
-    > "$OUT/ncu_kernels_novamd.txt" 2>&1
+    $build/novamd run "${water_run[@]}" "${verlet_set[@]}" > "$OUT/ncu_kernels_novamd.txt" 2>&1
   if compgen -G ".whl/openmm-*.whl" > /dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
       --target /tmp/openmm-site .whl/*.whl
@@ -240,23 +243,19 @@ if [[ $what == pme-skin ]]; then
   # The 24,000-atom PME water (mixed, 4,000 steps) at several list skins, and with the lists
   # never checked (built at the reorders only: wrong physics, the cost of the step without
   # list maintenance).
-  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
+  water_args 20 mixed 4000
   for setting in skin=0.8 skin=1.2 skin=1.6 skin=2.0 skin=2.5 check_every=1000000; do
-    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision mixed \
-      --steps 4000 --set system.topology.read=/tmp/water20.data --set output.trajectory=[] \
-      --set output.thermo.every=4000 --set forces.1.coulomb.tolerance=5e-4 \
-      --set neighbors.$setting 2>&1 | grep -E "Done|built" | sed "s/^/$setting: /" | tee -a "$summary"
+    $build/novamd run "${water_run[@]}" --set neighbors.$setting 2>&1 | grep -E "Done|built" |
+      sed "s/^/$setting: /" | tee -a "$summary"
   done
 fi
 if [[ $what == pme-sizes ]]; then
   # PME water boxes about 4 and 40 times the 24,000-atom one (32^3 and 68^3 molecules: 98,304
   # and 943,296 atoms), NovaMD and OpenMM, mixed precision, tolerance 5e-4.
   for edge in 32 68; do
-    python3 examples/water/make_water.py --per-edge $edge --out /tmp/water$edge.data > /dev/null
-    $build/novamd run examples/water/water_pme.yaml --backend cuda --precision mixed \
-      --steps 400 --set system.topology.read=/tmp/water$edge.data --set output.trajectory=[] \
-      --set output.thermo.every=400 --set forces.1.coulomb.tolerance=5e-4 2>&1 |
-      grep -E "particles|coulomb|neighbors|Done" | sed "s/^/water$edge-pme: /" | tee -a "$summary"
+    water_args $edge mixed 400
+    $build/novamd run "${water_run[@]}" 2>&1 | grep -E "particles|coulomb|neighbors|Done" |
+      sed "s/^/water$edge-pme: /" | tee -a "$summary"
   done
   openmm_side --steps 200 --precision mixed --water-edges 32 68
 fi
@@ -265,19 +264,15 @@ if [[ $what == all || $what == pme-profile ]]; then
   # with PME in mixed precision: duration, throughput, occupancy (ncu_pme.txt), and the median
   # duration per kernel name; then the kernels of the neighbour-list builds of 120 steps
   # (binning, sort, list kernel, about 10 builds: ncu_pme_lists.txt).
-  python3 examples/water/make_water.py --per-edge 20 --out /tmp/water20.data > /dev/null
-  water20=(examples/water/water_pme.yaml --backend cuda --precision mixed
-    --set system.topology.read=/tmp/water20.data --set output.trajectory=[]
-    --set forces.1.coulomb.tolerance=5e-4)
+  water_args 20 mixed 60
   ncu --clock-control none --launch-skip 200 --launch-count 80 \
     --section SpeedOfLight --section Occupancy --section LaunchStats \
-    $build/novamd run "${water20[@]}" --steps 60 --set output.thermo.every=60 \
-    > "$OUT/ncu_pme.txt" 2>&1
+    $build/novamd run "${water_run[@]}" > "$OUT/ncu_pme.txt" 2>&1
+  water_args 20 mixed 120
   ncu --clock-control none --launch-count 60 \
     --kernel-name regex:"build_lists|cell_of|cell_ranges|Radix" \
     --section SpeedOfLight --section Occupancy --section LaunchStats \
-    $build/novamd run "${water20[@]}" --steps 120 --set output.thermo.every=120 \
-    > "$OUT/ncu_pme_lists.txt" 2>&1
+    $build/novamd run "${water_run[@]}" > "$OUT/ncu_pme_lists.txt" 2>&1
   for file in ncu_pme.txt ncu_pme_lists.txt; do
     kernel_medians "$OUT/$file" | tee -a "$summary"
   done

@@ -74,8 +74,8 @@ class CpuBackend final : public Backend {
   bool energy_current_ = false;  ///< energy and virial shares belong to the current positions
   std::optional<core::ExclusionLists> exclusions_;  ///< pairs the lists leave out (bonds)
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
-  /// The terms_ entry of each config force term (the two of a one-pass pair share one): a
-  /// checkpoint keeps one neighbour state per config force term.
+  /// The terms_ entry of each config force term (the two of a one-pass pair share one; a
+  /// checkpoint keeps one neighbour state per config force term).
   forces::TermPlan plan_;
   neighbors::ForceBuffers buffers_;
   /// The energy summed after each term, at the last evaluation with energies (this rank's share).

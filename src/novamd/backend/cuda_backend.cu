@@ -477,8 +477,8 @@ class CudaBackend final : public Backend {
   neighbors::DeviceSpatialOrder order_;
   core::DeviceTopology topology_;  ///< terms and exclusions for the force terms (uploaded once)
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
-  /// The terms_ entry of each config force term (the two of a one-pass pair share one): a
-  /// checkpoint keeps one neighbour state per config force term.
+  /// The terms_ entry of each config force term (the two of a one-pass pair share one; a
+  /// checkpoint keeps one neighbour state per config force term).
   forces::TermPlan plan_;
   std::size_t energy_parts_ = 0;  ///< the terms' parts: one energy sum (and column) each
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.

@@ -158,35 +158,28 @@ struct PmeGridShape {
   int kx, ky, kz, order;
 };
 
-/// The mesh's real type and cuFFT's transforms for it: R = double at double precision, float
-/// under mixed and single (as OpenMM's mesh), where the pairs are FP32 too. The influence
-/// function, the energy and the virial are computed in double either way.
+/// The mesh's real type R is double at double precision and float under mixed and single (as
+/// OpenMM's mesh), where the pairs are FP32 too; the influence function, the energy and the
+/// virial are computed in double either way. cuFFT's complex type and transforms for R:
 template <class R>
-struct PmeMesh;
-template <>
-struct PmeMesh<double> {
-  using Complex = cufftDoubleComplex;
-  static constexpr cufftType kForward = CUFFT_D2Z, kBackward = CUFFT_Z2D;
-  static cufftResult forward(cufftHandle plan, double* real, Complex* spectrum) {
-    return cufftExecD2Z(plan, real, spectrum);
-  }
-  static cufftResult backward(cufftHandle plan, Complex* spectrum, double* real) {
-    return cufftExecZ2D(plan, spectrum, real);
-  }
-  __device__ static long long to_fixed(double x) { return __double2ll_rn(x); }
-};
-template <>
-struct PmeMesh<float> {
-  using Complex = cufftComplex;
-  static constexpr cufftType kForward = CUFFT_R2C, kBackward = CUFFT_C2R;
-  static cufftResult forward(cufftHandle plan, float* real, Complex* spectrum) {
-    return cufftExecR2C(plan, real, spectrum);
-  }
-  static cufftResult backward(cufftHandle plan, Complex* spectrum, float* real) {
-    return cufftExecC2R(plan, spectrum, real);
-  }
-  __device__ static long long to_fixed(float x) { return __float2ll_rn(x); }
-};
+using PmeComplex = std::conditional_t<std::is_same_v<R, double>, cufftDoubleComplex, cufftComplex>;
+template <class R>
+constexpr cufftType kPmeForward = std::is_same_v<R, double> ? CUFFT_D2Z : CUFFT_R2C;
+template <class R>
+constexpr cufftType kPmeBackward = std::is_same_v<R, double> ? CUFFT_Z2D : CUFFT_C2R;
+/// The transform of the argument types: real to complex (forward) or back.
+cufftResult transform(cufftHandle plan, double* in, cufftDoubleComplex* out) {
+  return cufftExecD2Z(plan, in, out);
+}
+cufftResult transform(cufftHandle plan, float* in, cufftComplex* out) {
+  return cufftExecR2C(plan, in, out);
+}
+cufftResult transform(cufftHandle plan, cufftDoubleComplex* in, double* out) {
+  return cufftExecZ2D(plan, in, out);
+}
+cufftResult transform(cufftHandle plan, cufftComplex* in, float* out) {
+  return cufftExecC2R(plan, in, out);
+}
 
 /// A particle's first grid point and weights along one axis (physics::bspline_weights): the
 /// scaled coordinate in double, its fraction w in [0, 1) and the weights in R.
@@ -228,7 +221,7 @@ __global__ void pme_spread_kernel(int n, Positions p, PmeGridShape g,
 #pragma unroll
     for (int b = 0; b < Order; ++b) {
       const int gy = wrapped(y0 + b, g.ky);
-      const long long units = PmeMesh<R>::to_fixed(qxz * vy[b]);
+      const long long units = __double2ll_rn(qxz * vy[b]);  // exact for float products too
       atomicAdd(grid + (static_cast<std::size_t>(gx) * g.ky + gy) * g.kz + gz,
                 static_cast<unsigned long long>(units));
     }
@@ -255,7 +248,7 @@ __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double
                                     double energy_scale, const double* __restrict__ moduli_x,
                                     const double* __restrict__ moduli_y,
                                     const double* __restrict__ moduli_z, bool with_energy,
-                                    typename PmeMesh<R>::Complex* __restrict__ spectrum,
+                                    PmeComplex<R>* __restrict__ spectrum,
                                     double* __restrict__ plane_virial) {
   const int x = blockIdx.x, half = g.kz / 2 + 1;
   const double mx = physics::pme_frequency(x, g.kx) / lx;
@@ -524,7 +517,6 @@ class CufftPlan {
 template <class PairT>
 class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
   using R = PairT;
-  using Mesh = PmeMesh<R>;
 
  public:
   CudaPmeTerm(std::unique_ptr<CudaForceTerm<PairT>> real_space, const CoulombSettings& settings,
@@ -533,8 +525,8 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
         shape_{settings.ewald.grid_per_axis[0], settings.ewald.grid_per_axis[1],
                settings.ewald.grid_per_axis[2], settings.ewald.order},
         size_(static_cast<std::size_t>(shape_.kx) * shape_.ky * shape_.kz),
-        forward_(settings.ewald.grid_per_axis, Mesh::kForward),
-        backward_(settings.ewald.grid_per_axis, Mesh::kBackward) {
+        forward_(settings.ewald.grid_per_axis, kPmeForward<R>),
+        backward_(settings.ewald.grid_per_axis, kPmeBackward<R>) {
     cudaStream_t stream = nullptr;
     const int points[3] = {shape_.kx, shape_.ky, shape_.kz};
     for (int a = 0; a < 3; ++a)
@@ -561,14 +553,14 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
         <<<static_cast<unsigned>((size_ + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
             size_, fixed_.data(), real_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
-    check_cufft(Mesh::forward(forward_.get(stream), real_.data(), spectrum_.data()),
+    check_cufft(transform(forward_.get(stream), real_.data(), spectrum_.data()),
                 "the forward transform");
     pme_convolve_kernel<R><<<dim3(shape_.kx, kConvolveChunks), kBlock, 0, stream>>>(
         shape_, p.lx, p.ly, p.lz, this->alpha(),
         this->coulomb_factor() / (std::numbers::pi * volume), moduli_[0].data(), moduli_[1].data(),
         moduli_[2].data(), with_energy, spectrum_.data(), plane_virial_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
-    check_cufft(Mesh::backward(backward_.get(stream), spectrum_.data(), real_.data()),
+    check_cufft(transform(backward_.get(stream), spectrum_.data(), real_.data()),
                 "the backward transform");
   }
   void add_reciprocal(int n, const Positions& p, bool with_energy, neighbors::ForceOutputView out,
@@ -595,7 +587,7 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
   core::DeviceBuffer<double> moduli_[3];
   core::DeviceBuffer<unsigned long long> fixed_;
   core::DeviceBuffer<R> real_;
-  core::DeviceBuffer<typename Mesh::Complex> spectrum_;
+  core::DeviceBuffer<PmeComplex<R>> spectrum_;
   core::DeviceBuffer<double> plane_virial_;
 };
 

@@ -24,14 +24,13 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         ops.drift(stage.fraction * dt_);
         break;
       case Operator::Thermostat:
-        if (k + 1 < n && splitting_[k + 1].op == Operator::Drift &&
-            thermostat_then_drift(ops, step, stage.fraction * dt_, thermostats,
-                                  splitting_[k + 1].fraction * dt_)) {  // one pass for both
-          ++thermostats;
+        if (k + 1 < n && splitting_[k + 1].op == Operator::Drift) {  // fused where it can be
+          thermostat_then_drift(ops, step, stage.fraction * dt_, thermostats++,
+                                splitting_[k + 1].fraction * dt_);
           ++k;
-          break;
+        } else {
+          thermostat(ops, step, stage.fraction * dt_, thermostats++);
         }
-        thermostat(ops, step, stage.fraction * dt_, thermostats++);
         break;
       case Operator::Forces:
         ops.compute_forces(energy);

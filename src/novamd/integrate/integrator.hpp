@@ -64,11 +64,12 @@ class Integrator {
   /// The O stage: the `index`-th thermostat stage of this step (0, 1, ...), over `dt` (the
   /// stage's share of the time step).
   virtual void thermostat(StepOperations&, std::int64_t /*step*/, double /*dt*/, int /*index*/) {}
-  /// The O stage followed by the drift (A) over `drift_dt`, in one pass where the scheme can
-  /// fuse them (Langevin); returns false, having done nothing, where it cannot.
-  virtual bool thermostat_then_drift(StepOperations&, std::int64_t /*step*/, double /*dt*/,
-                                     int /*index*/, double /*drift_dt*/) {
-    return false;
+  /// The O stage followed by the drift (A) over `drift_dt`: the two passes, or one where the
+  /// scheme fuses them (Langevin).
+  virtual void thermostat_then_drift(StepOperations& ops, std::int64_t step, double dt, int index,
+                                     double drift_dt) {
+    thermostat(ops, step, dt, index);
+    ops.drift(drift_dt);
   }
   /// The M stage: the `index`-th measuring point of this step.
   virtual void measure(StepOperations&, EnergyRequest, int /*index*/) {}

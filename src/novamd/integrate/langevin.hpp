@@ -41,10 +41,9 @@ class Langevin final : public Integrator {
   void thermostat(StepOperations& ops, std::int64_t step, double, int) override {
     ops.thermalize(noise(step));
   }
-  bool thermostat_then_drift(StepOperations& ops, std::int64_t step, double, int,
+  void thermostat_then_drift(StepOperations& ops, std::int64_t step, double, int,
                              double drift_dt) override {
     ops.thermalize_drift(noise(step), drift_dt);
-    return true;
   }
 
  private:
