@@ -19,7 +19,8 @@
 # NovaMD and in OpenMM (kernels.txt).
 # pme-skin: the 24,000-atom PME water at list skins 0.8 to 2.5 A, and with lists never checked.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
-# the 24,000-atom PME water beside OpenMM (quick_tests.log).
+# the 24,000-atom PME water over per-particle lists and over cluster pairs (neighbors.layout)
+# beside OpenMM (quick_tests.log).
 # lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
 #
@@ -213,10 +214,12 @@ if [[ $what == pme-quick ]]; then
   for precision in mixed double; do
     water_args 20 $precision 4000
     for integrator in langevin verlet; do
-      extra=()
-      [[ $integrator == verlet ]] && extra=("${verlet_set[@]}")
-      $build/novamd run "${water_run[@]}" "${extra[@]}" 2>&1 |
-        grep -E "Done|built" | sed "s/^/$precision $integrator water24k-pme: /" | tee -a "$summary"
+      for layout in atoms clusters; do
+        extra=(--set neighbors.layout=$layout)
+        [[ $integrator == verlet ]] && extra+=("${verlet_set[@]}")
+        $build/novamd run "${water_run[@]}" "${extra[@]}" 2>&1 | grep -E "Done|built" |
+          sed "s/^/$precision $integrator $layout water24k-pme: /" | tee -a "$summary"
+      done
     done
   done
   openmm_side --steps 500 --water-edges 20 --integrator langevin verlet
@@ -228,6 +231,9 @@ if [[ $what == pme-kernels ]]; then
   water_args 20 mixed 80
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 --launch-count 150 \
     $build/novamd run "${water_run[@]}" "${verlet_set[@]}" > "$OUT/ncu_kernels_novamd.txt" 2>&1
+  ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 --launch-count 150 \
+    $build/novamd run "${water_run[@]}" "${verlet_set[@]}" --set neighbors.layout=clusters \
+    > "$OUT/ncu_kernels_clusters.txt" 2>&1
   if compgen -G ".whl/openmm-*.whl" > /dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
       --target /tmp/openmm-site .whl/*.whl
@@ -235,7 +241,7 @@ if [[ $what == pme-kernels ]]; then
       --launch-skip 2500 --launch-count 150 python3 benchmarks/openmm/molecular.py --steps 60 \
       --precision mixed --water-edges 20 > "$OUT/ncu_kernels_openmm.txt" 2>&1
   fi
-  for file in ncu_kernels_novamd.txt ncu_kernels_openmm.txt; do
+  for file in ncu_kernels_novamd.txt ncu_kernels_clusters.txt ncu_kernels_openmm.txt; do
     [[ -f $OUT/$file ]] && kernel_medians "$OUT/$file" | tee -a "$OUT/kernels.txt"
   done
 fi
@@ -251,11 +257,19 @@ if [[ $what == pme-skin ]]; then
 fi
 if [[ $what == pme-sizes ]]; then
   # PME water boxes about 4 and 40 times the 24,000-atom one (32^3 and 68^3 molecules: 98,304
-  # and 943,296 atoms), NovaMD and OpenMM, mixed precision, tolerance 5e-4.
+  # and 943,296 atoms), NovaMD and OpenMM, mixed precision, tolerance 5e-4, both timed after a
+  # warm-up: NovaMD melts the lattice for 400 steps into a checkpoint and is timed over the 400
+  # steps of its restart (OpenMM: 200 steps of warm-up, then the median of 5 batches).
   for edge in 32 68; do
     water_args $edge mixed 400
-    $build/novamd run "${water_run[@]}" 2>&1 | grep -E "particles|coulomb|neighbors|Done" |
-      sed "s/^/water$edge-pme: /" | tee -a "$summary"
+    $build/novamd run "${water_run[@]}" --set "output.checkpoint={file: /tmp/water$edge.chk}" \
+      2>&1 | grep -E "particles|coulomb" | sed "s/^/water$edge-pme: /" | tee -a "$summary"
+    water_args $edge mixed 800
+    for layout in atoms clusters; do
+      $build/novamd run "${water_run[@]}" --restart /tmp/water$edge.chk \
+        --set neighbors.layout=$layout 2>&1 | grep -E "neighbors|built|Done" |
+        sed "s/^/water$edge-pme, $layout, steps 400-800: /" | tee -a "$summary"
+    done
   done
   openmm_side --steps 200 --precision mixed --water-edges 32 68
 fi

@@ -3,8 +3,9 @@
 // the CPU's ForceTerms (support/force_term_check.hpp): fresh random input, particles moved under
 // half the skin, one particle jumped (lists rebuilt), particles removed. Each traversal runs in
 // each of its launch shapes (1, 2, 4 or 8 lanes per target for cell and Verlet lists; the chunked
-// and the each-pair-once all-pairs kernels), and a second set of terms repeats the sequence
-// bitwise. This file supplies only the CUDA force terms. Skipped where no CUDA device exists.
+// and the each-pair-once all-pairs kernels; Verlet lists also as cluster pairs, with their
+// fixed-point sums in the bounds), and a second set of terms repeats the sequence bitwise. This
+// file supplies only the CUDA force terms. Skipped where no CUDA device exists.
 
 #include <gtest/gtest.h>
 
@@ -24,21 +25,28 @@
 namespace {
 
 using novamd::core::Precision;
+using novamd::neighbors::ListLayout;
 using novamd::neighbors::NeighborMethod;
 using novamd::test::Evaluation;
 
 /// How the terms are launched: the lanes per target that the list and cell kernels take
-/// (lanes_per_target sees 2 n lanes resident threads), and the multiprocessors the all-pairs
-/// kernels plan for (132: the chunked kernel for a few hundred particles; 1: each pair once).
+/// (lanes_per_target sees 2 n lanes resident threads), the multiprocessors the all-pairs
+/// kernels plan for (132: the chunked kernel for a few hundred particles; 1: each pair once),
+/// and the Verlet lists' layout.
 struct Launch {
   const char* name;
   int lanes;
   int multiprocessors;
+  ListLayout layout = ListLayout::Atoms;
 };
 
 std::vector<Launch> launches(NeighborMethod method) {
   if (method == NeighborMethod::AllPairs) return {{"chunked", 1, 132}, {"each pair once", 1, 1}};
-  return {{"1 lane", 1, 132}, {"2 lanes", 2, 132}, {"4 lanes", 4, 132}, {"8 lanes", 8, 132}};
+  std::vector<Launch> all{
+      {"1 lane", 1, 132}, {"2 lanes", 2, 132}, {"4 lanes", 4, 132}, {"8 lanes", 8, 132}};
+  if (method == NeighborMethod::NeighborList)
+    all.push_back({"clusters", 1, 132, ListLayout::Clusters});
+  return all;
 }
 
 /// The setup's force terms as the CUDA backend builds them (make_cuda_force_term<P>), kept
@@ -53,9 +61,11 @@ novamd::test::Evaluate cuda_terms(const novamd::backend::BackendSetup& s, Launch
     novamd::neighbors::DeviceForceArrays<double> out;
   };
   auto state = std::make_shared<State>();
+  auto neighbors = s.neighbors;
+  neighbors.layout = launch.layout;
   for (const auto& f : s.forces) {
     state->terms.push_back(
-        novamd::forces::make_cuda_force_term<P>(f, s.species, s.units, s.neighbors, s.box));
+        novamd::forces::make_cuda_force_term<P>(f, s.species, s.units, neighbors, s.box));
   }
   return [state, launch, box = s.box](const novamd::core::ParticleData& p) {
     const int n = static_cast<int>(p.size());
@@ -104,11 +114,13 @@ void check_every_launch(const novamd::test::ForceTermCase& c, NeighborMethod met
       return cuda_terms<P>(s, launch);
     };
     const std::string label = std::string("CudaForceTerms (") + launch.name + ")";
-    const auto first = novamd::test::check_force_terms(
-        c, method, P, novamd::test::cuda_arithmetic(P), make, label);
+    const auto arithmetic = launch.layout == ListLayout::Clusters
+                                ? novamd::test::cuda_cluster_arithmetic(P)
+                                : novamd::test::cuda_arithmetic(P);
+    const auto first = novamd::test::check_force_terms(c, method, P, arithmetic, make, label);
     const auto again = novamd::test::evaluate_phases(c, method, P, make);
     ASSERT_EQ(first.size(), again.size()) << label;
-    for (std::size_t k = 0; k < first.size(); ++k) {  // no atomics: the same bits
+    for (std::size_t k = 0; k < first.size(); ++k) {  // no float atomics: the same bits
       EXPECT_EQ(first[k].fx, again[k].fx) << label << ", phase " << k << ": not bitwise repeatable";
       EXPECT_EQ(first[k].fy, again[k].fy) << label << ", phase " << k << ": not bitwise repeatable";
       EXPECT_EQ(first[k].fz, again[k].fz) << label << ", phase " << k << ": not bitwise repeatable";

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "novamd/backend/cuda_device.hpp"
 #include "support/restart_check.hpp"
 
@@ -25,12 +27,18 @@ INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CudaRestart,
                                   std::get<1>(info.param);
                          });
 
-// LJ and PME in one pass (one neighbour state per config force term in the checkpoint).
+// LJ and PME in one pass (one neighbour state per config force term in the checkpoint), over
+// per-particle lists and over cluster pairs (reordered every 7 evaluations: the tiles are
+// rebuilt from the checkpoint's positions at the last build).
 TEST(CudaRestartOnePass, WaterWithPmeContinuesBitwise) {
   if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
-  for (const char* precision : {"double", "mixed"})
-    novamd::test::expect_bitwise_restart_of_config(novamd::test::water_pme_restart_config(), "cuda",
-                                                   precision, 10);
+  std::string clusters = novamd::test::water_pme_restart_config();
+  const std::string neighbors = "neighbors: {skin: 0.4, reorder_every: 7}";
+  clusters.replace(clusters.find(neighbors), neighbors.size(),
+                   "neighbors: {skin: 0.4, reorder_every: 7, layout: clusters}");
+  for (const auto& config : {novamd::test::water_pme_restart_config(), clusters})
+    for (const char* precision : {"double", "mixed"})
+      novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 10);
 }
 
 }  // namespace

@@ -350,6 +350,18 @@ Arithmetic cuda_arithmetic(core::Precision p) {
   return a;
 }
 
+Arithmetic cuda_cluster_arithmetic(core::Precision p) {
+  Arithmetic a = cuda_arithmetic(p);
+  a.name = "cuda clusters " + std::string(core::to_string(p));
+  // A lane's sums over the pairs of a run of tiles (its own particle) or of one tile (the
+  // reaction on a partner) take at most the nonzero terms' roundings, as above; each is then
+  // rounded once to the fixed-point quantum 2^-32 (at most 2^-33 off). A particle's cluster
+  // heads or joins at most one tile per cluster, so a particle takes at most two such additions
+  // per cluster (as the first cluster's and as the second's): 2 ceil(n / 32) of them per term.
+  a.fixed_error = [](double n) { return 2.0 * std::ceil(n / 32) * 0x1p-33; };
+  return a;
+}
+
 namespace {
 
 /// The separation of r_i and r_j as the pair type T has it, the image shift k (per component)

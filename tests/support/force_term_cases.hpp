@@ -82,12 +82,19 @@ struct Arithmetic {
   /// Further roundings in double (partial sums of tiles, chunks and terms, and the sum of the
   /// per-particle energy shares), for `n` particles.
   std::function<double(double n)> double_depth;
+  /// Absolute error of each force component per term from fixed-point accumulation, for `n`
+  /// particles (0 where sums are floating point throughout); the energy and each virial
+  /// component carry at most n times as much.
+  std::function<double(double n)> fixed_error = [](double) { return 0.0; };
 };
 
 /// The CPU traversals (target_sums.hpp) at precision p.
 Arithmetic cpu_arithmetic(core::Precision p);
 /// The CUDA traversals (target_lanes_cuda.cuh, all_pairs_cuda.cuh, all_pairs_half_cuda.cuh).
 Arithmetic cuda_arithmetic(core::Precision p);
+/// The CUDA cluster pair lists (cluster_pair_force_cuda.cuh): sums in the pair type, then
+/// 64-bit fixed point.
+Arithmetic cuda_cluster_arithmetic(core::Precision p);
 
 /// How far a pair's separation vector, as a backend sees it, lies from the reference's.
 struct SeparationError {

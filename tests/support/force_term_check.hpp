@@ -188,10 +188,13 @@ inline Bounds error_bounds(const backend::BackendSetup& s, const core::ParticleD
         b.virial_scale += fs * r;
       }
     }
+    const double fixed = test.fixed_error(nd);  // absolute, per force component of the term
+    b.energy += nd * fixed;
+    b.virial += 3 * nd * fixed;
     for (std::size_t i = 0; i < n; ++i) {
       const double depth = test.sum_depth(nonzero[i], nd) * 0.5 * test.sum_eps +
                            reference.sum_depth(nonzero[i], nd) * 0.5 * reference.sum_eps;
-      b.force[i] += depth * scale[i];
+      b.force[i] += depth * scale[i] + fixed;
       b.energy += depth * energy_scale[i];
       b.virial += depth * virial_scale[i];
       b.scale[i] += scale[i];

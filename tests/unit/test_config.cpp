@@ -147,6 +147,20 @@ TEST(ConfigParse, DefaultsApplyToAbsentKeys) {
   EXPECT_FALSE(config.run.walltime.has_value());
 }
 
+// neighbors.layout: per-atom lists by default, cluster pairs when asked; any other value is an
+// input error that names the key and the choices.
+TEST(ConfigParse, NeighborListLayout) {
+  EXPECT_EQ(parse_config(kMinimal, "min.yaml").neighbors.layout,
+            novamd::neighbors::ListLayout::Atoms);
+  const Config clusters =
+      parse_config(kMinimal, "min.yaml", {{"neighbors", "{layout: clusters, skin: 0.4}"}});
+  EXPECT_EQ(clusters.neighbors.layout, novamd::neighbors::ListLayout::Clusters);
+  EXPECT_EQ(clusters.neighbors.skin, 0.4);
+  const std::string error = error_of(kMinimal + "neighbors: {layout: tiles}\n");
+  EXPECT_NE(error.find("layout"), std::string::npos) << error;
+  EXPECT_NE(error.find("clusters"), std::string::npos) << error;
+}
+
 TEST(ConfigParse, ScalarBoxAndOneElementBoxAreCubic) {
   auto config = parse_config(with(kFull, "box: [100.0, 120.0, 140.0]", "box: 90"), "wd.yaml");
   EXPECT_EQ(*config.system.box, (std::array<double, 3>{90.0, 90.0, 90.0}));

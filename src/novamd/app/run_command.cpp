@@ -22,13 +22,15 @@ namespace novamd::app {
 namespace {
 
 /// How one pair force finds its pairs, as the CPU backend resolves `neighbors` for its cutoff
-/// (every method leaves a molecular system's excluded pairs out).
+/// (every method leaves a molecular system's excluded pairs out); `cluster_pairs`: the lists are
+/// the CUDA backend's cluster pairs (`neighbors.layout`).
 std::string describe_method(const io::Config& config, const forces::ForceSettings& term,
-                            const core::Box& box) {
+                            const core::Box& box, bool cluster_pairs) {
   const double rc = forces::cutoff_of(term);
   switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
     case neighbors::NeighborMethod::NeighborList:
-      return fmt::format("Verlet lists, skin {:.6g} {}, checked every {} steps",
+      return fmt::format("Verlet lists{}, skin {:.6g} {}, checked every {} steps",
+                         cluster_pairs ? " of cluster pairs (32 x 32)" : "",
                          config.neighbors.skin_for(rc), config.units.length,
                          config.neighbors.check_every);
     case neighbors::NeighborMethod::CellList: return "cell lists";
@@ -38,9 +40,10 @@ std::string describe_method(const io::Config& config, const forces::ForceSetting
 
 /// How the pair forces find their pairs: one description when every term does the same, else
 /// one per term ("nuclear: Verlet lists, ...; yukawa: all pairs").
-std::string describe_neighbors(const io::Config& config, const core::Box& box) {
+std::string describe_neighbors(const io::Config& config, const core::Box& box, bool cluster_pairs) {
   std::vector<std::string> methods;
-  for (const auto& f : config.forces) methods.push_back(describe_method(config, f, box));
+  for (const auto& f : config.forces)
+    methods.push_back(describe_method(config, f, box, cluster_pairs));
   if (std::all_of(methods.begin(), methods.end(), [&](const auto& m) { return m == methods[0]; }))
     return methods.empty() ? "all pairs" : methods[0];
   std::string text;
@@ -77,7 +80,7 @@ std::string describe_ranks(const parallel::GridShape& grid, const io::Config& co
 
 std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& box,
                                      const std::vector<std::int64_t>& count,
-                                     const backend::Backend& backend,
+                                     const backend::Backend& backend, bool cluster_pairs,
                                      const app::Analyzer& analyzer) {
   const auto& u = config.units;
   const auto& L = box.length();
@@ -91,7 +94,7 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
        fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y, L.z,
                    u.length, static_cast<double>(backend.size()) / box.volume(), u.length)}};
   for (const auto& f : config.forces) lines.push_back({"force", forces::describe(f, u)});
-  lines.push_back({"neighbors", describe_neighbors(config, box)});
+  lines.push_back({"neighbors", describe_neighbors(config, box, cluster_pairs)});
   lines.push_back({"integrator", describe_integrator(config)});
   std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),
                                    config.output.thermo.every);
@@ -189,7 +192,10 @@ void print_run_header(const Simulation& sim) {
   const auto& config = sim.config();
   const auto& plasma = sim.plasma();
   fmt::print("{}\n", version_line());
-  auto lines = header_lines(config, sim.box(), sim.species_counts(), sim.backend(), sim.analyzer());
+  const bool cluster_pairs =
+      sim.backend_name() == "cuda" && config.neighbors.layout == neighbors::ListLayout::Clusters;
+  auto lines = header_lines(config, sim.box(), sim.species_counts(), sim.backend(), cluster_pairs,
+                            sim.analyzer());
   if (const auto& error = sim.ewald_error()) {  // after the force terms
     const auto neighbors = std::find_if(lines.begin(), lines.end(),
                                         [](const HeaderLine& l) { return l.key == "neighbors"; });

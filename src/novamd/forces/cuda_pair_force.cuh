@@ -17,6 +17,8 @@
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/all_pairs_half_cuda.cuh"
 #include "novamd/neighbors/cell_list_cuda.cuh"
+#include "novamd/neighbors/cluster_pair_force_cuda.cuh"
+#include "novamd/neighbors/cluster_pairs_cuda.cuh"
 #include "novamd/neighbors/excluded_rows_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_force_cuda.cuh"
@@ -25,7 +27,9 @@
 namespace novamd::forces {
 
 /// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
-/// lives on the device. With excluded pairs (a system with bonds), every traversal leaves them
+/// lives on the device. Verlet lists take the layout `neighbors.layout` names: a list per
+/// particle (each pair twice, no scattered sums) or cluster pairs (each pair once, the
+/// reactions in fixed point). With excluded pairs (a system with bonds), every traversal leaves them
 /// out: the Verlet lists in their build, all pairs and cell lists as they visit the sources.
 ///
 /// A sum of two potentials (physics::PairSum: Lennard-Jones and real-space Coulomb of one
@@ -40,9 +44,10 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
 
   CudaPairForce(const physics::PairTable<typename Evaluator::Params>& table,
                 neighbors::NeighborMethod method, double cutoff, double skin,
-                std::int64_t check_every, bool excluded_pairs)
+                std::int64_t check_every, neighbors::ListLayout layout, bool excluded_pairs)
       : num_types_(table.num_types()),
         method_(method),
+        layout_(layout),
         cutoff_(cutoff),
         skin_(skin),
         check_every_(check_every),
@@ -61,19 +66,21 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
 
   int parts() const override { return kParts; }
   std::int64_t list_builds() const override {
-    std::int64_t builds = list_ ? list_->builds() : 0;
+    std::int64_t builds = (list_ ? list_->builds() : 0) + (clusters_ ? clusters_->builds() : 0);
     for (const auto& term : separate_)
       if (term) builds += term->list_builds();
     return builds;
   }
   void invalidate_lists() override {
     if (list_) list_->invalidate();
+    if (clusters_) clusters_->invalidate();
     rows_.invalidate();
     for (const auto& term : separate_)
       if (term) term->invalidate_lists();
   }
   std::size_t bytes() const override {
-    std::size_t held = table_.bytes() + (list_ ? list_->bytes() : 0) + cells_.bytes() +
+    std::size_t held = table_.bytes() + (list_ ? list_->bytes() : 0) +
+                       (clusters_ ? clusters_->bytes() : 0) + fixed_.bytes() + cells_.bytes() +
                        partial_bytes() + rows_.bytes();
     for (const auto& term : separate_)
       if (term) held += term->bytes();
@@ -83,6 +90,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const override {
     neighbors::NeighborState state{calls_, list_builds(), {}};
     if (list_) state.built_at = list_->built_at_on_host(stream);
+    if (clusters_) state.built_at = clusters_->built_at_on_host(stream);
     return state;
   }
   void restore_neighbors(const neighbors::NeighborState& state,
@@ -90,13 +98,20 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
                          const CudaForceInput<PairT>& in, cudaStream_t stream) override {
     calls_ = state.calls;
     list_.reset();
+    clusters_.reset();
     rows_.invalidate();
     if (state.built_at.size() == 0 ||
         traversal(in.n, in.host_box) != neighbors::NeighborMethod::NeighborList)
       return;
-    list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
-    list_->set_exclusions(exclusion_view(in));
-    list_->restore(built_at, in.n, in.host_box, state.builds, stream);
+    const auto restore = [&](auto& list) {
+      list.set_exclusions(exclusion_view(in));
+      list.restore(built_at, in.n, in.host_box, state.builds, stream);
+    };
+    if (layout_ == neighbors::ListLayout::Clusters) {
+      restore(clusters_.emplace(cutoff_, skin_, in.resident_threads));
+    } else {
+      restore(list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads)));
+    }
   }
 
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
@@ -169,22 +184,40 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     add_over(traversal(in.n, in.host_box), in, out, mode, stream);
   }
 
-  /// The Verlet lists, checked (and rebuilt where due) once per evaluation: by the whole
-  /// evaluator's pass, or by part 0 of a PairSum.
+  /// The Verlet lists in their layout, checked (and rebuilt where due) once per evaluation: by
+  /// the whole evaluator's pass, or by part 0 of a PairSum.
   template <class E>
   void add_over_list(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                      neighbors::OutputMode mode, cudaStream_t stream) {
-    const auto evaluate = [&] {
-      neighbors::neighbor_list_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
-                                             in.fields.charge, list_->view(), out, mode, stream);
-    };
-    const bool first_pass = !std::is_same_v<E, physics::PairSumEnergyPass<Evaluator, 1>>;
-    if (!first_pass) return evaluate();
+    if (layout_ == neighbors::ListLayout::Clusters) {
+      if (!clusters_) clusters_.emplace(cutoff_, skin_, in.resident_threads);
+      keep_current<E>(*clusters_, in, mode, stream, [&] {
+        neighbors::cluster_pair_force_cuda<E>(in.positions, in.n, in.box, table_.data(),
+                                              num_types_, in.fields.charge, clusters_->view(),
+                                              fixed_, out, mode, stream);
+      });
+      return;
+    }
     if (!list_)
       list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
-    list_->set_exclusions(exclusion_view(in));
-    list_->evaluate_current(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0,
+    keep_current<E>(*list_, in, mode, stream, [&] {
+      neighbors::neighbor_list_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
+                                             in.fields.charge, list_->view(), out, mode, stream);
+    });
+  }
+
+  /// Calls `evaluate` over `list` brought up to date (the first pass of an evaluation), or
+  /// over the list as it is (the second energy pass of a PairSum).
+  template <class E, class List, class Evaluate>
+  void keep_current(List& list, const CudaForceInput<PairT>& in, neighbors::OutputMode mode,
+                    cudaStream_t stream, Evaluate&& evaluate) {
+    if constexpr (std::is_same_v<E, physics::PairSumEnergyPass<Evaluator, 1>>) {
+      evaluate();
+    } else {
+      list.set_exclusions(exclusion_view(in));
+      list.evaluate_current(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0,
                             !mode.accumulate, stream, evaluate);
+    }
   }
 
   /// A PairSum's potentials one after the other, each over its own traversal.
@@ -273,6 +306,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs
   neighbors::DeviceCellBins cells_;
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
+  neighbors::ListLayout layout_;
+  std::optional<neighbors::DeviceClusterPairs<PairT>> clusters_;  ///< the layout `clusters`
+  neighbors::DeviceFixedForces fixed_;  ///< the cluster kernel's fixed-point accumulators
   neighbors::DeviceExcludedRows rows_;  ///< the exclusions by storage index (all pairs, cells)
   bool excluded_pairs_;                 ///< every traversal leaves out the topology's exclusions
   /// A PairSum's potentials as terms of their own (set_separate_terms), where lists do not fit.
@@ -292,7 +328,7 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
       settings, species, units,
       [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
         return std::make_unique<CudaPairForce<Evaluator, AccT>>(
-            table, method, cutoff, skin, neighbors.check_every, excluded_pairs);
+            table, method, cutoff, skin, neighbors.check_every, neighbors.layout, excluded_pairs);
       });
 }
 

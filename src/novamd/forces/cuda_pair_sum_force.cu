@@ -21,7 +21,7 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_lj_coulomb_force(
       [&]<class Sum>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
         auto term = std::make_unique<CudaPairForce<Sum, AccT>>(
             table, method, cutoff, neighbors.skin_for(cutoff), neighbors.check_every,
-            excluded_pairs);
+            neighbors.layout, excluded_pairs);
         term->set_separate_terms(
             make_cuda_pair_force<P>(lj, species, units, neighbors, box, excluded_pairs),
             make_cuda_pair_force<P>(coulomb, species, units, neighbors, box, excluded_pairs));

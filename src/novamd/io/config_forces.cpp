@@ -290,7 +290,7 @@ forces::ForceSettings parse_force_term(const YamlReader& element, const ForceCon
 }  // namespace
 
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
-  node.check_keys({"method", "skin", "check_every", "reorder_every"});
+  node.check_keys({"method", "skin", "check_every", "reorder_every", "layout"});
   neighbors::NeighborSettings settings;
   const std::string method =
       node.choice_or("method", "auto", {"auto", "all_pairs", "cell_list", "neighbor_list"});
@@ -303,6 +303,9 @@ neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
     settings.check_every = every->integer(ValueRange::at_least(1));
   if (const auto every = node.optional("reorder_every"))
     settings.reorder_every = every->integer(ValueRange::at_least(0));
+  settings.layout = node.choice_or("layout", "atoms", {"atoms", "clusters"}) == "clusters"
+                        ? neighbors::ListLayout::Clusters
+                        : neighbors::ListLayout::Atoms;
   return settings;
 }
 

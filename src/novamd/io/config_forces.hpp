@@ -18,7 +18,7 @@ std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
                                                 const core::SpeciesTable& species,
                                                 const TopologyFile* topology = nullptr);
 
-/// Reads `neighbors: {method, skin, check_every, reorder_every}`.
+/// Reads `neighbors: {method, skin, check_every, reorder_every, layout}`.
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node);
 
 }  // namespace novamd::io

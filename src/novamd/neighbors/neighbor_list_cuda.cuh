@@ -27,6 +27,7 @@
 #include "novamd/core/particles.hpp"
 #include "novamd/neighbors/cell_bins_cuda.cuh"
 #include "novamd/neighbors/exclusions.hpp"
+#include "novamd/neighbors/list_freshness_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
 #include "novamd/neighbors/target_lanes_cuda.cuh"
 
@@ -157,114 +158,34 @@ __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos,
   atomicMax(longest, found);  // integer: exact in any order
 }
 
-/// Sets *moved (mapped host memory) when some particle of the block has moved more than
-/// sqrt(limit_squared) since `built_at`; one write per block at most.
+/// The lists and the machinery that keeps them current (ListFreshness), for one cutoff.
 template <class T>
-__global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
-                                     const PairPosition<T>* __restrict__ built_at, int n,
-                                     core::BoxView<T> box, T limit_squared, int* moved) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  bool far = false;
-  if (i < n) {
-    const auto d = box.minimum_image(
-        {pos[i].x - built_at[i].x, pos[i].y - built_at[i].y, pos[i].z - built_at[i].z});
-    far = d.x * d.x + d.y * d.y + d.z * d.z > limit_squared;
-  }
-  if (__syncthreads_or(far) && threadIdx.x == 0) *moved = 1;
-}
+class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
+  using Freshness = ListFreshness<DeviceVerletList<T>, T>;
+  friend Freshness;
 
-/// The lists and the machinery that keeps them current, for one cutoff.
-template <class T>
-class DeviceVerletList {
  public:
   /// `lanes`: G, lanes per target of the force kernel that will read the lists.
   DeviceVerletList(double cutoff, double skin, int lanes)
-      : cutoff_(cutoff), skin_(skin), lanes_(lanes) {}
-
-  /// Brings the lists up to date and calls `evaluate()` (which queues the pairs over view()) on
-  /// them: built if there are none, the particle count changed or they were invalidated;
-  /// otherwise, when `check`, rebuilt if a particle moved more than skin/2 (a kernel that sets
-  /// one mapped word, which the host waits for). With `overwrites` (evaluate writes its outputs
-  /// rather than adding to them), the pairs over the present lists are queued behind the check,
-  /// so that the GPU works while the host waits; where a rebuild is due, evaluate runs again on
-  /// the fresh lists, and its results replace the first: they are those of fresh lists, bit for
-  /// bit.
-  template <class Evaluate>
-  void evaluate_current(const PairPosition<T>* pos, int n, const core::Box& box, bool check,
-                        bool overwrites, cudaStream_t stream, Evaluate&& evaluate) {
-    if (!valid_ || n != n_) {
-      build(pos, n, box, stream);
-    } else if (check) {
-      queue_check(pos, n, box, stream);
-      if (overwrites) evaluate();
-      checked_.synchronize();
-      if (moved_.value() == 0) {
-        if (overwrites) return;
-      } else {
-        build(pos, n, box, stream);
-      }
-    }
-    evaluate();
-  }
-  /// The particles were reordered: the lists are rebuilt at the next update.
-  void invalidate() { valid_ = false; }
-  /// Pairs that every later build leaves out (device pointers, the ids of the storage order
-  /// that the next build sees); default: none.
-  void set_exclusions(const ExclusionView& exclusions) { exclusions_ = exclusions; }
-
-  /// Builds the lists as they were built from the positions `built_at` (device, storage order),
-  /// and counts `builds` builds so far: a restart's lists are the uninterrupted run's.
-  void restore(const PairPosition<T>* built_at, int n, const core::Box& box, std::int64_t builds,
-               cudaStream_t stream) {
-    build(built_at, n, box, stream);
-    builds_ = builds;
-  }
-  /// Positions at the last build, in double (empty when the lists are not valid).
-  core::Vec3Array built_at_on_host(cudaStream_t stream) const {
-    core::Vec3Array out;
-    if (!valid_) return out;
-    std::vector<PairPosition<T>> packed;
-    built_at_.copy_to_host(packed, stream);
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    out.resize(packed.size());
-    for (std::size_t i = 0; i < packed.size(); ++i) {
-      out.set(i, core::Vec3<double>{double(packed[i].x), double(packed[i].y), double(packed[i].z)});
-    }
-    return out;
-  }
+      : Freshness(skin), cutoff_(cutoff), lanes_(lanes) {}
 
   NeighborListView view() const {
-    return {list_.data(), count_.data(), lanes_, std::size_t(n_) * lanes_};
+    return {list_.data(), count_.data(), lanes_, std::size_t(this->particles()) * lanes_};
   }
   int lanes() const { return lanes_; }
-  std::int64_t builds() const { return builds_; }
   /// Device memory held: lists, counts, cells and the positions at the last build.
   std::size_t bytes() const {
-    return list_.bytes() + count_.bytes() + built_at_.bytes() + sorted_.bytes() + bins_.bytes() +
-           longest_.bytes();
+    return list_.bytes() + count_.bytes() + this->freshness_bytes() + sorted_.bytes() +
+           bins_.bytes() + longest_.bytes();
   }
 
  private:
-  /// Queues the check whether a particle moved more than skin/2 since the last build (the
-  /// answer in moved_ once checked_ is reached).
-  void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
-    constexpr int kBlock = 256;
-    moved_.value() = 0;
-    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
-        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
-    NOVAMD_CUDA_CHECK_LAUNCH();
-    checked_.record(stream);
-  }
-
+  /// Builds the lists from the positions pos (ListFreshness calls it where a build is due).
   void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
-    n_ = n;
-    valid_ = true;
-    ++builds_;
-    built_at_.resize(n);
     count_.resize(std::size_t(n) * lanes_);
     if (n == 0) return;
     if (rounds_ == 0) rounds_ = initial_rounds(n, box);
-    const double range = cutoff_ + skin_;
+    const double range = cutoff_ + this->skin();
     reach_ = holds_stencil(cell_dimensions(box, range / 2, static_cast<std::size_t>(n)), 2) ? 2 : 1;
     bins_.bin(pos, n, box, range / reach_, stream);
     sorted_.resize(n);
@@ -276,14 +197,12 @@ class DeviceVerletList {
       rounds_ = multiple_of_four(longest + longest / 4 + 2);
       build_at_capacity(pos, n, box, stream);
     }
-    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
-                                      cudaMemcpyDeviceToDevice, stream));
   }
 
   /// Each lane's share of the expected neighbour count at the mean density, with a quarter
   /// and two entries to spare.
   int initial_rounds(int n, const core::Box& box) const {
-    const double range = cutoff_ + skin_;
+    const double range = cutoff_ + this->skin();
     const double expected = n / box.volume() * 4.18879 * range * range * range;  // 4 pi / 3
     return multiple_of_four(int(std::min(1.25 * expected / lanes_ + 2, double(n))));
   }
@@ -298,12 +217,12 @@ class DeviceVerletList {
     list_.resize(std::size_t(rounds_) * row_stride);
     longest_.resize(1);
     longest_.fill_zero(stream);
-    const double range = cutoff_ + skin_;
+    const double range = cutoff_ + this->skin();
     const int blocks = static_cast<int>((row_stride + kBlock - 1) / kBlock);
     with_lanes(lanes_, [&](auto lanes) {
       build_lists_kernel<T, decltype(lanes)::value><<<blocks, kBlock, 0, stream>>>(
           pos, sorted_.data(), n, box.view<T>(), bins_.view(), reach_, T(range * range), rounds_,
-          row_stride, exclusions_, list_.data(), count_.data(), longest_.data());
+          row_stride, this->exclusions(), list_.data(), count_.data(), longest_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
     NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
@@ -312,20 +231,14 @@ class DeviceVerletList {
     return longest_host_.value();
   }
 
-  double cutoff_, skin_;
+  double cutoff_;
   int lanes_;
-  int n_ = 0;
   int rounds_ = 0;  ///< capacity of each lane's list
   int reach_ = 1;   ///< cells scanned on either side of a target's: 2 with cells of half the range
-  bool valid_ = false;
-  std::int64_t builds_ = 0;
-  ExclusionView exclusions_;
   DeviceCellBins bins_;
   core::DeviceBuffer<int> list_, count_, longest_;
-  core::DeviceBuffer<PairPosition<T>> built_at_;
   core::DeviceBuffer<PairPosition<T>> sorted_;  ///< the last build's positions in cell order
-  core::MappedHostValue<int> moved_, longest_host_;
-  core::CudaEvent checked_;  ///< recorded after the last check
+  core::MappedHostValue<int> longest_host_;
 };
 
 }  // namespace novamd::neighbors

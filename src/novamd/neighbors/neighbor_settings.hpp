@@ -1,7 +1,7 @@
 #pragma once
 /// @file neighbor_settings.hpp
-/// `neighbors: {method, skin, check_every, reorder_every}`: how pair forces find their pairs,
-/// and how often particles are sorted in memory along a space-filling curve.
+/// `neighbors: {method, skin, check_every, reorder_every, layout}`: how pair forces find their
+/// pairs, and how often particles are sorted in memory along a space-filling curve.
 
 #include <cmath>
 #include <cstdint>
@@ -16,6 +16,12 @@ enum class NeighborMethod {
   NeighborList,  ///< Verlet lists within cutoff + skin, rebuilt when needed
 };
 
+/// How the CUDA backend stores its Verlet lists (the CPU backend's are per particle).
+enum class ListLayout {
+  Atoms,     ///< a list per particle: each pair in both particles' lists, no scattered sums
+  Clusters,  ///< pairs of 32-particle clusters: each pair once, reactions in 64-bit fixed point
+};
+
 struct NeighborSettings {
   NeighborMethod method = NeighborMethod::Auto;
   std::optional<double> skin;    ///< length; default 0.12 x the cutoff (0.3 sigma at 2.5 sigma)
@@ -23,6 +29,7 @@ struct NeighborSettings {
   /// Force evaluations between reorderings of the particles along the Morton curve (0: never).
   /// Close particles then share cache lines; each reordering costs about one list build.
   std::int64_t reorder_every = 200;
+  ListLayout layout = ListLayout::Atoms;  ///< the CUDA backend's Verlet lists
 
   double skin_for(double cutoff) const { return skin ? *skin : 0.12 * cutoff; }
 };

@@ -1,0 +1,145 @@
+#pragma once
+/// @file cluster_grid.hpp
+/// The geometry of the GPU's cluster pair lists (cluster_pairs_cuda.cuh), on the host and the
+/// device: the box divided into columns along x and y, each about as wide as a cube holding one
+/// cluster of kClusterSize particles at the mean density; a column's particles sorted along z and
+/// cut into clusters of kClusterSize consecutive ones (the last padded with empty slots), as
+/// GROMACS's nbnxm grid does (Pall and Hess, Comput. Phys. Commun. 184, 2641 (2013)). A cluster
+/// then lies inside its column's footprint and spans about one column width along z, whatever
+/// the storage order of the particles.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/host_device.hpp"
+
+namespace novamd::neighbors {
+
+/// Particles per cluster: one per lane of a warp.
+inline constexpr int kClusterSize = 32;
+
+/// Columns along x and y, and how many columns on either side of a particle's own can hold a
+/// particle within `range` of it.
+struct ClusterColumns {
+  int nx = 1, ny = 1;
+  int reach_x = 0, reach_y = 0;
+
+  NOVAMD_HD int count() const { return nx * ny; }
+  /// Column offsets visited along an axis of `columns` columns with reach `reach`: -reach ..
+  /// reach, or every column once (offsets 0 .. columns - 1) where those would repeat a column.
+  NOVAMD_HD static int first_offset(int columns, int reach) {
+    return 2 * reach + 1 >= columns ? 0 : -reach;
+  }
+  NOVAMD_HD static int last_offset(int columns, int reach) {
+    return 2 * reach + 1 >= columns ? columns - 1 : reach;
+  }
+};
+
+/// The columns for n particles in `box` and a list range (cutoff + skin) `range`: side
+/// (kClusterSize / density)^(1/3), at least one column per axis. A particle lies inside its
+/// column's footprint, so a column whose footprint is `range` or further away along x or y
+/// holds no partner: reach = floor(range / width) + 1 columns suffice.
+inline ClusterColumns cluster_columns(const core::Box& box, std::size_t n, double range) {
+  const auto& L = box.length();
+  const double density = n > 0 ? double(n) / box.volume() : 1.0 / box.volume();
+  const double side = std::cbrt(double(kClusterSize) / density);
+  ClusterColumns c;
+  c.nx = std::max(1, int(L.x / side));
+  c.ny = std::max(1, int(L.y / side));
+  c.reach_x = int(range / (L.x / c.nx)) + 1;
+  c.reach_y = int(range / (L.y / c.ny)) + 1;
+  return c;
+}
+
+/// Column index (0 .. columns - 1) of coordinate x along an axis of length `length`, the
+/// coordinate first wrapped into [0, length).
+template <class T>
+NOVAMD_HD int column_of(T x, T inverse_length, int columns) {
+  T u = x * inverse_length;
+  u -= floor(u);
+  const int c = int(u * T(columns));
+  return c < 0 ? 0 : (c >= columns ? columns - 1 : c);
+}
+
+/// Axis-aligned bounds of a cluster at the last build: centre and half-widths, the particles
+/// taken under the minimum image from the cluster's first one (so a cluster across a periodic
+/// face stays small).
+template <class T>
+struct ClusterBounds {
+  T cx, cy, cz, hx, hy, hz;
+};
+
+/// The bounds of a cluster whose particles lie at first + d, with lo <= d <= hi per axis (d the
+/// minimum image of the separation from the first particle).
+template <class T>
+NOVAMD_HD ClusterBounds<T> bounds_around(const core::Vec3<T>& first, const core::Vec3<T>& lo,
+                                         const core::Vec3<T>& hi) {
+  return {first.x + T(0.5) * (lo.x + hi.x), first.y + T(0.5) * (lo.y + hi.y),
+          first.z + T(0.5) * (lo.z + hi.z), T(0.5) * (hi.x - lo.x),
+          T(0.5) * (hi.y - lo.y),           T(0.5) * (hi.z - lo.z)};
+}
+
+/// A lower bound on the squared distance, under the minimum image of an orthorhombic box,
+/// between any particle of cluster a and any of cluster b: per axis, the minimum image of the
+/// centres' separation less both half-widths (the triangle inequality for every periodic
+/// image).
+template <class T>
+NOVAMD_HD T bounds_gap_squared(const ClusterBounds<T>& a, const ClusterBounds<T>& b,
+                               const core::BoxView<T>& box) {
+  const auto d = box.minimum_image({a.cx - b.cx, a.cy - b.cy, a.cz - b.cz});
+  const auto gap = [](T separation, T half_widths) {
+    const T g = (separation < T(0) ? -separation : separation) - half_widths;
+    return g > T(0) ? g * g : T(0);
+  };
+  return gap(d.x, a.hx + b.hx) + gap(d.y, a.hy + b.hy) + gap(d.z, a.hz + b.hz);
+}
+
+/// A lower bound on the squared distance, under the minimum image, between the point p and any
+/// particle of the cluster with bounds a (bounds_gap_squared with a cluster of one point).
+template <class T>
+NOVAMD_HD T point_gap_squared(const ClusterBounds<T>& a, const core::Vec3<T>& p,
+                              const core::BoxView<T>& box) {
+  return bounds_gap_squared(a, ClusterBounds<T>{p.x, p.y, p.z, T(0), T(0), T(0)}, box);
+}
+
+/// Where the search for a cluster's partners looks: the columns, each column's first slot
+/// (column c holds slots column_slot[c] .. column_slot[c + 1], whole clusters), each cluster's
+/// column and bounds.
+template <class T>
+struct ClusterSearchView {
+  ClusterColumns columns;
+  const int* column_slot;
+  const int* cluster_column;
+  const ClusterBounds<T>* bounds;
+  core::BoxView<T> box;
+  T limit_squared;  ///< (cutoff + skin)^2, with a little to spare for rounding
+};
+
+/// Calls visit(j) for the clusters j > i whose bounds come within the search's range of cluster
+/// i's, columns in a fixed order (y then x offsets), clusters by index within each. The same
+/// sequence for every lane of a warp that calls it for the same i.
+template <class T, class Visit>
+NOVAMD_HD void for_each_cluster_partner(int i, const ClusterSearchView<T>& s, Visit&& visit) {
+  const ClusterBounds<T> own = s.bounds[i];
+  const int column = s.cluster_column[i];
+  const int nx = s.columns.nx, ny = s.columns.ny;
+  const int cx = column % nx, cy = column / nx;
+  const int y0 = ClusterColumns::first_offset(ny, s.columns.reach_y);
+  const int y1 = ClusterColumns::last_offset(ny, s.columns.reach_y);
+  const int x0 = ClusterColumns::first_offset(nx, s.columns.reach_x);
+  const int x1 = ClusterColumns::last_offset(nx, s.columns.reach_x);
+  for (int dy = y0; dy <= y1; ++dy) {
+    const int y = ((cy + dy) % ny + ny) % ny;
+    for (int dx = x0; dx <= x1; ++dx) {
+      const int c = y * nx + ((cx + dx) % nx + nx) % nx;
+      const int last = s.column_slot[c + 1] / kClusterSize;
+      const int first = s.column_slot[c] / kClusterSize;
+      for (int j = first > i ? first : i + 1; j < last; ++j)
+        if (bounds_gap_squared(own, s.bounds[j], s.box) < s.limit_squared) visit(j);
+    }
+  }
+}
+
+}  // namespace novamd::neighbors

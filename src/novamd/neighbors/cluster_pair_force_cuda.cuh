@@ -1,0 +1,226 @@
+#pragma once
+/// @file cluster_pair_force_cuda.cuh
+/// Pair forces over cluster pair lists (cluster_pairs_cuda.cuh) on the GPU, each pair computed
+/// once. A warp takes a run of consecutive tiles; lane l holds particle l of the tile's cluster,
+/// and the tile's 32 partners travel round the warp (one lane down per step, by shuffles),
+/// together with the reaction forces they collect, so that after 32 steps every lane has met
+/// every partner its mask allows and holds the total reaction on its own partner (OpenMM's tile
+/// scheme; Eastman and Pande, J. Comput. Chem. 31, 1268 (2010)). The reactions, and the
+/// cluster's forces when the warp moves to another cluster, are added to per-particle
+/// accumulators in 64-bit fixed point (2^32 units per force unit: a range of +-2^31 and a
+/// quantum of 2.3e-10; OpenMM's scale), whose integer sums do not depend on the order of the
+/// additions: forces are bitwise reproducible. A last kernel turns them into the output's
+/// doubles and clears them. A cluster's own tile holds both orders of each pair: its lanes add
+/// their own forces only, and half of each pair's energy and virial.
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdint>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/cuda_check.cuh"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/core/tensor.hpp"
+#include "novamd/neighbors/cluster_pairs_cuda.cuh"
+#include "novamd/neighbors/force_output.hpp"
+#include "novamd/neighbors/pair_position.hpp"
+#include "novamd/neighbors/target_lanes_cuda.cuh"
+#include "novamd/physics/charge_scaled.hpp"
+
+namespace novamd::neighbors {
+
+/// Fixed-point units per force (and energy, virial) unit of the accumulators.
+inline constexpr double kPairFixedScale = 4294967296.0;  // 2^32
+
+/// Per-particle accumulators in 64-bit fixed point (two's complement in unsigned words, so that
+/// atomicAdd wraps as signed addition does).
+struct FixedForceView {
+  unsigned long long *fx, *fy, *fz, *energy;
+  unsigned long long* virial[core::kTensorComponents];
+};
+
+/// The accumulators, zero between evaluations (the output kernel clears what it reads).
+class DeviceFixedForces {
+ public:
+  /// Room for n particles, all zero.
+  void resize(int n, cudaStream_t stream) {
+    if (std::size_t(n) == fx_.size()) return;
+    for (auto* b : buffers()) {
+      b->resize(n);
+      b->fill_zero(stream);
+    }
+  }
+  FixedForceView view() {
+    FixedForceView v{fx_.data(), fy_.data(), fz_.data(), energy_.data(), {}};
+    for (int k = 0; k < core::kTensorComponents; ++k) v.virial[k] = virial_[k].data();
+    return v;
+  }
+  std::size_t bytes() const { return fx_.bytes() * (4 + core::kTensorComponents); }
+
+ private:
+  std::array<core::DeviceBuffer<unsigned long long>*, 4 + core::kTensorComponents> buffers() {
+    std::array<core::DeviceBuffer<unsigned long long>*, 4 + core::kTensorComponents> all{
+        &fx_, &fy_, &fz_, &energy_};
+    for (int k = 0; k < core::kTensorComponents; ++k) all[4 + k] = &virial_[k];
+    return all;
+  }
+  core::DeviceBuffer<unsigned long long> fx_, fy_, fz_, energy_;
+  std::array<core::DeviceBuffer<unsigned long long>, core::kTensorComponents> virial_;
+};
+
+/// Adds value to *word in fixed point.
+template <class T>
+__device__ void add_fixed(unsigned long long* word, T value) {
+  atomicAdd(word, static_cast<unsigned long long>(__double2ll_rn(double(value) * kPairFixedScale)));
+}
+
+/// One lane's sums for its particle of the first cluster.
+template <class T, bool WithEnergy>
+struct ClusterLaneSums {
+  T fx = 0, fy = 0, fz = 0, energy = 0;
+  core::SymmetricTensor<T> virial;  ///< with energy only
+
+  /// Adds the sums to particle a's accumulators (none where a < 0) and starts again from zero.
+  __device__ void flush(const FixedForceView& acc, int a) {
+    if (a >= 0) {
+      add_fixed(acc.fx + a, fx);
+      add_fixed(acc.fy + a, fy);
+      add_fixed(acc.fz + a, fz);
+      if constexpr (WithEnergy) {
+        add_fixed(acc.energy + a, energy);
+#pragma unroll
+        for (int k = 0; k < core::kTensorComponents; ++k) add_fixed(acc.virial[k] + a, virial.c[k]);
+      }
+    }
+    *this = ClusterLaneSums{};
+  }
+};
+
+inline constexpr int kClusterForceBlock = 128;
+
+template <class Evaluator, bool WithEnergy>
+__global__ void __launch_bounds__(kClusterForceBlock)
+    cluster_pair_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
+                              core::BoxView<typename Evaluator::Real> box,
+                              const typename Evaluator::Params* __restrict__ table, int num_types,
+                              const double* __restrict__ charge, ClusterPairsView list,
+                              FixedForceView acc) {
+  using T = typename Evaluator::Real;
+  constexpr unsigned kAll = 0xffffffffu;
+  const auto* params = table_in_shared(table, num_types);
+  const int lane = threadIdx.x % kClusterSize;
+  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const int first_tile = warp * list.tiles_per_warp;
+  const int end_tile = min(first_tile + list.tiles_per_warp, list.tile_count);
+  ClusterLaneSums<T, WithEnergy> own;
+  int cluster = -1, a = -1;
+  PairPosition<T> pi{};
+  T qi = 0;
+  const typename Evaluator::Params* row = params;
+  for (int t = first_tile; t < end_tile; ++t) {
+    const int2 tile = list.tiles[t];
+    if (tile.x != cluster) {
+      own.flush(acc, a);
+      cluster = tile.x;
+      a = list.slot_particle[cluster * kClusterSize + lane];
+      pi = pos[max(a, 0)];
+      qi = physics::charge_of<Evaluator>(charge, max(a, 0));
+      row = params + pi.type * num_types;
+    }
+    const std::uint32_t mask = list.masks[std::size_t(t) * kClusterSize + lane];
+    if (!__any_sync(kAll, mask != 0)) continue;
+    const int b = list.partners[std::size_t(t) * kClusterSize + lane];
+    PairPosition<T> pj = pos[max(b, 0)];
+    T qj = physics::charge_of<Evaluator>(charge, max(b, 0));
+    T gx = 0, gy = 0, gz = 0;  // the reaction on the second cluster's particle this lane holds
+    const bool itself = tile.y != 0;
+    const T share = itself ? T(0.5) : T(1);  // of each pair's energy and virial
+    const int next = (lane + 1) % kClusterSize;
+    // Bit s: the partner this lane holds at step s, (lane + s) mod 32.
+    const std::uint32_t met = __funnelshift_r(mask, mask, lane);
+#pragma unroll 4
+    for (int s = 0; s < kClusterSize; ++s) {
+      if ((met >> s) & 1u) {
+        const auto d = box.minimum_image({pi.x - pj.x, pi.y - pj.y, pi.z - pj.z});
+        const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+        const auto pair = physics::evaluate_pair<Evaluator>(r2, row[pj.type], qi, qj);
+        own.fx = fma(pair.force_over_r, d.x, own.fx);
+        own.fy = fma(pair.force_over_r, d.y, own.fy);
+        own.fz = fma(pair.force_over_r, d.z, own.fz);
+        gx = fma(-pair.force_over_r, d.x, gx);
+        gy = fma(-pair.force_over_r, d.y, gy);
+        gz = fma(-pair.force_over_r, d.z, gz);
+        if constexpr (WithEnergy) {
+          own.energy += share * pair.energy;
+          own.virial.add_outer(share * pair.force_over_r, d.x, d.y, d.z);
+        }
+      }
+      pj.x = __shfl_sync(kAll, pj.x, next);
+      pj.y = __shfl_sync(kAll, pj.y, next);
+      pj.z = __shfl_sync(kAll, pj.z, next);
+      pj.type = __shfl_sync(kAll, pj.type, next);
+      if constexpr (physics::kReadsCharges<Evaluator>) qj = __shfl_sync(kAll, qj, next);
+      gx = __shfl_sync(kAll, gx, next);
+      gy = __shfl_sync(kAll, gy, next);
+      gz = __shfl_sync(kAll, gz, next);
+    }
+    if (!itself && b >= 0) {  // after 32 steps each lane holds its own particle's reaction again
+      add_fixed(acc.fx + b, gx);
+      add_fixed(acc.fy + b, gy);
+      add_fixed(acc.fz + b, gz);
+    }
+  }
+  own.flush(acc, a);
+}
+
+/// One thread per particle: the accumulators to the output (written or added), cleared.
+template <bool WithEnergy, bool Accumulate>
+__global__ void fixed_forces_to_output_kernel(int n, FixedForceView acc, ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const auto take = [i](unsigned long long* words) {
+    const double value = double(static_cast<long long>(words[i])) / kPairFixedScale;
+    words[i] = 0;
+    return value;
+  };
+  const auto put = [](double& to, double value) { to = Accumulate ? to + value : value; };
+  put(out.fx[i], take(acc.fx));
+  put(out.fy[i], take(acc.fy));
+  put(out.fz[i], take(acc.fz));
+  if constexpr (WithEnergy) {
+    put(out.energy[i], take(acc.energy));
+#pragma unroll
+    for (int k = 0; k < core::kTensorComponents; ++k) put(out.virial[k][i], take(acc.virial[k]));
+  }
+}
+
+/// Forces over the cluster pair lists, written to or added to `out` as `mode` says; `fixed`:
+/// the accumulators (sized here).
+template <class Evaluator>
+void cluster_pair_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
+                             const core::BoxView<typename Evaluator::Real>& box,
+                             const typename Evaluator::Params* table, int num_types,
+                             const double* charge, const ClusterPairsView& list,
+                             DeviceFixedForces& fixed, ForceOutputView out, OutputMode mode,
+                             cudaStream_t stream) {
+  if (n == 0) return;
+  fixed.resize(n, stream);
+  const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
+  with_output_mode(mode, [&](auto with_energy, auto accumulate) {
+    constexpr bool kEnergy = decltype(with_energy)::value;
+    if (list.tile_count > 0) {
+      const long long warps = (list.tile_count + list.tiles_per_warp - 1) / list.tiles_per_warp;
+      const int blocks =
+          static_cast<int>((warps * kClusterSize + kClusterForceBlock - 1) / kClusterForceBlock);
+      cluster_pair_force_kernel<Evaluator, kEnergy><<<blocks, kClusterForceBlock, shared, stream>>>(
+          pos, box, table, num_types, charge, list, fixed.view());
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    }
+    fixed_forces_to_output_kernel<kEnergy, decltype(accumulate)::value>
+        <<<(n + 255) / 256, 256, 0, stream>>>(n, fixed.view(), out);
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  });
+}
+
+}  // namespace novamd::neighbors

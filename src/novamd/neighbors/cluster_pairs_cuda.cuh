@@ -1,0 +1,381 @@
+#pragma once
+/// @file cluster_pairs_cuda.cuh
+/// Cluster pair lists on the GPU (`neighbors.layout: clusters`): the particles grouped into
+/// clusters of 32 that are close in space (cluster_grid.hpp: columns along x and y, sorted along
+/// z), and for each cluster its partners in groups of 32, the tiles: first the cluster itself,
+/// then every particle of a cluster of higher index that comes within cutoff + skin of the
+/// cluster's bounds (OpenMM's interacting atoms of a tile: only particles near the cluster, so a
+/// tile holds few pairs out of range). Each tile carries 32 masks, one per particle of the
+/// cluster, a bit per partner: the pairs within cutoff + skin at the build that are not excluded
+/// (exclusions.hpp), neither padding nor a particle with itself. Each pair of particles is in
+/// exactly one tile (a cluster's own tile holds both orders), so the force kernel
+/// (cluster_pair_force_cuda.cuh) computes it once. Built from the storage order by a CUB radix
+/// sort, scans and a warp per cluster or tile; every step of the build is in a fixed order, so
+/// the lists, and the forces, are the same bit for bit on every run. Rebuilt when a particle
+/// has moved more than skin/2 since the last build (list_freshness_cuda.cuh).
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cub/device/device_scan.cuh>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/cuda_check.cuh"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/neighbors/cell_bins_cuda.cuh"
+#include "novamd/neighbors/cluster_grid.hpp"
+#include "novamd/neighbors/exclusions.hpp"
+#include "novamd/neighbors/list_freshness_cuda.cuh"
+#include "novamd/neighbors/pair_position.hpp"
+
+namespace novamd::neighbors {
+
+/// The tiles as the force kernel reads them.
+struct ClusterPairsView {
+  const int2* tiles;           ///< (cluster, 1 for its own tile else 0), in cluster order
+  const int* partners;         ///< 32 per tile: the partners (storage index); -1: padding
+  const std::uint32_t* masks;  ///< word 32 t + l, bit m: slot l of tile t's cluster meets
+                               ///< partner m of the tile
+  const int* slot_particle;    ///< the particle (storage index) at each slot; -1: padding
+  int tile_count;
+  int tiles_per_warp;  ///< consecutive tiles one warp of the force kernel takes
+};
+
+/// Each particle's sort key: its column (above) and its coordinate along z quantised to z_bits
+/// bits (below).
+template <class T>
+__global__ void column_key_kernel(const PairPosition<T>* __restrict__ pos, int n,
+                                  core::BoxView<T> box, ClusterColumns columns, int z_bits,
+                                  std::uint32_t* __restrict__ key,
+                                  std::uint32_t* __restrict__ index) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const PairPosition<T> p = pos[i];
+  const int cx = column_of(p.x, box.inverse_length.x, columns.nx);
+  const int cy = column_of(p.y, box.inverse_length.y, columns.ny);
+  T w = p.z * box.inverse_length.z;
+  w -= floor(w);
+  const std::uint32_t levels = 1u << z_bits;
+  const std::uint32_t level = min(static_cast<std::uint32_t>(w * T(levels)), levels - 1);
+  key[i] = (static_cast<std::uint32_t>(cy * columns.nx + cx) << z_bits) | level;
+  index[i] = static_cast<std::uint32_t>(i);
+}
+
+/// column[k] of the k-th particle in sorted order.
+__global__ inline void column_of_sorted_kernel(const std::uint32_t* __restrict__ sorted_key, int n,
+                                               int z_bits, std::uint32_t* __restrict__ column) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) column[k] = sorted_key[k] >> z_bits;
+}
+
+/// Slots of each column: its particles rounded up to whole clusters; entry `columns` is 0, so
+/// that the exclusive sum's last entry is the slot total.
+__global__ inline void column_slots_kernel(const int* __restrict__ start,
+                                           const int* __restrict__ end, int columns,
+                                           int* __restrict__ slots) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c > columns) return;
+  slots[c] =
+      c == columns ? 0 : (end[c] - start[c] + kClusterSize - 1) / kClusterSize * kClusterSize;
+}
+
+/// Places the k-th sorted particle at its column's first slot plus its rank in the column.
+__global__ inline void fill_slots_kernel(const std::uint32_t* __restrict__ column,
+                                         const std::uint32_t* __restrict__ order,
+                                         const int* __restrict__ start,
+                                         const int* __restrict__ column_slot, int n,
+                                         int* __restrict__ slot_particle) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const int c = int(column[k]);
+  slot_particle[column_slot[c] + k - start[c]] = int(order[k]);
+}
+
+/// The column of each cluster, one thread per column.
+__global__ inline void cluster_columns_kernel(const int* __restrict__ column_slot, int columns,
+                                              int* __restrict__ cluster_column) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= columns) return;
+  for (int q = column_slot[c] / kClusterSize; q < column_slot[c + 1] / kClusterSize; ++q)
+    cluster_column[q] = c;
+}
+
+/// One warp per cluster: its bounds, the particles taken under the minimum image from the
+/// cluster's first (slot 0 of a cluster always holds a particle).
+template <class T>
+__global__ void cluster_bounds_kernel(const PairPosition<T>* __restrict__ pos,
+                                      const int* __restrict__ slot_particle, int clusters,
+                                      core::BoxView<T> box, ClusterBounds<T>* __restrict__ bounds) {
+  const int q = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const int lane = threadIdx.x % kClusterSize;
+  if (q >= clusters) return;  // whole warps: blocks are multiples of 32
+  const PairPosition<T> first = pos[slot_particle[q * kClusterSize]];
+  const int a = slot_particle[q * kClusterSize + lane];
+  core::Vec3<T> d{0, 0, 0};
+  if (a >= 0) {
+    const PairPosition<T> p = pos[a];
+    d = box.minimum_image({p.x - first.x, p.y - first.y, p.z - first.z});
+  }
+  core::Vec3<T> lo = d, hi = d;
+  for (int offset = kClusterSize / 2; offset > 0; offset /= 2) {
+    lo.x = min(lo.x, __shfl_xor_sync(0xffffffffu, lo.x, offset));
+    lo.y = min(lo.y, __shfl_xor_sync(0xffffffffu, lo.y, offset));
+    lo.z = min(lo.z, __shfl_xor_sync(0xffffffffu, lo.z, offset));
+    hi.x = max(hi.x, __shfl_xor_sync(0xffffffffu, hi.x, offset));
+    hi.y = max(hi.y, __shfl_xor_sync(0xffffffffu, hi.y, offset));
+    hi.z = max(hi.z, __shfl_xor_sync(0xffffffffu, hi.z, offset));
+  }
+  if (lane == 0) bounds[q] = bounds_around(core::Vec3<T>{first.x, first.y, first.z}, lo, hi);
+}
+
+/// Calls visit(b, near) on every lane of the warp, for each particle b (lane l: slot l; -1 for
+/// padding) of each partner cluster of cluster i in the search's order, `near` where b comes
+/// within the search's range of cluster i's bounds (a lower bound on its distance to every
+/// particle of i), so it may meet one of them.
+template <class T, class Visit>
+__device__ void for_each_partner_particle(int i, int lane, const PairPosition<T>* pos,
+                                          const int* slot_particle,
+                                          const ClusterSearchView<T>& search, Visit&& visit) {
+  const ClusterBounds<T> own = search.bounds[i];
+  for_each_cluster_partner(i, search, [&](int j) {
+    const int b = slot_particle[j * kClusterSize + lane];
+    bool near = false;
+    if (b >= 0) {
+      const PairPosition<T> p = pos[b];
+      near =
+          point_gap_squared(own, core::Vec3<T>{p.x, p.y, p.z}, search.box) < search.limit_squared;
+    }
+    visit(b, near);
+  });
+}
+
+/// One warp per cluster: how many tiles it heads, its own and ceil(partners / 32) (entry
+/// `clusters` is 0 for the scan).
+template <class T>
+__global__ void count_tiles_kernel(const PairPosition<T>* __restrict__ pos,
+                                   const int* __restrict__ slot_particle,
+                                   ClusterSearchView<T> search, int clusters,
+                                   int* __restrict__ count) {
+  const int i = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const int lane = threadIdx.x % kClusterSize;
+  if (i > clusters) return;  // whole warps
+  int partners = 0;
+  if (i < clusters)
+    for_each_partner_particle(i, lane, pos, slot_particle, search, [&](int, bool near) {
+      partners += __popc(__ballot_sync(0xffffffffu, near));
+    });
+  if (lane == 0) count[i] = i < clusters ? 1 + (partners + kClusterSize - 1) / kClusterSize : 0;
+}
+
+/// One warp per cluster: its tiles from tile_start[i] on, the first its own slots, then its
+/// partners in the search's order, packed (partners are -1 beforehand).
+template <class T>
+__global__ void fill_tiles_kernel(const PairPosition<T>* __restrict__ pos,
+                                  const int* __restrict__ slot_particle,
+                                  ClusterSearchView<T> search, int clusters,
+                                  const int* __restrict__ tile_start, int2* __restrict__ tiles,
+                                  int* __restrict__ partners) {
+  const int i = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const int lane = threadIdx.x % kClusterSize;
+  if (i >= clusters) return;  // whole warps
+  const int first = tile_start[i], end = tile_start[i + 1];
+  for (int t = first + lane; t < end; t += kClusterSize)
+    tiles[t] = make_int2(i, t == first ? 1 : 0);
+  partners[std::size_t(first) * kClusterSize + lane] = slot_particle[i * kClusterSize + lane];
+  int* out = partners + std::size_t(first + 1) * kClusterSize;
+  const int room = (end - first - 1) * kClusterSize;  // as counted: the same search and tests
+  int written = 0;
+  for_each_partner_particle(i, lane, pos, slot_particle, search, [&](int b, bool near) {
+    const unsigned ballot = __ballot_sync(0xffffffffu, near);
+    const int at = written + __popc(ballot & ((1u << lane) - 1u));
+    if (near && at < room) out[at] = b;
+    written += __popc(ballot);
+  });
+}
+
+/// One warp per tile: lane l's mask, bit m set where slot l of the cluster and partner m hold
+/// particles within cutoff + skin (at the build) that form no excluded pair and are not one
+/// particle.
+template <class T>
+__global__ void tile_masks_kernel(const PairPosition<T>* __restrict__ pos,
+                                  const int* __restrict__ slot_particle,
+                                  const int2* __restrict__ tiles, const int* __restrict__ partners,
+                                  int tile_count, core::BoxView<T> box, T range_squared,
+                                  ExclusionView exclusions, std::uint32_t* __restrict__ masks) {
+  const int t = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const int lane = threadIdx.x % kClusterSize;
+  if (t >= tile_count) return;  // whole warps
+  const int2 tile = tiles[t];
+  const int a = slot_particle[tile.x * kClusterSize + lane];
+  const int b = partners[std::size_t(t) * kClusterSize + lane];
+  const PairPosition<T> own = pos[max(a, 0)];
+  const PairPosition<T> other = pos[max(b, 0)];
+  std::uint32_t mask = 0;
+  for (int m = 0; m < kClusterSize; ++m) {
+    const int bm = __shfl_sync(0xffffffffu, b, m);
+    const core::Vec3<T> pm{__shfl_sync(0xffffffffu, other.x, m),
+                           __shfl_sync(0xffffffffu, other.y, m),
+                           __shfl_sync(0xffffffffu, other.z, m)};
+    if (a < 0 || bm < 0 || (tile.y != 0 && m == lane)) continue;
+    const auto d = box.minimum_image({own.x - pm.x, own.y - pm.y, own.z - pm.z});
+    if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) continue;
+    if (exclusions.any() && exclusions.excludes(a, bm)) continue;
+    mask |= 1u << m;
+  }
+  masks[std::size_t(t) * kClusterSize + lane] = mask;
+}
+
+/// A CUB exclusive prefix sum of n ints, its scratch in `temp`.
+inline void exclusive_sum(core::DeviceBuffer<unsigned char>& temp, const int* in, int* out, int n,
+                          cudaStream_t stream) {
+  std::size_t bytes = 0;
+  cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream);
+  if (bytes > temp.size()) temp.resize(bytes);
+  bytes = temp.size();
+  NOVAMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, in, out, n, stream));
+}
+
+/// The cluster pair lists and the machinery that keeps them current (ListFreshness), for one
+/// cutoff.
+template <class T>
+class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
+  using Freshness = ListFreshness<DeviceClusterPairs<T>, T>;
+  friend Freshness;
+
+ public:
+  /// `resident_threads`: threads the GPU keeps resident (how many tiles a warp takes).
+  DeviceClusterPairs(double cutoff, double skin, int resident_threads)
+      : Freshness(skin), cutoff_(cutoff), resident_warps_(std::max(1, resident_threads / 32)) {}
+
+  ClusterPairsView view() const {
+    return {tiles_.data(),         partners_.data(), masks_.data(),
+            slot_particle_.data(), tile_count_,      tiles_per_warp_};
+  }
+  /// Device memory held: tiles, masks, slots, bounds, sort and scan buffers, positions at the
+  /// last build.
+  std::size_t bytes() const {
+    return this->freshness_bytes() + tiles_.bytes() + partners_.bytes() + masks_.bytes() +
+           slot_particle_.bytes() + bounds_.bytes() + key_.bytes() + sorted_key_.bytes() +
+           index_.bytes() + order_.bytes() + column_.bytes() + start_.bytes() + end_.bytes() +
+           column_slot_.bytes() + column_count_.bytes() + cluster_column_.bytes() + count_.bytes() +
+           tile_start_.bytes() + temp_.bytes();
+  }
+
+ private:
+  static constexpr int kBlock = 128;
+  static int blocks(long long threads) { return int((threads + kBlock - 1) / kBlock); }
+
+  /// Builds the tiles from the positions pos (ListFreshness calls it where a build is due).
+  void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    tile_count_ = 0;
+    if (n == 0) return;
+    const double range = cutoff_ + this->skin();
+    columns_ = cluster_columns(box, std::size_t(n), range);
+    const int clusters = assign_slots(pos, n, box, stream);
+    bounds_.resize(clusters);
+    cluster_bounds_kernel<T><<<blocks(std::int64_t(clusters) * kClusterSize), kBlock, 0, stream>>>(
+        pos, slot_particle_.data(), clusters, box.view<T>(), bounds_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    const ClusterSearchView<T> search{
+        columns_,       column_slot_.data(), cluster_column_.data(),
+        bounds_.data(), box.view<T>(),       T(range * range * 1.0001)};
+    find_tiles(pos, search, clusters, stream);
+    masks_.resize(std::size_t(tile_count_) * kClusterSize);
+    if (tile_count_ > 0) {
+      tile_masks_kernel<T><<<blocks(std::int64_t(tile_count_) * kClusterSize), kBlock, 0, stream>>>(
+          pos, slot_particle_.data(), tiles_.data(), partners_.data(), tile_count_, box.view<T>(),
+          T(range * range), this->exclusions(), masks_.data());
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    }
+    // About one tile per resident warp, and at least two: a warp adds its cluster's forces once
+    // for its run of tiles that share it.
+    tiles_per_warp_ = std::clamp(tile_count_ / resident_warps_, 2, 8);
+  }
+
+  /// Sorts the particles by column and z, places them in their columns' slots; returns the
+  /// number of clusters.
+  int assign_slots(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    const int columns = columns_.count();
+    const int column_bits = int(std::bit_width(unsigned(columns - 1)));
+    const int z_bits = std::min(20, 32 - column_bits);
+    for (auto* b : {&key_, &sorted_key_, &index_, &order_, &column_}) b->resize(n);
+    start_.resize(columns);
+    end_.resize(columns);
+    column_slot_.resize(columns + 1);
+    column_count_.resize(columns + 1);
+    column_key_kernel<T><<<blocks(n), kBlock, 0, stream>>>(pos, n, box.view<T>(), columns_, z_bits,
+                                                           key_.data(), index_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    radix_sort_pairs(temp_, key_.data(), sorted_key_.data(), index_.data(), order_.data(), n,
+                     column_bits + z_bits, stream);
+    column_of_sorted_kernel<<<blocks(n), kBlock, 0, stream>>>(sorted_key_.data(), n, z_bits,
+                                                              column_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    cell_ranges_kernel<<<blocks(n + 1), kBlock, 0, stream>>>(column_.data(), n, columns,
+                                                             start_.data(), end_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    column_slots_kernel<<<blocks(columns + 1), kBlock, 0, stream>>>(start_.data(), end_.data(),
+                                                                    columns, column_count_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    exclusive_sum(temp_, column_count_.data(), column_slot_.data(), columns + 1, stream);
+    const int slots = read_back(column_slot_.data() + columns, stream);
+    slot_particle_.resize(slots);
+    NOVAMD_CUDA_CHECK(cudaMemsetAsync(slot_particle_.data(), 0xff, slot_particle_.bytes(), stream));
+    fill_slots_kernel<<<blocks(n), kBlock, 0, stream>>>(column_.data(), order_.data(),
+                                                        start_.data(), column_slot_.data(), n,
+                                                        slot_particle_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    const int clusters = slots / kClusterSize;
+    cluster_column_.resize(clusters);
+    cluster_columns_kernel<<<blocks(columns), kBlock, 0, stream>>>(column_slot_.data(), columns,
+                                                                   cluster_column_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    return clusters;
+  }
+
+  /// The tiles of every cluster: counted, summed, then written in the same order.
+  void find_tiles(const PairPosition<T>* pos, const ClusterSearchView<T>& search, int clusters,
+                  cudaStream_t stream) {
+    count_.resize(clusters + 1);
+    tile_start_.resize(clusters + 1);
+    const long long warps_threads = (std::int64_t(clusters) + 1) * kClusterSize;
+    count_tiles_kernel<T><<<blocks(warps_threads), kBlock, 0, stream>>>(
+        pos, slot_particle_.data(), search, clusters, count_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    exclusive_sum(temp_, count_.data(), tile_start_.data(), clusters + 1, stream);
+    tile_count_ = read_back(tile_start_.data() + clusters, stream);
+    tiles_.resize(tile_count_);
+    partners_.resize(std::size_t(tile_count_) * kClusterSize);
+    NOVAMD_CUDA_CHECK(cudaMemsetAsync(partners_.data(), 0xff, partners_.bytes(), stream));
+    fill_tiles_kernel<T><<<blocks(std::int64_t(clusters) * kClusterSize), kBlock, 0, stream>>>(
+        pos, slot_particle_.data(), search, clusters, tile_start_.data(), tiles_.data(),
+        partners_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  /// One int from the device, once the stream has reached it.
+  int read_back(const int* value, cudaStream_t stream) {
+    NOVAMD_CUDA_CHECK(
+        cudaMemcpyAsync(&host_value_.value(), value, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return host_value_.value();
+  }
+
+  double cutoff_;
+  int resident_warps_;
+  ClusterColumns columns_;
+  int tile_count_ = 0;
+  int tiles_per_warp_ = 2;
+  core::DeviceBuffer<int2> tiles_;
+  core::DeviceBuffer<int> partners_;
+  core::DeviceBuffer<std::uint32_t> masks_;
+  core::DeviceBuffer<int> slot_particle_;
+  core::DeviceBuffer<ClusterBounds<T>> bounds_;
+  core::DeviceBuffer<std::uint32_t> key_, sorted_key_, index_, order_, column_;
+  core::DeviceBuffer<int> start_, end_, column_count_, column_slot_, cluster_column_;
+  core::DeviceBuffer<int> count_, tile_start_;
+  core::DeviceBuffer<unsigned char> temp_;
+  core::MappedHostValue<int> host_value_;
+};
+
+}  // namespace novamd::neighbors

@@ -1,0 +1,137 @@
+#pragma once
+/// @file list_freshness_cuda.cuh
+/// When a GPU pair list (per-particle Verlet lists, neighbor_list_cuda.cuh, or cluster pairs,
+/// cluster_pairs_cuda.cuh) must be built again: the positions at the last build, and a kernel
+/// that sets one mapped word when some particle has moved more than skin/2 since. The pairs over
+/// the present list are queued behind that check where they overwrite their outputs, so that the
+/// GPU works while the host waits for the word; where a build is due they run again on the fresh
+/// list and replace the first results bit for bit.
+
+#include <cstdint>
+#include <vector>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/cuda_check.cuh"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/core/particles.hpp"
+#include "novamd/neighbors/exclusions.hpp"
+#include "novamd/neighbors/pair_position.hpp"
+
+namespace novamd::neighbors {
+
+/// Sets *moved (mapped host memory) when some particle of the block has moved more than
+/// sqrt(limit_squared) since `built_at`; one write per block at most.
+template <class T>
+__global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
+                                     const PairPosition<T>* __restrict__ built_at, int n,
+                                     core::BoxView<T> box, T limit_squared, int* moved) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool far = false;
+  if (i < n) {
+    const auto d = box.minimum_image(
+        {pos[i].x - built_at[i].x, pos[i].y - built_at[i].y, pos[i].z - built_at[i].z});
+    far = d.x * d.x + d.y * d.y + d.z * d.z > limit_squared;
+  }
+  if (__syncthreads_or(far) && threadIdx.x == 0) *moved = 1;
+}
+
+/// A GPU pair list kept current: whether it is valid, for how many particles, built from which
+/// positions, how many builds so far, and the excluded pairs its builds leave out. The list type
+/// derives from it (Derived: DeviceVerletList, DeviceClusterPairs) and supplies
+/// `build(pos, n, box, stream)`, which this class calls where a build is due.
+template <class Derived, class T>
+class ListFreshness {
+ public:
+  explicit ListFreshness(double skin) : skin_(skin) {}
+
+  /// Brings the list up to date and calls `evaluate()` (which queues the pairs over it): built
+  /// if there is none, the particle count changed or it was invalidated; otherwise, when
+  /// `check`, built again if a particle moved more than skin/2. With `overwrites` (evaluate
+  /// writes its outputs rather than adding to them), the pairs over the present list are queued
+  /// behind the check, and queued again after a build.
+  template <class Evaluate>
+  void evaluate_current(const PairPosition<T>* pos, int n, const core::Box& box, bool check,
+                        bool overwrites, cudaStream_t stream, Evaluate&& evaluate) {
+    if (!valid_ || n != n_) {
+      rebuild(pos, n, box, stream);
+    } else if (check) {
+      queue_check(pos, n, box, stream);
+      if (overwrites) evaluate();
+      checked_.synchronize();
+      if (moved_.value() == 0) {
+        if (overwrites) return;
+      } else {
+        rebuild(pos, n, box, stream);
+      }
+    }
+    evaluate();
+  }
+
+  /// The particles were reordered: the list is built again at the next evaluation.
+  void invalidate() { valid_ = false; }
+  /// Pairs that every later build leaves out (device pointers, the ids of the storage order
+  /// that the next build sees); default: none.
+  void set_exclusions(const ExclusionView& exclusions) { exclusions_ = exclusions; }
+  /// Builds the list from the positions `built_at` (device, storage order), as it was built
+  /// then, and counts `builds` builds so far: a restart's list is the uninterrupted run's.
+  void restore(const PairPosition<T>* built_at, int n, const core::Box& box, std::int64_t builds,
+               cudaStream_t stream) {
+    rebuild(built_at, n, box, stream);
+    builds_ = builds;
+  }
+
+  /// Positions at the last build, in double (empty when the list is not valid).
+  core::Vec3Array built_at_on_host(cudaStream_t stream) const {
+    core::Vec3Array out;
+    if (!valid_) return out;
+    std::vector<PairPosition<T>> packed;
+    built_at_.copy_to_host(packed, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    out.resize(packed.size());
+    for (std::size_t i = 0; i < packed.size(); ++i) {
+      out.set(i, core::Vec3<double>{double(packed[i].x), double(packed[i].y), double(packed[i].z)});
+    }
+    return out;
+  }
+  std::int64_t builds() const { return builds_; }
+
+ protected:
+  int particles() const { return n_; }
+  double skin() const { return skin_; }
+  const ExclusionView& exclusions() const { return exclusions_; }
+  std::size_t freshness_bytes() const { return built_at_.bytes(); }
+
+ private:
+  /// Queues the check whether a particle moved more than skin/2 since the last build (the
+  /// answer in moved_ once checked_ is reached).
+  void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    constexpr int kBlock = 256;
+    moved_.value() = 0;
+    moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
+        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
+    NOVAMD_CUDA_CHECK_LAUNCH();
+    checked_.record(stream);
+  }
+
+  void rebuild(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    n_ = n;
+    valid_ = true;
+    ++builds_;
+    built_at_.resize(n);
+    static_cast<Derived*>(this)->build(pos, n, box, stream);
+    if (n == 0) return;
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_at_.data(), pos, sizeof(PairPosition<T>) * n,
+                                      cudaMemcpyDeviceToDevice, stream));
+  }
+
+  double skin_;
+  int n_ = 0;
+  bool valid_ = false;
+  std::int64_t builds_ = 0;
+  ExclusionView exclusions_;
+  core::DeviceBuffer<PairPosition<T>> built_at_;
+  core::MappedHostValue<int> moved_;
+  core::CudaEvent checked_;  ///< recorded after the last check
+};
+
+}  // namespace novamd::neighbors
