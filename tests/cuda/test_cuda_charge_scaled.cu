@@ -15,9 +15,11 @@
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/forces/cuda_pair_force.cuh"
 #include "novamd/neighbors/all_pairs_plan.hpp"
+#include "novamd/neighbors/cluster_grid.hpp"
 #include "novamd/neighbors/force_arrays_cuda.cuh"
 #include "novamd/physics/charge_scaled.hpp"
 #include "support/charged_particles.hpp"
+#include "support/force_term_cases.hpp"
 
 namespace {
 
@@ -104,8 +106,14 @@ TEST_P(CudaChargeScaled, EveryTraversalScalesByTheParticlesCharges) {
     ASSERT_GT(novamd::neighbors::half_kernel_range(static_cast<int>(n), kMultiprocessors), 0);
   // double: the sums' order, a few hundred eps of S_i; mixed: (32 + 4 L / r_min) FP32 eps
   // (separations from float positions; test_cuda_backend.cpp), r_min = 0.7. Cluster pairs add
-  // each partial sum in fixed point, at most two additions per cluster, each within 2^-33.
-  const double fixed = layout == ListLayout::Clusters ? 2.0 * std::ceil(n / 32.0) * 0x1p-33 : 0.0;
+  // each partial sum in fixed point, each addition within 2^-33 (the count as in
+  // support/force_term_cases.cpp, cuda_cluster_arithmetic).
+  const double columns =
+      novamd::neighbors::cluster_columns(box, n, novamd::test::kCutoff + 0.3).count();
+  const double fixed = layout == ListLayout::Clusters
+                           ? novamd::test::cuda_cluster_arithmetic(novamd::core::Precision::Double)
+                                 .fixed_error(double(n), columns)
+                           : 0.0;
   const double in_double = worst_error(gpu_forces<double>(p, box, method, layout), ref, fixed);
   const auto mixed_forces = gpu_forces<float>(p, box, method, layout);
   const double in_mixed = worst_error(mixed_forces, ref, fixed);

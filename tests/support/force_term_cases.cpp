@@ -355,10 +355,14 @@ Arithmetic cuda_cluster_arithmetic(core::Precision p) {
   a.name = "cuda clusters " + std::string(core::to_string(p));
   // A lane's sums over the pairs of a run of tiles (its own particle) or of one tile (the
   // reaction on a partner) take at most the nonzero terms' roundings, as above; each is then
-  // rounded once to the fixed-point quantum 2^-32 (at most 2^-33 off). A particle's cluster
-  // heads or joins at most one tile per cluster, so a particle takes at most two such additions
-  // per cluster (as the first cluster's and as the second's): 2 ceil(n / 32) of them per term.
-  a.fixed_error = [](double n) { return 2.0 * std::ceil(n / 32) * 0x1p-33; };
+  // rounded once to the fixed-point quantum 2^-32 (at most 2^-33 off). A particle is a partner
+  // in at most one tile of each cluster: at most C additions, C <= ceil(n / 32) + columns (each
+  // column pads one cluster at most); and its cluster's T <= 1 + ceil(n / 32) tiles come in
+  // runs of at least two per warp: at most ceil(T / 2) + 1 additions of its own sums.
+  a.fixed_error = [](double n, double columns) {
+    const double tiles = 1 + std::ceil(n / 32);
+    return (std::ceil(n / 32) + columns + std::ceil(tiles / 2) + 1) * 0x1p-33;
+  };
   return a;
 }
 

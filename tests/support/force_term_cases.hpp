@@ -83,9 +83,10 @@ struct Arithmetic {
   /// per-particle energy shares), for `n` particles.
   std::function<double(double n)> double_depth;
   /// Absolute error of each force component per term from fixed-point accumulation, for `n`
-  /// particles (0 where sums are floating point throughout); the energy and each virial
-  /// component carry at most n times as much.
-  std::function<double(double n)> fixed_error = [](double) { return 0.0; };
+  /// particles in `columns` cluster columns (neighbors/cluster_grid.hpp; 0 where sums are
+  /// floating point throughout); the energy and each virial component carry at most n times as
+  /// much.
+  std::function<double(double n, double columns)> fixed_error = [](double, double) { return 0.0; };
 };
 
 /// The CPU traversals (target_sums.hpp) at precision p.

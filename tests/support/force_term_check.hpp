@@ -30,6 +30,7 @@
 #include "novamd/core/tensor.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/neighbors/cell_dimensions.hpp"
+#include "novamd/neighbors/cluster_grid.hpp"
 #include "support/force_term_cases.hpp"
 
 namespace novamd::test {
@@ -188,7 +189,9 @@ inline Bounds error_bounds(const backend::BackendSetup& s, const core::ParticleD
         b.virial_scale += fs * r;
       }
     }
-    const double fixed = test.fixed_error(nd);  // absolute, per force component of the term
+    const double range = forces::cutoff_of(settings) + s.neighbors.skin_for(forces::cutoff_of(settings));
+    const double columns = std::isinf(range) ? 1.0 : neighbors::cluster_columns(s.box, n, range).count();
+    const double fixed = test.fixed_error(nd, columns);  // absolute, per force component
     b.energy += nd * fixed;
     b.virial += 3 * nd * fixed;
     for (std::size_t i = 0; i < n; ++i) {

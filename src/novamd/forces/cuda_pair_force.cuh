@@ -297,6 +297,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
 
   int num_types_;
   neighbors::NeighborMethod method_;
+  neighbors::ListLayout layout_;
   double cutoff_, skin_;
   std::int64_t check_every_;
   std::int64_t calls_ = 0;
@@ -306,7 +307,6 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs
   neighbors::DeviceCellBins cells_;
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
-  neighbors::ListLayout layout_;
   std::optional<neighbors::DeviceClusterPairs<PairT>> clusters_;  ///< the layout `clusters`
   neighbors::DeviceFixedForces fixed_;  ///< the cluster kernel's fixed-point accumulators
   neighbors::DeviceExcludedRows rows_;  ///< the exclusions by storage index (all pairs, cells)

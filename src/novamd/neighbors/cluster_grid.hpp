@@ -40,7 +40,8 @@ struct ClusterColumns {
 /// The columns for n particles in `box` and a list range (cutoff + skin) `range`: side
 /// (kClusterSize / density)^(1/3), at least one column per axis. A particle lies inside its
 /// column's footprint, so a column whose footprint is `range` or further away along x or y
-/// holds no partner: reach = floor(range / width) + 1 columns suffice.
+/// holds no partner: reach = floor(range / width) + 1 columns suffice; the range is taken
+/// 1e-4 longer, so that a coordinate rounded (in FP32) into the next column still counts.
 inline ClusterColumns cluster_columns(const core::Box& box, std::size_t n, double range) {
   const auto& L = box.length();
   const double density = n > 0 ? double(n) / box.volume() : 1.0 / box.volume();
@@ -48,8 +49,8 @@ inline ClusterColumns cluster_columns(const core::Box& box, std::size_t n, doubl
   ClusterColumns c;
   c.nx = std::max(1, int(L.x / side));
   c.ny = std::max(1, int(L.y / side));
-  c.reach_x = int(range / (L.x / c.nx)) + 1;
-  c.reach_y = int(range / (L.y / c.ny)) + 1;
+  c.reach_x = int(1.0001 * range / (L.x / c.nx)) + 1;
+  c.reach_y = int(1.0001 * range / (L.y / c.ny)) + 1;
   return c;
 }
 
@@ -81,6 +82,22 @@ NOVAMD_HD ClusterBounds<T> bounds_around(const core::Vec3<T>& first, const core:
           T(0.5) * (hi.y - lo.y),           T(0.5) * (hi.z - lo.z)};
 }
 
+/// a * b + c rounded after each operation, never fused: the list build's two passes (count,
+/// then fill) must reach the same decisions bit for bit, whatever the compiler contracts.
+template <class T>
+NOVAMD_HD T unfused_multiply_add(T a, T b, T c) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == 4) {
+    return __fadd_rn(__fmul_rn(a, b), c);
+  } else {
+    return __dadd_rn(__dmul_rn(a, b), c);
+  }
+#else
+  const volatile T product = a * b;  // no contraction on the host either
+  return product + c;
+#endif
+}
+
 /// A lower bound on the squared distance, under the minimum image of an orthorhombic box,
 /// between any particle of cluster a and any of cluster b: per axis, the minimum image of the
 /// centres' separation less both half-widths (the triangle inequality for every periodic
@@ -91,9 +108,11 @@ NOVAMD_HD T bounds_gap_squared(const ClusterBounds<T>& a, const ClusterBounds<T>
   const auto d = box.minimum_image({a.cx - b.cx, a.cy - b.cy, a.cz - b.cz});
   const auto gap = [](T separation, T half_widths) {
     const T g = (separation < T(0) ? -separation : separation) - half_widths;
-    return g > T(0) ? g * g : T(0);
+    return g > T(0) ? g : T(0);
   };
-  return gap(d.x, a.hx + b.hx) + gap(d.y, a.hy + b.hy) + gap(d.z, a.hz + b.hz);
+  const T gx = gap(d.x, a.hx + b.hx), gy = gap(d.y, a.hy + b.hy), gz = gap(d.z, a.hz + b.hz);
+  return unfused_multiply_add(gz, gz,
+                              unfused_multiply_add(gy, gy, unfused_multiply_add(gx, gx, T(0))));
 }
 
 /// A lower bound on the squared distance, under the minimum image, between the point p and any

@@ -9,8 +9,10 @@
 /// cluster's forces when the warp moves to another cluster, are added to per-particle
 /// accumulators in 64-bit fixed point (2^32 units per force unit: a range of +-2^31 and a
 /// quantum of 2.3e-10; OpenMM's scale), whose integer sums do not depend on the order of the
-/// additions: forces are bitwise reproducible. A last kernel turns them into the output's
-/// doubles and clears them. A cluster's own tile holds both orders of each pair: its lanes add
+/// additions: forces are bitwise reproducible. A sum that is not finite or outside the range
+/// marks its particle, whose output then is NaN, so that the run's state check stops the run
+/// as it does for other layouts. A last kernel turns the sums into the output's doubles and
+/// clears them. A cluster's own tile holds both orders of each pair: its lanes add
 /// their own forces only, and half of each pair's energy and virial.
 
 #include <cuda_runtime.h>
@@ -34,10 +36,12 @@ namespace novamd::neighbors {
 inline constexpr double kPairFixedScale = 4294967296.0;  // 2^32
 
 /// Per-particle accumulators in 64-bit fixed point (two's complement in unsigned words, so that
-/// atomicAdd wraps as signed addition does).
+/// atomicAdd wraps as signed addition does), and a word per particle that marks a sum out of
+/// range.
 struct FixedForceView {
   unsigned long long *fx, *fy, *fz, *energy;
   unsigned long long* virial[core::kTensorComponents];
+  unsigned int* out_of_range;
 };
 
 /// The accumulators, zero between evaluations (the output kernel clears what it reads).
@@ -50,13 +54,17 @@ class DeviceFixedForces {
       b->resize(n);
       b->fill_zero(stream);
     }
+    out_of_range_.resize(n);
+    out_of_range_.fill_zero(stream);
   }
   FixedForceView view() {
-    FixedForceView v{fx_.data(), fy_.data(), fz_.data(), energy_.data(), {}};
+    FixedForceView v{fx_.data(), fy_.data(), fz_.data(), energy_.data(), {}, out_of_range_.data()};
     for (int k = 0; k < core::kTensorComponents; ++k) v.virial[k] = virial_[k].data();
     return v;
   }
-  std::size_t bytes() const { return fx_.bytes() * (4 + core::kTensorComponents); }
+  std::size_t bytes() const {
+    return fx_.bytes() * (4 + core::kTensorComponents) + out_of_range_.bytes();
+  }
 
  private:
   std::array<core::DeviceBuffer<unsigned long long>*, 4 + core::kTensorComponents> buffers() {
@@ -67,12 +75,21 @@ class DeviceFixedForces {
   }
   core::DeviceBuffer<unsigned long long> fx_, fy_, fz_, energy_;
   std::array<core::DeviceBuffer<unsigned long long>, core::kTensorComponents> virial_;
+  core::DeviceBuffer<unsigned int> out_of_range_;
 };
 
-/// Adds value to *word in fixed point.
+/// Adds value to particle a's accumulator `words` in fixed point; a value that is not finite or
+/// not below 2^30 in magnitude marks the particle instead. (The accumulators hold +-2^31; a total
+/// beyond that from several additions below 2^30 each, a blown-up state, wraps unmarked, and the
+/// state check finds the blow-up from the positions and velocities a step later.)
 template <class T>
-__device__ void add_fixed(unsigned long long* word, T value) {
-  atomicAdd(word, static_cast<unsigned long long>(__double2ll_rn(double(value) * kPairFixedScale)));
+__device__ void add_fixed(unsigned long long* words, const FixedForceView& acc, int a, T value) {
+  const double units = double(value) * kPairFixedScale;
+  if (!(fabs(units) < 0x1p62)) {  // NaN fails the test too
+    atomicOr(acc.out_of_range + a, 1u);
+    return;
+  }
+  atomicAdd(words + a, static_cast<unsigned long long>(__double2ll_rn(units)));
 }
 
 /// One lane's sums for its particle of the first cluster.
@@ -84,13 +101,14 @@ struct ClusterLaneSums {
   /// Adds the sums to particle a's accumulators (none where a < 0) and starts again from zero.
   __device__ void flush(const FixedForceView& acc, int a) {
     if (a >= 0) {
-      add_fixed(acc.fx + a, fx);
-      add_fixed(acc.fy + a, fy);
-      add_fixed(acc.fz + a, fz);
+      add_fixed(acc.fx, acc, a, fx);
+      add_fixed(acc.fy, acc, a, fy);
+      add_fixed(acc.fz, acc, a, fz);
       if constexpr (WithEnergy) {
-        add_fixed(acc.energy + a, energy);
+        add_fixed(acc.energy, acc, a, energy);
 #pragma unroll
-        for (int k = 0; k < core::kTensorComponents; ++k) add_fixed(acc.virial[k] + a, virial.c[k]);
+        for (int k = 0; k < core::kTensorComponents; ++k)
+          add_fixed(acc.virial[k], acc, a, virial.c[k]);
       }
     }
     *this = ClusterLaneSums{};
@@ -110,8 +128,8 @@ __global__ void __launch_bounds__(kClusterForceBlock)
   constexpr unsigned kAll = 0xffffffffu;
   const auto* params = table_in_shared(table, num_types);
   const int lane = threadIdx.x % kClusterSize;
-  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
-  const int first_tile = warp * list.tiles_per_warp;
+  const long long first = warp_index() * list.tiles_per_warp;
+  const int first_tile = int(min(first, static_cast<long long>(list.tile_count)));
   const int end_tile = min(first_tile + list.tiles_per_warp, list.tile_count);
   ClusterLaneSums<T, WithEnergy> own;
   int cluster = -1, a = -1;
@@ -166,21 +184,25 @@ __global__ void __launch_bounds__(kClusterForceBlock)
       gz = __shfl_sync(kAll, gz, next);
     }
     if (!itself && b >= 0) {  // after 32 steps each lane holds its own particle's reaction again
-      add_fixed(acc.fx + b, gx);
-      add_fixed(acc.fy + b, gy);
-      add_fixed(acc.fz + b, gz);
+      add_fixed(acc.fx, acc, b, gx);
+      add_fixed(acc.fy, acc, b, gy);
+      add_fixed(acc.fz, acc, b, gz);
     }
   }
   own.flush(acc, a);
 }
 
-/// One thread per particle: the accumulators to the output (written or added), cleared.
+/// One thread per particle: the accumulators to the output (written or added), cleared; NaN
+/// for a particle whose sums went out of range.
 template <bool WithEnergy, bool Accumulate>
 __global__ void fixed_forces_to_output_kernel(int n, FixedForceView acc, ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const auto take = [i](unsigned long long* words) {
-    const double value = double(static_cast<long long>(words[i])) / kPairFixedScale;
+  const bool lost = acc.out_of_range[i] != 0;
+  acc.out_of_range[i] = 0;
+  const auto take = [i, lost](unsigned long long* words) {
+    const double value = lost ? __longlong_as_double(0x7ff8000000000000LL)  // quiet NaN
+                              : double(static_cast<long long>(words[i])) / kPairFixedScale;
     words[i] = 0;
     return value;
   };

@@ -41,6 +41,19 @@ struct ClusterPairsView {
   int tiles_per_warp;  ///< consecutive tiles one warp of the force kernel takes
 };
 
+/// Grows `buffer` to hold at least `size` elements, with a quarter to spare, and never shrinks
+/// it: a build's sizes change a little from one build to the next, and each reallocation waits
+/// for the device.
+template <class B>
+void hold_at_least(core::DeviceBuffer<B>& buffer, std::size_t size) {
+  if (size > buffer.size()) buffer.resize(size + size / 4);
+}
+
+/// The warp (of 32 consecutive threads) this thread belongs to, in 64 bits: its tile or cluster.
+__device__ inline long long warp_index() {
+  return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kClusterSize;
+}
+
 /// Each particle's sort key: its column (above) and its coordinate along z quantised to z_bits
 /// bits (below).
 template <class T>
@@ -106,7 +119,7 @@ template <class T>
 __global__ void cluster_bounds_kernel(const PairPosition<T>* __restrict__ pos,
                                       const int* __restrict__ slot_particle, int clusters,
                                       core::BoxView<T> box, ClusterBounds<T>* __restrict__ bounds) {
-  const int q = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const long long q = warp_index();
   const int lane = threadIdx.x % kClusterSize;
   if (q >= clusters) return;  // whole warps: blocks are multiples of 32
   const PairPosition<T> first = pos[slot_particle[q * kClusterSize]];
@@ -156,9 +169,10 @@ __global__ void count_tiles_kernel(const PairPosition<T>* __restrict__ pos,
                                    const int* __restrict__ slot_particle,
                                    ClusterSearchView<T> search, int clusters,
                                    int* __restrict__ count) {
-  const int i = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const long long warp = warp_index();
   const int lane = threadIdx.x % kClusterSize;
-  if (i > clusters) return;  // whole warps
+  if (warp > clusters) return;  // whole warps
+  const int i = int(warp);
   int partners = 0;
   if (i < clusters)
     for_each_partner_particle(i, lane, pos, slot_particle, search, [&](int, bool near) {
@@ -175,9 +189,10 @@ __global__ void fill_tiles_kernel(const PairPosition<T>* __restrict__ pos,
                                   ClusterSearchView<T> search, int clusters,
                                   const int* __restrict__ tile_start, int2* __restrict__ tiles,
                                   int* __restrict__ partners) {
-  const int i = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const long long warp = warp_index();
   const int lane = threadIdx.x % kClusterSize;
-  if (i >= clusters) return;  // whole warps
+  if (warp >= clusters) return;  // whole warps
+  const int i = int(warp);
   const int first = tile_start[i], end = tile_start[i + 1];
   for (int t = first + lane; t < end; t += kClusterSize)
     tiles[t] = make_int2(i, t == first ? 1 : 0);
@@ -202,9 +217,10 @@ __global__ void tile_masks_kernel(const PairPosition<T>* __restrict__ pos,
                                   const int2* __restrict__ tiles, const int* __restrict__ partners,
                                   int tile_count, core::BoxView<T> box, T range_squared,
                                   ExclusionView exclusions, std::uint32_t* __restrict__ masks) {
-  const int t = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterSize;
+  const long long warp = warp_index();
   const int lane = threadIdx.x % kClusterSize;
-  if (t >= tile_count) return;  // whole warps
+  if (warp >= tile_count) return;  // whole warps
+  const int t = int(warp);
   const int2 tile = tiles[t];
   const int a = slot_particle[tile.x * kClusterSize + lane];
   const int b = partners[std::size_t(t) * kClusterSize + lane];
@@ -272,7 +288,7 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
     const double range = cutoff_ + this->skin();
     columns_ = cluster_columns(box, std::size_t(n), range);
     const int clusters = assign_slots(pos, n, box, stream);
-    bounds_.resize(clusters);
+    hold_at_least(bounds_, clusters);
     cluster_bounds_kernel<T><<<blocks(std::int64_t(clusters) * kClusterSize), kBlock, 0, stream>>>(
         pos, slot_particle_.data(), clusters, box.view<T>(), bounds_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
@@ -280,7 +296,7 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
         columns_,       column_slot_.data(), cluster_column_.data(),
         bounds_.data(), box.view<T>(),       T(range * range * 1.0001)};
     find_tiles(pos, search, clusters, stream);
-    masks_.resize(std::size_t(tile_count_) * kClusterSize);
+    hold_at_least(masks_, std::size_t(tile_count_) * kClusterSize);
     if (tile_count_ > 0) {
       tile_masks_kernel<T><<<blocks(std::int64_t(tile_count_) * kClusterSize), kBlock, 0, stream>>>(
           pos, slot_particle_.data(), tiles_.data(), partners_.data(), tile_count_, box.view<T>(),
@@ -319,14 +335,14 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
     NOVAMD_CUDA_CHECK_LAUNCH();
     exclusive_sum(temp_, column_count_.data(), column_slot_.data(), columns + 1, stream);
     const int slots = read_back(column_slot_.data() + columns, stream);
-    slot_particle_.resize(slots);
+    hold_at_least(slot_particle_, slots);
     NOVAMD_CUDA_CHECK(cudaMemsetAsync(slot_particle_.data(), 0xff, slot_particle_.bytes(), stream));
     fill_slots_kernel<<<blocks(n), kBlock, 0, stream>>>(column_.data(), order_.data(),
                                                         start_.data(), column_slot_.data(), n,
                                                         slot_particle_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     const int clusters = slots / kClusterSize;
-    cluster_column_.resize(clusters);
+    hold_at_least(cluster_column_, clusters);
     cluster_columns_kernel<<<blocks(columns), kBlock, 0, stream>>>(column_slot_.data(), columns,
                                                                    cluster_column_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
@@ -336,16 +352,16 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
   /// The tiles of every cluster: counted, summed, then written in the same order.
   void find_tiles(const PairPosition<T>* pos, const ClusterSearchView<T>& search, int clusters,
                   cudaStream_t stream) {
-    count_.resize(clusters + 1);
-    tile_start_.resize(clusters + 1);
+    hold_at_least(count_, clusters + 1);
+    hold_at_least(tile_start_, clusters + 1);
     const long long warps_threads = (std::int64_t(clusters) + 1) * kClusterSize;
     count_tiles_kernel<T><<<blocks(warps_threads), kBlock, 0, stream>>>(
         pos, slot_particle_.data(), search, clusters, count_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     exclusive_sum(temp_, count_.data(), tile_start_.data(), clusters + 1, stream);
     tile_count_ = read_back(tile_start_.data() + clusters, stream);
-    tiles_.resize(tile_count_);
-    partners_.resize(std::size_t(tile_count_) * kClusterSize);
+    hold_at_least(tiles_, tile_count_);
+    hold_at_least(partners_, std::size_t(tile_count_) * kClusterSize);
     NOVAMD_CUDA_CHECK(cudaMemsetAsync(partners_.data(), 0xff, partners_.bytes(), stream));
     fill_tiles_kernel<T><<<blocks(std::int64_t(clusters) * kClusterSize), kBlock, 0, stream>>>(
         pos, slot_particle_.data(), search, clusters, tile_start_.data(), tiles_.data(),
