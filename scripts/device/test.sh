@@ -155,6 +155,9 @@ if [[ $what == all || $what == bench ]]; then
   for precision in double mixed single; do
     $build/novamd bench --case lj --backend cuda --precision $precision | tee -a "$summary"
   done
+  # The melt over cluster pairs (neighbors.layout: clusters), beside the rows above.
+  $build/novamd bench --case lj --backend cuda --precision mixed --layout clusters |
+    tee -a "$summary"
   for precision in double mixed; do
     $build/novamd bench --case pasta --backend cuda --precision $precision | tee -a "$summary"
   done

@@ -229,6 +229,20 @@ TEST(Cli, BenchPastaPrintsBothTermsAndThePairCounts) {
   EXPECT_EQ(run_novamd("bench --case pasta --sizes 50", dir.path()).exit_code, 2);  // too few
 }
 
+// --layout names the GPU's Verlet-list layout; another name is refused before any work.
+TEST(Cli, BenchLayoutIsCheckedFirst) {
+  TempDir dir;
+  const auto bad = run_novamd("bench --case lj --backend cpu --layout tiles", dir.path());
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--layout 'tiles': expected atoms or clusters"), std::string::npos)
+      << bad.output;
+  const auto melt = run_novamd(
+      "bench --case lj --backend cpu --layout clusters --sizes 1372 --steps 1 --warmup 3",
+      dir.path());
+  ASSERT_EQ(melt.exit_code, 0) << melt.output;
+  EXPECT_NE(melt.output.find("(layout clusters)"), std::string::npos) << melt.output;
+}
+
 // Seed 002's case on the CPU (one step per timing: the table, not the timings, is checked).
 TEST(Cli, BenchOrnlPrintsBothTraversalsAndTheTermColumns) {
   TempDir dir;

@@ -97,11 +97,20 @@ void check_bench_sizes(const std::vector<std::int64_t>& sizes) {
 
 }  // namespace
 
+neighbors::ListLayout bench_layout(const BenchOptions& options) {
+  if (options.layout == "clusters") return neighbors::ListLayout::Clusters;
+  if (options.layout != "atoms")
+    throw core::InputError(
+        fmt::format("--layout '{}': expected atoms or clusters", options.layout));
+  return neighbors::ListLayout::Atoms;
+}
+
 int bench_command(const BenchOptions& options) {
   if (!core::parse_precision(options.precision)) {
     throw core::InputError(
         fmt::format("--precision '{}': expected double, mixed or single", options.precision));
   }
+  bench_layout(options);  // refused before any work
   check_bench_sizes(options.sizes);
   if (options.case_name == "lj") return bench_lennard_jones(options);
   if (options.case_name == "pasta") return bench_pasta(options);

@@ -12,12 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "novamd/neighbors/neighbor_settings.hpp"
+
 namespace novamd::app {
 
 struct BenchOptions {
   std::string case_name = "yukawa";  ///< yukawa | lj | pasta | ornl
   std::string backend = "auto";
   std::string neighbors = "auto";  ///< lj: auto | neighbor_list | cell_list
+  std::string layout = "atoms";    ///< lj, ornl: the GPU's Verlet lists, atoms | clusters
   std::string precision = "double";
   std::vector<std::int64_t> sizes;  ///< empty: all of Table II
   int steps = 0;                    ///< timed steps per size; 0 picks by backend
@@ -28,5 +31,8 @@ int bench_command(const BenchOptions& options);
 int bench_lennard_jones(const BenchOptions& options);
 int bench_pasta(const BenchOptions& options);
 int bench_ornl(const BenchOptions& options);
+
+/// The Verlet-list layout `options.layout` names. @throws core::InputError for another name.
+neighbors::ListLayout bench_layout(const BenchOptions& options);
 
 }  // namespace novamd::app

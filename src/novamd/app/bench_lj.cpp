@@ -42,6 +42,7 @@ io::Config melt_config(int cells, const BenchOptions& options) {
   c.neighbors.method = options.neighbors == "cell_list"       ? neighbors::NeighborMethod::CellList
                        : options.neighbors == "neighbor_list" ? neighbors::NeighborMethod::NeighborList
                                                               : neighbors::NeighborMethod::Auto;
+  c.neighbors.layout = bench_layout(options);
   c.integrator.timestep = 0.005;
   return c;
 }
@@ -93,9 +94,9 @@ int bench_lennard_jones(const BenchOptions& options) {
                                                           {},
                                                           {}});
     if (first) {
-      fmt::print("backend {}, precision {}, neighbors {}; LJ melt, rho* 0.8442, T* 1.44, rc 2.5, "
-                 "skin 0.3, dt 0.005\n",
-                 backend->description(), options.precision, options.neighbors);
+      fmt::print("backend {}, precision {}, neighbors {} (layout {}); LJ melt, rho* 0.8442, "
+                 "T* 1.44, rc 2.5, skin 0.3, dt 0.005\n",
+                 backend->description(), options.precision, options.neighbors, options.layout);
       fmt::print("{:>9} {:>10} {:>10} {:>12} {:>7} {:>9} {:>14}\n", "N", "ms/step", "steps/s",
                  "atom-steps/s", "forces", "builds", "bytes/atom");
       first = false;

@@ -118,6 +118,7 @@ io::Config water_config(const BenchOptions& options, neighbors::NeighborMethod m
   c.forces = {lj, coulomb};
   c.neighbors.method = method;
   c.neighbors.skin = 2.0;
+  c.neighbors.layout = bench_layout(options);
   c.integrator.timestep = kTimestep;
   return c;
 }

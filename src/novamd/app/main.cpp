@@ -67,6 +67,9 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   cmd->add_option("--case", bench.case_name, "yukawa | lj | pasta | ornl")->capture_default_str();
   cmd->add_option("--neighbors", bench.neighbors, "lj: auto | neighbor_list | cell_list")
       ->capture_default_str();
+  cmd->add_option("--layout", bench.layout,
+                  "lj, ornl: the CUDA backend's Verlet lists, atoms | clusters (neighbors.layout)")
+      ->capture_default_str();
   cmd->add_option("--backend", bench.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_option("--precision", bench.precision, "double | mixed | single")->capture_default_str();
   cmd->add_option("--sizes", bench.sizes,
