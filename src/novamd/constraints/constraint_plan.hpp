@@ -1,0 +1,79 @@
+#pragma once
+/// @file constraint_plan.hpp
+/// Which distances a run holds fixed, read from the topology (DESIGN principle 11, "constraints
+/// partitioned at setup"): each rigid three-site water goes to SETTLE (settle.hpp), and each
+/// heavy atom with the hydrogens bonded to it to SHAKE and RATTLE as one cluster
+/// (cluster_constraints.hpp: one thread per cluster, no two clusters share a particle), as
+/// OpenMM's constraints = HBonds with rigidWater and GROMACS's h-bonds do.
+///
+/// - A hydrogen is a particle of mass below 2.2 (hydrogen and deuterium in g/mol; the plan is
+///   made from the masses as read, before any repartitioning).
+/// - A water is a molecule of three particles, one heavy and two hydrogens, with the two O-H
+///   bonds (and possibly an H-H bond, as in AMBER's TIP3P); its H-H distance is that bond's
+///   length, else 2 d_OH sin(theta0 / 2) from its H-O-H angle. Both O-H lengths and both
+///   hydrogen masses must agree.
+/// - With `bonds: h_bonds` every other bond with exactly one hydrogen is constrained at its
+///   length; a heavy atom and its constrained hydrogens (at most four) form a cluster.
+/// - What these clusters cannot hold is refused, naming the particles: a hydrogen bonded to two
+///   heavy atoms, a bond between two hydrogens outside a water, a fifth hydrogen, and all bonds
+///   (a coupled network: the coupled solver's work).
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "novamd/constraints/settle.hpp"
+#include "novamd/core/topology.hpp"
+
+namespace novamd::constraints {
+
+/// `constraints.bonds`.
+enum class BondConstraints {
+  None,           ///< no bond held (waters may still be rigid)
+  HydrogenBonds,  ///< bonds to hydrogens
+  AllBonds,       ///< every bond (refused until the coupled solver exists)
+};
+
+/// What the run asks for: `constraints: {bonds, water}`.
+struct ConstraintRequest {
+  BondConstraints bonds = BondConstraints::None;
+  bool rigid_water = false;  ///< `water: settle`
+};
+
+/// The topology's numbers the plan reads: a mass per particle id, a length (r0) per bond term
+/// and an equilibrium angle theta0 (radians) per angle term, NaN where a term has none.
+struct ConstraintSources {
+  std::span<const double> mass;
+  std::span<const double> bond_length;
+  std::span<const double> angle_theta0;
+};
+
+/// A water for SETTLE: the ids of its oxygen and hydrogens, and its rigid geometry.
+struct RigidWater {
+  std::int32_t o, h1, h2;
+  WaterGeometry geometry;
+};
+
+/// A heavy atom and the hydrogens bonded to it, each held at `length[k]`.
+struct HydrogenCluster {
+  static constexpr int kMaxHydrogens = 4;
+  std::int32_t central = 0;
+  int count = 0;
+  std::int32_t hydrogen[kMaxHydrogens] = {};
+  double length[kMaxHydrogens] = {};
+};
+
+struct ConstraintPlan {
+  std::vector<RigidWater> waters;         ///< by oxygen id
+  std::vector<HydrogenCluster> clusters;  ///< by central id
+  /// Distances held: three per water, one per hydrogen of a cluster (the degrees of freedom
+  /// they remove).
+  std::size_t constraint_count() const;
+};
+
+/// The plan for `topology` and `request`. @throws core::InputError for what it cannot hold.
+ConstraintPlan plan_constraints(const core::Topology& topology, const ConstraintSources& sources,
+                                const ConstraintRequest& request);
+
+}  // namespace novamd::constraints

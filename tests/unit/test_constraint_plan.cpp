@@ -1,0 +1,151 @@
+// The constraint plan from a topology (constraints/constraint_plan.hpp): rigid waters found by
+// their molecule, with the H-H distance from an H-H bond or from the H-O-H angle; clusters of a
+// heavy atom and its hydrogens under h_bonds, waters kept out of them when they are settled;
+// the constraint count; and every topology the clusters cannot hold refused with the ids named.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "novamd/constraints/constraint_plan.hpp"
+#include "novamd/core/error.hpp"
+
+namespace {
+
+using novamd::constraints::BondConstraints;
+using novamd::constraints::ConstraintPlan;
+using novamd::constraints::ConstraintRequest;
+using novamd::constraints::plan_constraints;
+using novamd::core::Topology;
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+constexpr double kTheta = 109.47 * std::numbers::pi / 180.0;
+
+/// A topology with its masses, bond lengths and angles, built term by term.
+struct System {
+  Topology topology;
+  std::vector<double> mass, bond_length, theta0;
+
+  explicit System(std::vector<double> masses)
+      : topology(static_cast<std::int32_t>(masses.size())), mass(std::move(masses)) {}
+  void bond(int i, int j, double length) {
+    topology.add_bond({0, {i, j}});
+    bond_length.push_back(length);
+  }
+  void angle(int i, int j, int k, double theta) {
+    topology.add_angle({0, {i, j, k}});
+    theta0.push_back(theta);
+  }
+  ConstraintPlan plan(BondConstraints bonds, bool water) const {
+    return plan_constraints(topology, {mass, bond_length, theta0}, ConstraintRequest{bonds, water});
+  }
+  std::string error(BondConstraints bonds, bool water) const {
+    try {
+      plan(bonds, water);
+    } catch (const novamd::core::InputError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no InputError";
+    return "";
+  }
+};
+
+/// Two SPC/E waters (O-H bonds and an angle) and a methane (C with four H at 1.09 A).
+System waters_and_methane() {
+  System s({15.9994, 1.008, 1.008, 15.9994, 1.008, 1.008, 12.011, 1.008, 1.008, 1.008, 1.008});
+  for (int o : {0, 3}) {
+    s.bond(o, o + 1, 1.0);
+    s.bond(o, o + 2, 1.0);
+    s.angle(o + 1, o, o + 2, kTheta);
+  }
+  for (int h = 7; h <= 10; ++h) s.bond(6, h, 1.09);
+  return s;
+}
+
+TEST(ConstraintPlan, WatersFromTheAngleAndHydrogenClustersApart) {
+  const System s = waters_and_methane();
+  const ConstraintPlan plan = s.plan(BondConstraints::HydrogenBonds, true);
+  ASSERT_EQ(plan.waters.size(), 2u);
+  EXPECT_EQ(plan.waters[1].o, 3);
+  EXPECT_EQ(plan.waters[1].h1, 4);
+  EXPECT_EQ(plan.waters[1].h2, 5);
+  EXPECT_DOUBLE_EQ(plan.waters[0].geometry.d_oh, 1.0);
+  EXPECT_NEAR(plan.waters[0].geometry.d_hh, 1.632980861, 1e-9);  // 2 sin(54.735 degrees)
+  EXPECT_DOUBLE_EQ(plan.waters[0].geometry.m_o, 15.9994);
+  ASSERT_EQ(plan.clusters.size(), 1u);  // the waters' bonds go to SETTLE, not to a cluster
+  EXPECT_EQ(plan.clusters[0].central, 6);
+  EXPECT_EQ(plan.clusters[0].count, 4);
+  EXPECT_DOUBLE_EQ(plan.clusters[0].length[3], 1.09);
+  EXPECT_EQ(plan.constraint_count(), 2u * 3 + 4);
+  // Flexible water under h_bonds: each water is a cluster of its oxygen and two hydrogens.
+  const ConstraintPlan flexible = s.plan(BondConstraints::HydrogenBonds, false);
+  EXPECT_TRUE(flexible.waters.empty());
+  ASSERT_EQ(flexible.clusters.size(), 3u);
+  EXPECT_EQ(flexible.clusters[0].count, 2);
+  EXPECT_EQ(flexible.constraint_count(), 2u + 2 + 4);
+  // Rigid water only: the methane is free.
+  EXPECT_TRUE(s.plan(BondConstraints::None, true).clusters.empty());
+  EXPECT_EQ(s.plan(BondConstraints::None, false).constraint_count(), 0u);
+}
+
+TEST(ConstraintPlan, AnHydrogenHydrogenBondGivesTheWaterItsHHDistance) {
+  System s({1.008, 15.9994, 1.008});  // TIP3P as AMBER writes it: H, O, H and an H-H bond
+  s.bond(1, 0, 0.9572);
+  s.bond(1, 2, 0.9572);
+  s.bond(0, 2, 1.5136);
+  const ConstraintPlan plan = s.plan(BondConstraints::HydrogenBonds, true);
+  ASSERT_EQ(plan.waters.size(), 1u);
+  EXPECT_EQ(plan.waters[0].o, 1);
+  EXPECT_DOUBLE_EQ(plan.waters[0].geometry.d_hh, 1.5136);
+  EXPECT_TRUE(plan.clusters.empty());
+}
+
+TEST(ConstraintPlan, RefusesWhatItsClustersCannotHold) {
+  {  // a hydrogen bridging two heavy atoms
+    System s({12.011, 1.008, 12.011});
+    s.bond(0, 1, 1.09);
+    s.bond(1, 2, 1.09);
+    const auto e = s.error(BondConstraints::HydrogenBonds, false);
+    EXPECT_NE(e.find("hydrogen 1 (id) is bonded to both 0 and 2"), std::string::npos) << e;
+  }
+  {  // H2 outside a water
+    System s({1.008, 1.008});
+    s.bond(0, 1, 0.74);
+    const auto e = s.error(BondConstraints::HydrogenBonds, false);
+    EXPECT_NE(e.find("particles 0 and 1 (ids) are two hydrogens"), std::string::npos) << e;
+  }
+  {  // a water with unequal O-H lengths
+    System s({15.9994, 1.008, 1.008});
+    s.bond(0, 1, 1.0);
+    s.bond(0, 2, 0.98);
+    s.angle(1, 0, 2, kTheta);
+    const auto e = s.error(BondConstraints::None, true);
+    EXPECT_NE(e.find("O-H lengths 1 and 0.98"), std::string::npos) << e;
+  }
+  {  // a water without an angle or an H-H bond
+    System s({15.9994, 1.008, 1.008});
+    s.bond(0, 1, 1.0);
+    s.bond(0, 2, 1.0);
+    const auto e = s.error(BondConstraints::None, true);
+    EXPECT_NE(e.find("neither an H-H bond nor an H-O-H angle"), std::string::npos) << e;
+  }
+  {  // five hydrogens on one atom
+    System s({14.007, 1.008, 1.008, 1.008, 1.008, 1.008});
+    for (int h = 1; h <= 5; ++h) s.bond(0, h, 1.01);
+    const auto e = s.error(BondConstraints::HydrogenBonds, false);
+    EXPECT_NE(e.find("particle 0 (id) has more than 4 bonded hydrogens"), std::string::npos) << e;
+  }
+  const auto e = waters_and_methane().error(BondConstraints::AllBonds, true);
+  EXPECT_NE(e.find("all_bonds needs the coupled-constraint solver"), std::string::npos) << e;
+  // A bond whose length is unknown.
+  System s({12.011, 1.008});
+  s.bond(0, 1, kNone);
+  const auto missing = s.error(BondConstraints::HydrogenBonds, false);
+  EXPECT_NE(missing.find("the bond 0-1 (ids) has no length"), std::string::npos) << missing;
+}
+
+}  // namespace
