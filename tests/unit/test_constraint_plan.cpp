@@ -2,6 +2,8 @@
 // their molecule, with the H-H distance from an H-H bond or from the H-O-H angle; clusters of a
 // heavy atom and its hydrogens under h_bonds, waters kept out of them when they are settled;
 // the constraint count; and every topology the clusters cannot hold refused with the ids named.
+// On the example files: the 1,000 flexible SPC/E waters of examples/water and the AMBER
+// dipeptide in 861 TIP3P waters (geometry from the files' bond and angle coefficients).
 
 #include <gtest/gtest.h>
 
@@ -12,7 +14,11 @@
 #include <vector>
 
 #include "novamd/constraints/constraint_plan.hpp"
+#include "novamd/constraints/term_geometry.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/io/initial_system.hpp"
+#include "novamd/io/molecular_system.hpp"
 
 namespace {
 
@@ -146,6 +152,69 @@ TEST(ConstraintPlan, RefusesWhatItsClustersCannotHold) {
   s.bond(0, 1, kNone);
   const auto missing = s.error(BondConstraints::HydrogenBonds, false);
   EXPECT_NE(missing.find("the bond 0-1 (ids) has no length"), std::string::npos) << missing;
+}
+
+/// The plan of a config's topology file, masses by particle id and the geometry of its terms.
+ConstraintPlan plan_of(const std::string& yaml, BondConstraints bonds) {
+  const auto config = novamd::io::parse_config(yaml, "constraints.yaml", {});
+  const auto initial = novamd::io::build_initial_system(config);
+  const auto molecular = novamd::io::molecular_system(config);
+  std::vector<double> mass(initial.particles.size());
+  for (std::size_t i = 0; i < mass.size(); ++i)  // the initial system is in id order
+    mass[initial.particles.id[i]] = initial.particles.mass.empty()
+                                        ? config.system.species[initial.particles.type[i]].mass
+                                        : initial.particles.mass[i];
+  const auto geometry = novamd::constraints::term_geometry(molecular.topology, molecular.bonded);
+  return plan_constraints(molecular.topology, {mass, geometry.bond_length, geometry.angle_theta0},
+                          ConstraintRequest{bonds, true});
+}
+
+TEST(ConstraintPlanFiles, SpceWaterBoxIsAThousandRigidWaters) {
+  const ConstraintPlan plan = plan_of(
+      "units: real\n"
+      "system:\n"
+      "  topology:\n"
+      "    read: " NOVAMD_SOURCE_DIR
+      "/examples/water/water.data\n"
+      "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
+      "forces:\n"
+      "  - lennard_jones: {cutoff: 9.0}\n"
+      "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+      "run: {steps: 0}\n",
+      BondConstraints::HydrogenBonds);
+  ASSERT_EQ(plan.waters.size(), 1000u);
+  EXPECT_TRUE(plan.clusters.empty());
+  EXPECT_EQ(plan.constraint_count(), 3000u);
+  for (const auto& w : plan.waters) {
+    ASSERT_DOUBLE_EQ(w.geometry.d_oh, 1.0);
+    ASSERT_NEAR(w.geometry.d_hh, 1.632980861, 1e-9);  // 109.47 degrees
+    ASSERT_DOUBLE_EQ(w.geometry.m_h, 1.008);
+  }
+}
+
+TEST(ConstraintPlanFiles, AmberDipeptideHasItsWatersAndSixHydrogenClusters) {
+  const ConstraintPlan plan = plan_of(
+      "units: real\n"
+      "system:\n"
+      "  topology: {read: " NOVAMD_SOURCE_DIR
+      "/examples/amber-dipeptide/dipeptide.prmtop, coordinates: " NOVAMD_SOURCE_DIR
+      "/examples/amber-dipeptide/dipeptide.inpcrd}\n"
+      "forces:\n"
+      "  - lennard_jones: {cutoff: 10.0}\n"
+      "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+      "run: {steps: 0}\n",
+      BondConstraints::HydrogenBonds);
+  ASSERT_EQ(plan.waters.size(), 861u);
+  // TIP3P: O-H 0.9572 A, H-O-H 104.52 degrees (no H-H bond in this flexible prmtop).
+  EXPECT_NEAR(plan.waters[0].geometry.d_oh, 0.9572, 1e-6);
+  EXPECT_NEAR(plan.waters[0].geometry.d_hh, 2 * 0.9572 * std::sin(52.26 * std::numbers::pi / 180),
+              1e-4);
+  // ACE-ALA-NME: two methyls and ALA's CB (3 H each), two amide N-H and CA-H: 12 hydrogens.
+  ASSERT_EQ(plan.clusters.size(), 6u);
+  int hydrogens = 0;
+  for (const auto& c : plan.clusters) hydrogens += c.count;
+  EXPECT_EQ(hydrogens, 12);
+  EXPECT_EQ(plan.constraint_count(), 861u * 3 + 12);
 }
 
 }  // namespace
