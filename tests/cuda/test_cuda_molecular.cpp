@@ -20,6 +20,7 @@
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
+#include "support/example_systems.hpp"
 
 namespace {
 
@@ -41,32 +42,21 @@ const std::string kPeptide =
     "integrator: {type: velocity_verlet, timestep: 0.25}\n"
     "run: {steps: 0}\n";
 
-const std::string kDipeptide =
-    "units: real\n"
-    "system:\n"
-    "  topology: {read: " NOVAMD_SOURCE_DIR
-    "/examples/amber-dipeptide/dipeptide.prmtop, coordinates: " NOVAMD_SOURCE_DIR
-    "/examples/amber-dipeptide/dipeptide.inpcrd}\n"
-    "forces:\n"
-    "  - lennard_jones: {cutoff: 10.0}\n"
-    "  - coulomb: {method: reaction_field, cutoff: 10.0}\n"
-    "integrator: {type: velocity_verlet, timestep: 0.25}\n"
-    "run: {steps: 0}\n";
+const std::string kDipeptide = novamd::test::kDipeptideExampleSystem +
+                               "forces:\n"
+                               "  - lennard_jones: {cutoff: 10.0}\n"
+                               "  - coulomb: {method: reaction_field, cutoff: 10.0}\n"
+                               "integrator: {type: velocity_verlet, timestep: 0.25}\n"
+                               "run: {steps: 0}\n";
 
 // 1,000 flexible SPC/E waters in a 31.04 A box: with cutoffs of 9 A the box holds three list
 // cells per axis, so LJ and PME's real space share one pass on the GPU (pair_sum_terms.hpp).
-const std::string kWater =
-    "units: real\n"
-    "system:\n"
-    "  topology:\n"
-    "    read: " NOVAMD_SOURCE_DIR
-    "/examples/water/water.data\n"
-    "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
-    "forces:\n"
-    "  - lennard_jones: {cutoff: 9.0}\n"
-    "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 1e-6}\n"
-    "integrator: {type: velocity_verlet, timestep: 0.5}\n"
-    "run: {steps: 0}\n";
+const std::string kWater = novamd::test::kWaterExampleSystem +
+                           "forces:\n"
+                           "  - lennard_jones: {cutoff: 9.0}\n"
+                           "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 1e-6}\n"
+                           "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+                           "run: {steps: 0}\n";
 
 struct Evaluation {
   novamd::core::ParticleData particles;  // id order

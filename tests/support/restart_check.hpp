@@ -17,6 +17,7 @@
 #include "novamd/app/run_command.hpp"
 #include "novamd/io/checkpoint.hpp"
 #include "support/cli_runner.hpp"
+#include "support/example_systems.hpp"
 
 namespace novamd::test {
 
@@ -47,14 +48,9 @@ output:
 /// evaluations, thermo rows every 5 steps (the restart's step among them, as the thermo files
 /// are compared).
 inline std::string water_pme_restart_config() {
-  return "units: real\n"
-         "seed: 3\n"
-         "system:\n"
-         "  topology:\n"
-         "    read: " NOVAMD_SOURCE_DIR
-         "/examples/water/water.data\n"
-         "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
+  return kWaterExampleSystem +
          "  velocities: {temperature: 300.0}\n"
+         "seed: 3\n"
          "forces:\n"
          "  - lennard_jones: {cutoff: 9.0}\n"
          "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 5e-4}\n"

@@ -19,6 +19,7 @@
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
+#include "support/example_systems.hpp"
 
 namespace {
 
@@ -170,18 +171,12 @@ ConstraintPlan plan_of(const std::string& yaml, BondConstraints bonds) {
 }
 
 TEST(ConstraintPlanFiles, SpceWaterBoxIsAThousandRigidWaters) {
-  const ConstraintPlan plan = plan_of(
-      "units: real\n"
-      "system:\n"
-      "  topology:\n"
-      "    read: " NOVAMD_SOURCE_DIR
-      "/examples/water/water.data\n"
-      "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
-      "forces:\n"
-      "  - lennard_jones: {cutoff: 9.0}\n"
-      "integrator: {type: velocity_verlet, timestep: 0.5}\n"
-      "run: {steps: 0}\n",
-      BondConstraints::HydrogenBonds);
+  const ConstraintPlan plan = plan_of(novamd::test::kWaterExampleSystem +
+                                          "forces:\n"
+                                          "  - lennard_jones: {cutoff: 9.0}\n"
+                                          "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+                                          "run: {steps: 0}\n",
+                                      BondConstraints::HydrogenBonds);
   ASSERT_EQ(plan.waters.size(), 1000u);
   EXPECT_TRUE(plan.clusters.empty());
   EXPECT_EQ(plan.constraint_count(), 3000u);
@@ -193,17 +188,12 @@ TEST(ConstraintPlanFiles, SpceWaterBoxIsAThousandRigidWaters) {
 }
 
 TEST(ConstraintPlanFiles, AmberDipeptideHasItsWatersAndSixHydrogenClusters) {
-  const ConstraintPlan plan = plan_of(
-      "units: real\n"
-      "system:\n"
-      "  topology: {read: " NOVAMD_SOURCE_DIR
-      "/examples/amber-dipeptide/dipeptide.prmtop, coordinates: " NOVAMD_SOURCE_DIR
-      "/examples/amber-dipeptide/dipeptide.inpcrd}\n"
-      "forces:\n"
-      "  - lennard_jones: {cutoff: 10.0}\n"
-      "integrator: {type: velocity_verlet, timestep: 0.5}\n"
-      "run: {steps: 0}\n",
-      BondConstraints::HydrogenBonds);
+  const ConstraintPlan plan = plan_of(novamd::test::kDipeptideExampleSystem +
+                                          "forces:\n"
+                                          "  - lennard_jones: {cutoff: 10.0}\n"
+                                          "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+                                          "run: {steps: 0}\n",
+                                      BondConstraints::HydrogenBonds);
   ASSERT_EQ(plan.waters.size(), 861u);
   // TIP3P: O-H 0.9572 A, H-O-H 104.52 degrees (no H-H bond in this flexible prmtop).
   EXPECT_NEAR(plan.waters[0].geometry.d_oh, 0.9572, 1e-6);

@@ -20,6 +20,7 @@
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
+#include "support/example_systems.hpp"
 #include "support/restart_check.hpp"
 
 namespace {
@@ -97,14 +98,8 @@ TEST(PairSumTerms, ThePlanGivesTheOnePassCoulombEntryTheLennardJonesTerm) {
 /// 1,000 flexible SPC/E waters (examples/water, 31.04 A), LJ and PME cut at 9 A (three list
 /// cells per axis), the two force terms in the order given.
 std::string water(const std::string& forces) {
-  return "units: real\n"
-         "system:\n"
-         "  topology:\n"
-         "    read: " NOVAMD_SOURCE_DIR
-         "/examples/water/water.data\n"
-         "    styles: {pair: lj_cut, bond: harmonic, angle: harmonic}\n"
-         "forces:\n" +
-         forces + "integrator: {type: velocity_verlet, timestep: 0.5}\nrun: {steps: 0}\n";
+  return novamd::test::kWaterExampleSystem + "forces:\n" + forces +
+         "integrator: {type: velocity_verlet, timestep: 0.5}\nrun: {steps: 0}\n";
 }
 
 struct Evaluation {

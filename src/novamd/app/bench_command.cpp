@@ -98,11 +98,8 @@ void check_bench_sizes(const std::vector<std::int64_t>& sizes) {
 }  // namespace
 
 neighbors::ListLayout bench_layout(const BenchOptions& options) {
-  if (options.layout == "clusters") return neighbors::ListLayout::Clusters;
-  if (options.layout != "atoms")
-    throw core::InputError(
-        fmt::format("--layout '{}': expected atoms or clusters", options.layout));
-  return neighbors::ListLayout::Atoms;
+  if (const auto layout = neighbors::list_layout_named(options.layout)) return *layout;
+  throw core::InputError(fmt::format("--layout '{}': expected atoms or clusters", options.layout));
 }
 
 int bench_command(const BenchOptions& options) {

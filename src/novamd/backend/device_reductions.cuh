@@ -80,10 +80,7 @@ class DeviceReductions {
   double sum(const double* values, std::size_t count, cudaStream_t stream) {
     if (count == 0) return 0.0;
     sums_.sum(values, results_.data(), count, stream);
-    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&host_value_.value(), results_.data(), sizeof(double),
-                                      cudaMemcpyDeviceToHost, stream));
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return host_value_.value();
+    return host_value_.read(results_.data(), stream);
   }
 
   /// 2 K = sum m v^2 (waits for the stream).

@@ -14,15 +14,13 @@ namespace {
 
 constexpr double kHydrogenMassLimit = 2.2;  ///< below: hydrogen or deuterium (g/mol)
 
-/// The bonds (term indices) of each particle id.
-std::vector<std::vector<std::size_t>> bonds_by_particle(const core::Topology& topology) {
-  std::vector<std::vector<std::size_t>> of(static_cast<std::size_t>(topology.particle_count()));
-  const auto& bonds = topology.bonds();
-  for (std::size_t b = 0; b < bonds.size(); ++b) {
-    of[bonds.ids[2 * b]].push_back(b);
-    of[bonds.ids[2 * b + 1]].push_back(b);
-  }
-  return of;
+/// Calls visit(term, place) for each term of `members` (terms of `arity` particles) that holds
+/// particle `id`, `place` its position in the term.
+template <class Visit>
+void for_each_term(const core::TermMemberships& members, std::int32_t id, int arity,
+                   Visit&& visit) {
+  for (std::int32_t k = members.offsets[id]; k < members.offsets[id + 1]; ++k)
+    visit(std::size_t(members.entries[k] / arity), members.entries[k] % arity);
 }
 
 bool same(double a, double b) {
@@ -32,7 +30,10 @@ bool same(double a, double b) {
 class Planner {
  public:
   Planner(const core::Topology& topology, const ConstraintSources& sources)
-      : topology_(topology), sources_(sources), bonds_of_(bonds_by_particle(topology)) {
+      : topology_(topology),
+        sources_(sources),
+        bonds_of_(core::memberships_of(topology.bonds(), topology.particle_count())),
+        angles_of_(core::memberships_of(topology.angles(), topology.particle_count())) {
     if (sources.mass.size() != std::size_t(topology.particle_count()) ||
         sources.bond_length.size() != topology.bonds().size() ||
         sources.angle_theta0.size() != topology.angles().size())
@@ -55,12 +56,12 @@ class Planner {
     if (heavy.size() != 1 || light.size() != 2) return std::nullopt;
     RigidWater w{heavy[0], light[0], light[1], {}};
     double oh[2] = {NAN, NAN}, hh = NAN;
-    for (std::size_t b : bonds_of_[w.o]) {
-      const auto h = other_end(b, w.o);
-      oh[h == w.h1 ? 0 : 1] = sources_.bond_length[b];
-    }
-    for (std::size_t b : bonds_of_[w.h1])
+    for_each_term(bonds_of_, w.o, 2, [&](std::size_t b, int) {
+      oh[other_end(b, w.o) == w.h1 ? 0 : 1] = sources_.bond_length[b];
+    });
+    for_each_term(bonds_of_, w.h1, 2, [&](std::size_t b, int) {
       if (other_end(b, w.h1) == w.h2) hh = sources_.bond_length[b];
+    });
     if (std::isnan(oh[0]) || std::isnan(oh[1]))
       throw core::InputError(fmt::format(
           "constraints.water: the water of particles {}, {}, {} (ids) lacks an O-H bond length",
@@ -77,14 +78,14 @@ class Planner {
 
   /// theta0 of the angle h1-o-h2 (throws where there is none).
   double angle_at(std::int32_t o, std::int32_t h1, std::int32_t h2) const {
-    const auto& angles = topology_.angles();
-    for (std::size_t a = 0; a < angles.size(); ++a) {
-      const auto t = angles[a];
-      if (t.ids[1] == o &&
-          ((t.ids[0] == h1 && t.ids[2] == h2) || (t.ids[0] == h2 && t.ids[2] == h1)) &&
+    double theta0 = NAN;
+    for_each_term(angles_of_, o, 3, [&](std::size_t a, int place) {
+      const auto t = topology_.angles()[a];
+      if (place == 1 && (t.ids[0] == h1 || t.ids[0] == h2) && (t.ids[2] == h1 || t.ids[2] == h2) &&
           !std::isnan(sources_.angle_theta0[a]))
-        return sources_.angle_theta0[a];
-    }
+        theta0 = sources_.angle_theta0[a];
+    });
+    if (!std::isnan(theta0)) return theta0;
     throw core::InputError(fmt::format(
         "constraints.water: the water of particles {}, {}, {} (ids) has neither an H-H bond nor "
         "an H-O-H angle to give its H-H distance",
@@ -131,7 +132,7 @@ class Planner {
 
   const core::Topology& topology_;
   const ConstraintSources& sources_;
-  std::vector<std::vector<std::size_t>> bonds_of_;
+  core::TermMemberships bonds_of_, angles_of_;  ///< each particle's bonds and angles
 };
 
 }  // namespace

@@ -90,6 +90,12 @@ class MappedHostValue {
   T& value() { return *host_; }
   /// The address kernels write to (unified addressing: the same pointer).
   T* device() { return host_; }
+  /// The value at `from` (device memory) once `stream` reaches it: copied here, waited for.
+  T read(const T* from, cudaStream_t stream) {
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(host_, from, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return *host_;
+  }
 
  private:
   T* host_ = nullptr;

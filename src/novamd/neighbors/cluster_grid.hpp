@@ -54,14 +54,19 @@ inline ClusterColumns cluster_columns(const core::Box& box, std::size_t n, doubl
   return c;
 }
 
-/// Column index (0 .. columns - 1) of coordinate x along an axis of length `length`, the
-/// coordinate first wrapped into [0, length).
+/// Coordinate x as a fraction of the axis, wrapped into [0, 1] (1 only by rounding).
 template <class T>
-NOVAMD_HD int column_of(T x, T inverse_length, int columns) {
-  T u = x * inverse_length;
-  u -= floor(u);
-  const int c = int(u * T(columns));
-  return c < 0 ? 0 : (c >= columns ? columns - 1 : c);
+NOVAMD_HD T wrapped_fraction(T x, T inverse_length) {
+  const T u = x * inverse_length;
+  return u - floor(u);
+}
+
+/// Which of `bins` equal parts of an axis holds coordinate x (0 .. bins - 1), the coordinate
+/// wrapped into the box first: a column along x or y, a level along z.
+template <class T>
+NOVAMD_HD int column_of(T x, T inverse_length, int bins) {
+  const int c = int(wrapped_fraction(x, inverse_length) * T(bins));
+  return c < 0 ? 0 : (c >= bins ? bins - 1 : c);
 }
 
 /// Axis-aligned bounds of a cluster at the last build: centre and half-widths, the particles

@@ -92,28 +92,23 @@ __device__ void add_fixed(unsigned long long* words, const FixedForceView& acc, 
   atomicAdd(words + a, static_cast<unsigned long long>(__double2ll_rn(units)));
 }
 
-/// One lane's sums for its particle of the first cluster.
+/// Adds a lane's sums for its particle a of the cluster (none where a < 0) to the accumulators,
+/// and starts them again from zero.
 template <class T, bool WithEnergy>
-struct ClusterLaneSums {
-  T fx = 0, fy = 0, fz = 0, energy = 0;
-  core::SymmetricTensor<T> virial;  ///< with energy only
-
-  /// Adds the sums to particle a's accumulators (none where a < 0) and starts again from zero.
-  __device__ void flush(const FixedForceView& acc, int a) {
-    if (a >= 0) {
-      add_fixed(acc.fx, acc, a, fx);
-      add_fixed(acc.fy, acc, a, fy);
-      add_fixed(acc.fz, acc, a, fz);
-      if constexpr (WithEnergy) {
-        add_fixed(acc.energy, acc, a, energy);
+__device__ void flush_to_fixed(LaneSums<T, WithEnergy>& sums, const FixedForceView& acc, int a) {
+  if (a >= 0) {
+    add_fixed(acc.fx, acc, a, sums.fx);
+    add_fixed(acc.fy, acc, a, sums.fy);
+    add_fixed(acc.fz, acc, a, sums.fz);
+    if constexpr (WithEnergy) {
+      add_fixed(acc.energy, acc, a, sums.energy);
 #pragma unroll
-        for (int k = 0; k < core::kTensorComponents; ++k)
-          add_fixed(acc.virial[k], acc, a, virial.c[k]);
-      }
+      for (int k = 0; k < core::kTensorComponents; ++k)
+        add_fixed(acc.virial[k], acc, a, sums.virial.c[k]);
     }
-    *this = ClusterLaneSums{};
   }
-};
+  sums = LaneSums<T, WithEnergy>{};
+}
 
 inline constexpr int kClusterForceBlock = 128;
 
@@ -131,7 +126,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
   const long long first = warp_index() * list.tiles_per_warp;
   const int first_tile = int(min(first, static_cast<long long>(list.tile_count)));
   const int end_tile = min(first_tile + list.tiles_per_warp, list.tile_count);
-  ClusterLaneSums<T, WithEnergy> own;
+  LaneSums<T, WithEnergy> own;  // the sums of this lane's particle of the cluster
   int cluster = -1, a = -1;
   PairPosition<T> pi{};
   T qi = 0;
@@ -139,7 +134,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
   for (int t = first_tile; t < end_tile; ++t) {
     const int2 tile = list.tiles[t];
     if (tile.x != cluster) {
-      own.flush(acc, a);
+      flush_to_fixed(own, acc, a);
       cluster = tile.x;
       a = list.slot_particle[cluster * kClusterSize + lane];
       pi = pos[max(a, 0)];
@@ -163,16 +158,10 @@ __global__ void __launch_bounds__(kClusterForceBlock)
         const auto d = box.minimum_image({pi.x - pj.x, pi.y - pj.y, pi.z - pj.z});
         const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
         const auto pair = physics::evaluate_pair<Evaluator>(r2, row[pj.type], qi, qj);
-        own.fx = fma(pair.force_over_r, d.x, own.fx);
-        own.fy = fma(pair.force_over_r, d.y, own.fy);
-        own.fz = fma(pair.force_over_r, d.z, own.fz);
+        own.accumulate(pair, d, share);
         gx = fma(-pair.force_over_r, d.x, gx);
         gy = fma(-pair.force_over_r, d.y, gy);
         gz = fma(-pair.force_over_r, d.z, gz);
-        if constexpr (WithEnergy) {
-          own.energy += share * pair.energy;
-          own.virial.add_outer(share * pair.force_over_r, d.x, d.y, d.z);
-        }
       }
       pj.x = __shfl_sync(kAll, pj.x, next);
       pj.y = __shfl_sync(kAll, pj.y, next);
@@ -189,7 +178,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
       add_fixed(acc.fz, acc, b, gz);
     }
   }
-  own.flush(acc, a);
+  flush_to_fixed(own, acc, a);
 }
 
 /// One thread per particle: the accumulators to the output (written or added), cleared; NaN

@@ -66,11 +66,9 @@ __global__ void column_key_kernel(const PairPosition<T>* __restrict__ pos, int n
   const PairPosition<T> p = pos[i];
   const int cx = column_of(p.x, box.inverse_length.x, columns.nx);
   const int cy = column_of(p.y, box.inverse_length.y, columns.ny);
-  T w = p.z * box.inverse_length.z;
-  w -= floor(w);
-  const std::uint32_t levels = 1u << z_bits;
-  const std::uint32_t level = min(static_cast<std::uint32_t>(w * T(levels)), levels - 1);
-  key[i] = (static_cast<std::uint32_t>(cy * columns.nx + cx) << z_bits) | level;
+  const int level = column_of(p.z, box.inverse_length.z, 1 << z_bits);
+  key[i] = (static_cast<std::uint32_t>(cy * columns.nx + cx) << z_bits) |
+           static_cast<std::uint32_t>(level);
   index[i] = static_cast<std::uint32_t>(i);
 }
 
@@ -334,7 +332,7 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
                                                                     columns, column_count_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     exclusive_sum(temp_, column_count_.data(), column_slot_.data(), columns + 1, stream);
-    const int slots = read_back(column_slot_.data() + columns, stream);
+    const int slots = host_value_.read(column_slot_.data() + columns, stream);
     hold_at_least(slot_particle_, slots);
     NOVAMD_CUDA_CHECK(cudaMemsetAsync(slot_particle_.data(), 0xff, slot_particle_.bytes(), stream));
     fill_slots_kernel<<<blocks(n), kBlock, 0, stream>>>(column_.data(), order_.data(),
@@ -359,7 +357,7 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
         pos, slot_particle_.data(), search, clusters, count_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     exclusive_sum(temp_, count_.data(), tile_start_.data(), clusters + 1, stream);
-    tile_count_ = read_back(tile_start_.data() + clusters, stream);
+    tile_count_ = host_value_.read(tile_start_.data() + clusters, stream);
     hold_at_least(tiles_, tile_count_);
     hold_at_least(partners_, std::size_t(tile_count_) * kClusterSize);
     NOVAMD_CUDA_CHECK(cudaMemsetAsync(partners_.data(), 0xff, partners_.bytes(), stream));
@@ -367,14 +365,6 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
         pos, slot_particle_.data(), search, clusters, tile_start_.data(), tiles_.data(),
         partners_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
-  }
-
-  /// One int from the device, once the stream has reached it.
-  int read_back(const int* value, cudaStream_t stream) {
-    NOVAMD_CUDA_CHECK(
-        cudaMemcpyAsync(&host_value_.value(), value, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return host_value_.value();
   }
 
   double cutoff_;

@@ -225,10 +225,7 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
           row_stride, this->exclusions(), list_.data(), count_.data(), longest_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
-    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(&longest_host_.value(), longest_.data(), sizeof(int),
-                                      cudaMemcpyDeviceToHost, stream));
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return longest_host_.value();
+    return longest_host_.read(longest_.data(), stream);
   }
 
   double cutoff_;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace novamd::neighbors {
 
@@ -21,6 +22,14 @@ enum class ListLayout {
   Atoms,     ///< a list per particle: each pair in both particles' lists, no scattered sums
   Clusters,  ///< pairs of 32-particle clusters: each pair once, reactions in 64-bit fixed point
 };
+
+/// The layout of `name` (`neighbors.layout`, `bench --layout`): "atoms" or "clusters"; none for
+/// another name.
+inline std::optional<ListLayout> list_layout_named(std::string_view name) {
+  if (name == "atoms") return ListLayout::Atoms;
+  if (name == "clusters") return ListLayout::Clusters;
+  return std::nullopt;
+}
 
 struct NeighborSettings {
   NeighborMethod method = NeighborMethod::Auto;

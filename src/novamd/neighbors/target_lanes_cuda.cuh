@@ -40,13 +40,20 @@ struct LaneSums {
     const auto d = box.minimum_image({target.x - source.x, target.y - source.y,
                                       target.z - source.z});
     const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    const auto pair = physics::evaluate_pair<Evaluator>(r2, row[source.type], qi, qj);
+    accumulate(physics::evaluate_pair<Evaluator>(r2, row[source.type], qi, qj), d);
+  }
+
+  /// Adds a pair's force on this target (force_over_r d, d from the source to the target) and
+  /// `share` of its energy and virial (1 where each pair is met from both ends and the store
+  /// halves them; a half where one pass meets a pair twice).
+  __device__ void accumulate(const physics::PairResult<T>& pair, const core::Vec3<T>& d,
+                             T share = T(1)) {
     fx = fma(pair.force_over_r, d.x, fx);
     fy = fma(pair.force_over_r, d.y, fy);
     fz = fma(pair.force_over_r, d.z, fz);
     if constexpr (WithEnergy) {
-      energy += pair.energy;
-      virial.add_outer(pair.force_over_r, d.x, d.y, d.z);
+      energy += share * pair.energy;
+      virial.add_outer(share * pair.force_over_r, d.x, d.y, d.z);
     }
   }
 
