@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|pme-skin|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|pair-profile|pme-skin|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -17,7 +17,11 @@
 # atoms of water with PME. pme-sizes: PME water of about 98,000 and 943,000 atoms beside OpenMM.
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
 # NovaMD and in OpenMM (kernels.txt).
+# pair-profile: Nsight Compute's full sections on the pair kernels of that water (per-particle
+# lists and cluster pairs) and on OpenMM's computeNonbonded (ncu_pairs.txt), and the SASS of the
+# cluster pair kernels (sass_clusters.txt).
 # pme-skin: the 24,000-atom PME water at list skins 0.8 to 2.5 A, and with lists never checked.
+# cuda-tests: builds only the program and the CUDA tests, and runs every CUDA test (about 70 s).
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
 # the 24,000-atom PME water over per-particle lists and over cluster pairs (neighbors.layout)
 # beside OpenMM (quick_tests.log).
@@ -109,8 +113,8 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 targets=()
 case $what in
-  pme-quick) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels) targets=(--target novamd) ;;
+  pme-quick | cuda-tests) targets=(--target novamd novamd_cuda_tests) ;;
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile) targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
   grep -E "error|Error" "$OUT/build.log" | head -40
@@ -119,7 +123,8 @@ fi
 $build/novamd --version | tee -a "$summary"
 
 # Registers, shared memory and spills of every kernel; SASS of the pair kernels.
-cuobjdump -res-usage $build/novamd 2>&1 | grep -A1 -E "Function .*(all_pairs|kick|drift|neighbor_list|cell_list|build_lists)" \
+cuobjdump -res-usage $build/novamd 2>&1 |
+  grep -A1 -E "Function .*(all_pairs|kick|drift|neighbor_list|cell_list|build_lists|cluster|tiles)" \
   | cu++filt > "$OUT/resources.txt"
 cuobjdump -sass $build/novamd | cu++filt |
   awk '/Function :/ {keep = /all_pairs/} keep' | head -n 20000 > "$OUT/sass.txt" 2>&1
@@ -210,10 +215,18 @@ if [[ $what == all || $what == energy ]]; then
       sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
 fi
-if [[ $what == pme-quick ]]; then
+if [[ $what == pme-quick || $what == cuda-tests ]]; then
   timeout 300 $build/tests/novamd_cuda_tests \
     > "$OUT/quick_tests.log" 2>&1 || status=1
   grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
+fi
+if [[ $what == cuda-tests ]]; then
+  # The 24,000-atom PME water, mixed, Langevin, in the default layout (`auto`).
+  water_args 20 mixed 4000
+  $build/novamd run "${water_run[@]}" 2>&1 | grep -E "neighbors|Done" |
+    sed "s/^/mixed langevin default water24k-pme: /" | tee -a "$summary"
+fi
+if [[ $what == pme-quick ]]; then
   for precision in mixed double; do
     water_args 20 $precision 4000
     for integrator in langevin verlet; do
@@ -247,6 +260,31 @@ if [[ $what == pme-kernels ]]; then
   for file in ncu_kernels_novamd.txt ncu_kernels_clusters.txt ncu_kernels_openmm.txt; do
     [[ -f $OUT/$file ]] && kernel_medians "$OUT/$file" | tee -a "$OUT/kernels.txt"
   done
+fi
+if [[ $what == pair-profile ]]; then
+  # The pair kernels of the 24,000-atom PME water, mixed precision, in NovaMD's two layouts
+  # and in OpenMM: throughput, pipes, occupancy, stalls, instruction mix, memory.
+  sections=(--section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy
+    --section LaunchStats --section WarpStateStats --section InstructionStats
+    --section MemoryWorkloadAnalysis --metrics smsp__thread_inst_executed_per_inst_executed.ratio)
+  water_args 20 mixed 40
+  for layout in atoms clusters; do
+    ncu --clock-control none --kernel-name regex:"cluster_pair_force|neighbor_list_force" \
+      --launch-skip 10 --launch-count 2 "${sections[@]}" \
+      $build/novamd run "${water_run[@]}" "${verlet_set[@]}" --set neighbors.layout=$layout \
+      >> "$OUT/ncu_pairs.txt" 2>&1
+  done
+  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl
+    PYTHONPATH=/tmp/openmm-site ncu --clock-control none --kernel-name computeNonbonded \
+      --launch-skip 20 --launch-count 2 "${sections[@]}" python3 benchmarks/openmm/molecular.py \
+      --steps 30 --precision mixed --water-edges 20 --integrator verlet >> "$OUT/ncu_pairs.txt" 2>&1
+  fi
+  grep -E "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Theoretical Occupancy|Registers Per|Executed Ipc Active|No Eligible|thread_inst_executed_per|L1/TEX Hit|L2 Hit" \
+    "$OUT/ncu_pairs.txt" | sed 's/  */ /g' | cut -c1-160
+  cuobjdump -sass $build/novamd | cu++filt |
+    awk '/Function :/ {keep = /cluster_pair_force_kernel/} keep' | head -n 40000 > "$OUT/sass_clusters.txt"
 fi
 if [[ $what == pme-skin ]]; then
   # The 24,000-atom PME water (mixed, 4,000 steps) at several list skins, and with the lists

@@ -219,9 +219,10 @@ TermModel::Bare bare_terms(const physics::Yukawa<double>::Params& p, double r,
 /// V = C12 r^-12 - C6 r^-6 = v12 - v6, F = f12 - f6 with f12 = 12 v12 / r, f6 = 6 v6 / r
 /// (physics/lennard_jones.hpp). Sensitivity: F/r = (12 C12 r^-14 - 6 C6 r^-8), so
 /// |d(F/r)/dr| r^2 <= 14 f12 + 8 f6 (the "14" of the r^-13 wall).
-/// Rounding: 1/r^2 1/2; its cube 5/2; C12 r^-6: C12 rounded, a product: 7/2; F/r =
-/// r^-6 (12 C12 r^-6 - 6 C6) r^-2: 8.5 on the f12 term, 5.5 on f6; V = r^-6 (C12 r^-6 - C6): 7 on
-/// v12, 4 on v6.
+/// Rounding: 1/r^2 D (the reciprocal's ulps); its cube 3D + 1; C12 r^-6: C12 rounded, a
+/// product: 3D + 2; F/r = r^-6 (12 C12 r^-6 - 6 C6) r^-2: 7D + 5 on the f12 term, 4D + 3.5 on
+/// f6; V = r^-6 (C12 r^-6 - C6): 6D + 4 on v12, 3D + 2.5 on v6 (with a correctly rounded
+/// division, D = 1/2: 8.5, 5.5, 7 and 4).
 TermModel::Bare bare_terms(const physics::LennardJones<double>::Params& p, double r,
                            const Arithmetic& a) {
   TermModel::Bare b;
@@ -233,8 +234,9 @@ TermModel::Bare bare_terms(const physics::LennardJones<double>::Params& p, doubl
   b.force_scale = std::abs(f12) + std::abs(f6);
   b.energy_scale = std::abs(v12) + std::abs(v6);
   b.sensitivity = 14 * std::abs(f12) + 8 * std::abs(f6);
-  b.force_rounding = 8.5 * std::abs(f12) + 5.5 * std::abs(f6);
-  b.energy_rounding = 7 * std::abs(v12) + 4 * std::abs(v6);
+  const double D = a.reciprocal_ulps;
+  b.force_rounding = (7 * D + 5) * std::abs(f12) + (4 * D + 3.5) * std::abs(f6);
+  b.energy_rounding = (6 * D + 4) * std::abs(v12) + (3 * D + 2.5) * std::abs(v6);
   if (b.force_scale > 0 && b.force_scale / r < a.underflow) {
     b.lost_force = b.force_scale;
     b.lost_energy = b.energy_scale;
@@ -309,8 +311,9 @@ Arithmetic cpu_arithmetic(core::Precision p) {
   Arithmetic a;
   a.name = "cpu " + std::string(core::to_string(p));
   a.eps = fp64 ? kEpsDouble : kEpsFloat;
-  a.rsqrt_ulps = 1;  // 1 / std::sqrt: two correctly rounded operations
-  a.exp_ulps = 1;    // glibc's exp and expf: under one ulp
+  a.rsqrt_ulps = 1;         // 1 / std::sqrt: two correctly rounded operations
+  a.reciprocal_ulps = 0.5;  // correctly rounded division
+  a.exp_ulps = 1;           // glibc's exp and expf: under one ulp
   a.exp_ulps_per_x = 0;
   a.fp32 = !fp64;
   a.rounds_positions = false;  // the minimum image in double (target_sums.hpp), then rounded
@@ -335,6 +338,7 @@ Arithmetic cuda_arithmetic(core::Precision p) {
   // rsqrt 1 ulp, rsqrtf 2 ulp, exp 1 ulp, __expf 2 + 1.173 |x| ulp (CUDA C Programming Guide),
   // plus half an ulp for the reference they were measured against (test_device_math.cu).
   a.rsqrt_ulps = fp64 ? 1.5 : 2.5;
+  a.reciprocal_ulps = fp64 ? 0.5 : 2.5;  // 1.0 / x; __fdividef(1, x) 2 ulp
   a.exp_ulps = fp64 ? 1.5 : 2.5;
   a.exp_ulps_per_x = fp64 ? 0.0 : 1.2;
   a.fp32 = !fp64;
@@ -353,6 +357,7 @@ Arithmetic cuda_arithmetic(core::Precision p) {
 Arithmetic cuda_cluster_arithmetic(core::Precision p) {
   Arithmetic a = cuda_arithmetic(p);
   a.name = "cuda clusters " + std::string(core::to_string(p));
+  a.shifts_images = true;  // where the box allows, each partner moved once to its image
   // A lane's sums over the pairs of a run of tiles (its own particle) or of one tile (the
   // reaction on a partner) take at most the nonzero terms' roundings, as above; each is then
   // rounded once to the fixed-point quantum 2^-32 (at most 2^-33 off). A particle is a partner
@@ -384,6 +389,28 @@ core::Vec3<double> separation_in(const core::Vec3<double>& ri, const core::Vec3<
   return {one(ri.x, rj.x, d.x, L.x), one(ri.y, rj.y, d.y, L.y), one(ri.z, rj.z, d.z, L.z)};
 }
 
+/// The largest error of a separation component as T has it from positions each first moved to
+/// a periodic image, xi - k_i L and xj - k_j L (one rounding each; k_j - k_i the reference's
+/// image shift, either k in -1, 0, 1), then subtracted.
+template <class T>
+double shifted_separation_error(const core::Vec3<double>& ri, const core::Vec3<double>& rj,
+                                const core::Vec3<double>& d, const core::Box& box) {
+  const auto& L = box.length();
+  const auto one = [](double xi, double xj, double dk, double length) {
+    const long shift = std::lround((xi - xj - dk) / length);  // xi - xj - dk = shift L
+    double worst = 0;
+    for (long ki = -1; ki <= 1; ++ki) {
+      const long kj = ki - shift;  // (xi - ki L) - (xj - kj L) = dk
+      if (kj < -1 || kj > 1) continue;
+      const T moved_i = T(xi) - T(length) * T(ki), moved_j = T(xj) - T(length) * T(kj);
+      worst = std::max(worst, std::abs(double(T(moved_i - moved_j)) - dk));
+    }
+    return worst;
+  };
+  return std::max(
+      {one(ri.x, rj.x, d.x, L.x), one(ri.y, rj.y, d.y, L.y), one(ri.z, rj.z, d.z, L.z)});
+}
+
 }  // namespace
 
 SeparationError separation_error(const core::Vec3<double>& ri, const core::Vec3<double>& rj,
@@ -404,8 +431,15 @@ SeparationError separation_error(const core::Vec3<double>& ri, const core::Vec3<
       s.image_may_flip = true;
   }
   const double r_seen = std::sqrt(core::dot(seen, seen));
+  double r_off = std::abs(r_seen - r);
+  if (arith.shifts_images) {  // or the separation from positions moved to images first
+    const double shifted = arith.fp32 ? shifted_separation_error<float>(ri, rj, d, box)
+                                      : shifted_separation_error<double>(ri, rj, d, box);
+    s.component = std::max(s.component, shifted);
+    r_off = std::max(r_off, std::sqrt(3.0) * shifted);
+  }
   // r^2 from the components: 2.5 eps relative, 1.25 eps in r; r_seen itself within 2 eps_d.
-  s.r = std::abs(r_seen - r) + 1.25 * arith.eps * r_seen + 2 * kEpsDouble * r;
+  s.r = r_off + 1.25 * arith.eps * r_seen + 2 * kEpsDouble * r;
   return s;
 }
 

@@ -69,11 +69,15 @@ struct Arithmetic {
   std::string name;                         ///< "cpu mixed", "cuda single", ...
   double eps = 0;                           ///< machine epsilon of the pair type
   double rsqrt_ulps = 0;                    ///< 1/sqrt(x) in the pair type
+  double reciprocal_ulps = 0;               ///< 1/x in the pair type (core::reciprocal_hd)
   double exp_ulps = 0, exp_ulps_per_x = 0;  ///< exp(-x): exp_ulps + exp_ulps_per_x x ulps
   bool fp32 = false;                        ///< the pair type is float
   /// Positions rounded to the pair type before the minimum image (CUDA); else the minimum image
   /// taken in double and the separation rounded (CPU).
   bool rounds_positions = false;
+  /// Separations may also be plain differences of positions each moved to a periodic image
+  /// (one rounding each, the cluster kernel's single image per partner).
+  bool shifts_images = false;
   double underflow = 0;  ///< smallest normal number of the pair type: terms below it are lost
   double sum_eps = 0;    ///< machine epsilon of the type a target's pair terms are summed in
   /// The most roundings in that type (each eps/2) a term passes in the sums of a target with

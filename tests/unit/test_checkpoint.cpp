@@ -458,6 +458,11 @@ TEST(CheckpointConfigDifferences, KeysARestartMayChangeAreNotCompared) {
   run = std::string(run).replace(run.find("cells: 8"), 8, "cells: 9");
   run = std::string(run).replace(run.find("temperature: 1.0"), 16, "temperature: 2.0");
   EXPECT_EQ(config_differences(kConfig, run), Lines{});
+  // The pair-list layout changes only the order of the force sums; the skin is compared.
+  EXPECT_EQ(config_differences(kConfig, edited("skin: 0.3}", "skin: 0.3, layout: clusters}")),
+            Lines{});
+  EXPECT_EQ(config_differences(kConfig, edited("skin: 0.3}", "skin: 0.4, layout: clusters}")),
+            Lines{"neighbors.skin: 0.3 in the checkpoint, 0.4 in this run"});
   EXPECT_EQ(config_differences(kConfig, run + "unknown: 1\n"),
             Lines{"unknown: not set in the checkpoint, 1 in this run"});
 }

@@ -234,7 +234,7 @@ TEST(Cli, BenchLayoutIsCheckedFirst) {
   TempDir dir;
   const auto bad = run_novamd("bench --case lj --backend cpu --layout tiles", dir.path());
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
-  EXPECT_NE(bad.output.find("--layout 'tiles': expected atoms or clusters"), std::string::npos)
+  EXPECT_NE(bad.output.find("--layout 'tiles': expected auto, atoms or clusters"), std::string::npos)
       << bad.output;
   const auto melt = run_novamd(
       "bench --case lj --backend cpu --layout clusters --sizes 1372 --steps 1 --warmup 3",

@@ -200,6 +200,60 @@ HostClusters make_clusters(const std::vector<Vec3<double>>& pos, const Box& box,
   return h;
 }
 
+/// x moved to its periodic image nearest c along an axis of length l (the cluster kernel's
+/// image_near, in double).
+double image_near(double x, double c, double l) {
+  return x - l * std::nearbyint((x - c) / l);
+}
+
+// Where single_image_fits holds, a cluster's particle and any partner within the cutoff, both
+// moved by up to half the skin since the build and wrapped into the box, each moved to its
+// image nearest the cluster's centre, are separated by their minimum image; in a box too small
+// beside the cluster it does not hold.
+TEST(ClusterGrid, OneImageNearTheCentreServesEveryPairWithinTheCutoff) {
+  const double cutoff = 10.0, skin = 1.2, reach = cutoff + skin;
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto in_ball = [&](double radius) {
+    Vec3<double> v;
+    do v = {2 * unit(rng) - 1, 2 * unit(rng) - 1, 2 * unit(rng) - 1};
+    while (dot(v, v) > 1);
+    return radius * v;
+  };
+  int single = 0;
+  for (const double edge : {31.0, 25.0, 40.0}) {
+    const Box box(edge, 36.0, 30.0);
+    const auto view = box.view<double>();
+    for (int trial = 0; trial < 4000; ++trial) {
+      const Vec3<double> centre{edge * unit(rng), 36.0 * unit(rng), 30.0 * unit(rng)};
+      const ClusterBounds<double> b{centre.x,          centre.y,          centre.z,
+                                    1 + 3 * unit(rng), 1 + 3 * unit(rng), 1 + 3 * unit(rng)};
+      if (!novamd::neighbors::single_image_fits(b, reach, view)) continue;
+      ++single;
+      // A particle of the cluster at the build, then moved by up to skin/2; a partner within
+      // the cutoff of where it is now.
+      const Vec3<double> built{b.cx + b.hx * (2 * unit(rng) - 1), b.cy + b.hy * (2 * unit(rng) - 1),
+                               b.cz + b.hz * (2 * unit(rng) - 1)};
+      const Vec3<double> pi = built + in_ball(0.5 * skin);
+      const Vec3<double> pj = pi + in_ball(cutoff);
+      const Vec3<double> wi = view.wrap(pi), wj = view.wrap(pj);
+      const Vec3<double> shown{image_near(wi.x, b.cx, edge) - image_near(wj.x, b.cx, edge),
+                               image_near(wi.y, b.cy, 36.0) - image_near(wj.y, b.cy, 36.0),
+                               image_near(wi.z, b.cz, 30.0) - image_near(wj.z, b.cz, 30.0)};
+      const auto expected = view.minimum_image(wi - wj);
+      ASSERT_NEAR(shown.x, expected.x, 1e-9) << edge << " " << trial;
+      ASSERT_NEAR(shown.y, expected.y, 1e-9) << edge << " " << trial;
+      ASSERT_NEAR(shown.z, expected.z, 1e-9) << edge << " " << trial;
+    }
+  }
+  EXPECT_GT(single, 4000);  // the 31 and 40 A boxes hold most clusters, the 25 A box none
+  const ClusterBounds<double> wide{0, 0, 0, 3.0, 3.0, 3.0};
+  EXPECT_TRUE(
+      novamd::neighbors::single_image_fits(wide, reach, Box(28.5, 28.5, 28.5).view<double>()));
+  EXPECT_FALSE(
+      novamd::neighbors::single_image_fits(wide, reach, Box(28.3, 28.5, 28.5).view<double>()));
+}
+
 TEST(ClusterGrid, SearchFindsTheClusterOfEveryPairWithinRangeOnce) {
   // 3,000 particles at water's atom density in a box of 31 x 33 x 30.5 A, lists to 10.08 A (the
   // smallest box that holds three list cells per axis is 30.2 A), and 20,000 in a larger box.

@@ -147,10 +147,14 @@ TEST(ConfigParse, DefaultsApplyToAbsentKeys) {
   EXPECT_FALSE(config.run.walltime.has_value());
 }
 
-// neighbors.layout: per-atom lists by default, cluster pairs when asked; any other value is an
-// input error that names the key and the choices.
+// neighbors.layout: `auto` by default, resolved when the config is read (per-atom lists for a
+// system without a Coulomb term, see ConfigCoulomb.AutoLayoutIsClustersForChargesBelowDouble);
+// cluster pairs when asked; any other value is an input error that names the key and the
+// choices.
 TEST(ConfigParse, NeighborListLayout) {
   EXPECT_EQ(parse_config(kMinimal, "min.yaml").neighbors.layout,
+            novamd::neighbors::ListLayout::Atoms);
+  EXPECT_EQ(parse_config(kMinimal + "precision: mixed\n", "min.yaml").neighbors.layout,
             novamd::neighbors::ListLayout::Atoms);
   const Config clusters =
       parse_config(kMinimal, "min.yaml", {{"neighbors", "{layout: clusters, skin: 0.4}"}});
@@ -373,7 +377,8 @@ TEST(ConfigParse, CheckpointWalltimeConsoleAndColumns) {
   EXPECT_EQ(config.output.checkpoint.every, 10000);
   EXPECT_EQ(config.output.checkpoint.file, "run.chk");
   EXPECT_EQ(config.output.console.every, 0);
-  EXPECT_EQ(config.output.thermo.columns, (std::vector<std::string>{"density", "thermostat_energy"}));
+  EXPECT_EQ(config.output.thermo.columns,
+            (std::vector<std::string>{"density", "thermostat_energy"}));
 }
 
 TEST(ConfigParse, ThermostatsTakeTheirKeys) {

@@ -79,6 +79,23 @@ TEST(ConfigCoulomb, ParsesEachMethodWithItsKeys) {
   EXPECT_DOUBLE_EQ(rf_default.epsilon_rf, 78.3);
 }
 
+// neighbors.layout `auto` (the default) resolves to the GPU's cluster pairs for a system with a
+// Coulomb term in mixed or single precision, to per-particle lists in double (as measured,
+// docs/performance.md); an explicit layout stays.
+TEST(ConfigCoulomb, AutoLayoutIsClustersForChargesBelowDouble) {
+  using novamd::neighbors::ListLayout;
+  const std::string ions = ionic_config("[{coulomb: {method: reaction_field, cutoff: 9}}]");
+  const auto layout = [&](const std::string& extra) {
+    return parse_config(ions + extra, "ions.yaml").neighbors.layout;
+  };
+  EXPECT_EQ(layout(""), ListLayout::Atoms);  // double, the default precision
+  EXPECT_EQ(layout("precision: mixed\n"), ListLayout::Clusters);
+  EXPECT_EQ(layout("precision: single\n"), ListLayout::Clusters);
+  EXPECT_EQ(layout("precision: mixed\nneighbors: {layout: atoms}\n"), ListLayout::Atoms);
+  EXPECT_EQ(layout("neighbors: {layout: clusters}\n"), ListLayout::Clusters);
+  EXPECT_EQ(layout("precision: mixed\nneighbors: {layout: auto}\n"), ListLayout::Clusters);
+}
+
 TEST(ConfigCoulomb, EwaldTakesItsParametersOrChoosesThemFromTheTolerance) {
   using novamd::forces::CoulombMethod;
   using novamd::forces::CoulombSettings;

@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <limits>
 #include <chrono>
+#include <limits>
 
 #include "novamd/app/bench_timing.hpp"
 #include "novamd/app/version.hpp"
@@ -83,9 +83,8 @@ void check_bench_sizes(const std::vector<std::int64_t>& sizes) {
   constexpr double kBytesPerParticle = 1024.0;
   for (const auto n : sizes) {
     if (n > std::numeric_limits<std::int32_t>::max())
-      throw core::InputError(
-          fmt::format("--sizes: {} particles; expected at most {}", n,
-                      std::numeric_limits<std::int32_t>::max()));
+      throw core::InputError(fmt::format("--sizes: {} particles; expected at most {}", n,
+                                         std::numeric_limits<std::int32_t>::max()));
     if (memory > 0.0 && double(n) * kBytesPerParticle > memory)
       throw core::InputError(fmt::format(
           "--sizes: {} particles would need about {:.3g} GB of memory; this machine has "
@@ -99,7 +98,8 @@ void check_bench_sizes(const std::vector<std::int64_t>& sizes) {
 
 neighbors::ListLayout bench_layout(const BenchOptions& options) {
   if (const auto layout = neighbors::list_layout_named(options.layout)) return *layout;
-  throw core::InputError(fmt::format("--layout '{}': expected atoms or clusters", options.layout));
+  throw core::InputError(
+      fmt::format("--layout '{}': expected auto, atoms or clusters", options.layout));
 }
 
 int bench_command(const BenchOptions& options) {

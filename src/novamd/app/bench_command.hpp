@@ -20,7 +20,7 @@ struct BenchOptions {
   std::string case_name = "yukawa";  ///< yukawa | lj | pasta | ornl
   std::string backend = "auto";
   std::string neighbors = "auto";  ///< lj: auto | neighbor_list | cell_list
-  std::string layout = "atoms";    ///< lj, ornl: the GPU's Verlet lists, atoms | clusters
+  std::string layout = "auto";     ///< lj, ornl: the GPU's Verlet lists, auto | atoms | clusters
   std::string precision = "double";
   std::vector<std::int64_t> sizes;  ///< empty: all of Table II
   int steps = 0;                    ///< timed steps per size; 0 picks by backend

@@ -68,7 +68,7 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   cmd->add_option("--neighbors", bench.neighbors, "lj: auto | neighbor_list | cell_list")
       ->capture_default_str();
   cmd->add_option("--layout", bench.layout,
-                  "lj, ornl: the CUDA backend's Verlet lists, atoms | clusters (neighbors.layout)")
+                  "lj, ornl: the CUDA backend's Verlet lists, auto | atoms | clusters (neighbors.layout)")
       ->capture_default_str();
   cmd->add_option("--backend", bench.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_option("--precision", bench.precision, "double | mixed | single")->capture_default_str();

@@ -29,8 +29,8 @@ namespace novamd::forces {
 /// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
 /// lives on the device. Verlet lists take the layout `neighbors.layout` names: a list per
 /// particle (each pair twice, no scattered sums) or cluster pairs (each pair once, the
-/// reactions in fixed point). With excluded pairs (a system with bonds), every traversal leaves them
-/// out: the Verlet lists in their build, all pairs and cell lists as they visit the sources.
+/// reactions in fixed point). With excluded pairs (a system with bonds), every traversal leaves
+/// them out: the Verlet lists in their build, all pairs and cell lists as they visit the sources.
 ///
 /// A sum of two potentials (physics::PairSum: Lennard-Jones and real-space Coulomb of one
 /// cutoff) runs in one pass over one Verlet list, and reports each potential's energy as its
@@ -110,7 +110,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     if (layout_ == neighbors::ListLayout::Clusters) {
       restore(clusters_.emplace(cutoff_, skin_, in.resident_threads));
     } else {
-      restore(list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads)));
+      restore(
+          list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads)));
     }
   }
 
@@ -192,9 +193,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     if (layout_ == neighbors::ListLayout::Clusters) {
       if (!clusters_) clusters_.emplace(cutoff_, skin_, in.resident_threads);
       keep_current<E>(*clusters_, in, mode, stream, [&] {
-        neighbors::cluster_pair_force_cuda<E>(in.positions, in.n, in.box, table_.data(),
-                                              num_types_, in.fields.charge, clusters_->view(),
-                                              fixed_, out, mode, stream);
+        neighbors::cluster_pair_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
+                                              in.fields.charge, clusters_->view(), fixed_, out,
+                                              mode, stream);
       });
       return;
     }
@@ -327,8 +328,11 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
   return with_evaluator<PairT>(
       settings, species, units,
       [&]<class Evaluator>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
+        // A config read from YAML arrives resolved; a bench's `auto` resolves here.
+        const auto layout = neighbors::resolve_layout(
+            neighbors.layout, P == core::Precision::Double, physics::kReadsCharges<Evaluator>);
         return std::make_unique<CudaPairForce<Evaluator, AccT>>(
-            table, method, cutoff, skin, neighbors.check_every, neighbors.layout, excluded_pairs);
+            table, method, cutoff, skin, neighbors.check_every, layout, excluded_pairs);
       });
 }
 

@@ -37,7 +37,7 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",  "forces",
+const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",   "forces",
                          "neighbors", "integrator", "run",       "output", "analysis", "parallel"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities", "topology"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
@@ -81,7 +81,8 @@ core::Species element_species(const YamlReader& node, const core::UnitSystem& un
   const auto isotope = core::find_isotope(symbol, mass_number);
   if (!isotope) {
     std::string numbers;
-    for (int a : core::mass_numbers_of(symbol)) numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", a);
+    for (int a : core::mass_numbers_of(symbol))
+      numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", a);
     node.key_reader("mass_number")
         .fail(fmt::format("the element table has no {}{}", symbol, *mass_number),
               fmt::format("one of {} (or no mass_number: the most abundant isotope)", numbers));
@@ -91,10 +92,11 @@ core::Species element_species(const YamlReader& node, const core::UnitSystem& un
     element.fail(fmt::format("units: {} have no atomic masses", units.name),
                  "units: nuclear or real for species given by element, or name, charge and mass");
   core::Species species;
-  species.name = isotope->most_abundant ? symbol : fmt::format("{}{}", symbol, isotope->mass_number);
+  species.name =
+      isotope->most_abundant ? symbol : fmt::format("{}{}", symbol, isotope->mass_number);
   species.charge = isotope->charge;
-  species.mass = isotope->atomic_mass * scales->atomic_mass_unit -
-                 isotope->charge * scales->electron_mass;
+  species.mass =
+      isotope->atomic_mass * scales->atomic_mass_unit - isotope->charge * scales->electron_mass;
   return species;
 }
 core::Species parse_one_species(const YamlReader& node, const std::vector<core::Species>& before,
@@ -132,7 +134,8 @@ core::SpeciesTable parse_species(const YamlReader& node, const core::UnitSystem&
   const std::vector<YamlReader> elements = node.elements();
   if (elements.empty()) node.fail("the list is empty", "at least one species");
   std::vector<core::Species> species;
-  for (const YamlReader& element : elements) species.push_back(parse_one_species(element, species, units));
+  for (const YamlReader& element : elements)
+    species.push_back(parse_one_species(element, species, units));
   return core::SpeciesTable(std::move(species));
 }
 
@@ -437,10 +440,12 @@ void check_thomas_fermi_units(const Config& config, const YamlReader& forces_nod
   for (std::size_t i = 0; i < config.forces.size(); ++i) {
     const auto* yukawa = std::get_if<forces::YukawaSettings>(&config.forces[i]);
     if (!yukawa || !yukawa->thomas_fermi) continue;
-    elements[i].required("yukawa").required("screening_length").fail(
-        fmt::format("thomas_fermi needs units: nuclear (this config has units: {})",
-                    config.units.name),
-        "a screening length in " + config.units.length);
+    elements[i]
+        .required("yukawa")
+        .required("screening_length")
+        .fail(fmt::format("thomas_fermi needs units: nuclear (this config has units: {})",
+                          config.units.name),
+              "a screening length in " + config.units.length);
   }
 }
 
@@ -484,11 +489,17 @@ Config parse_root(const YamlReader& root) {
   config.forces =
       parse_forces(forces_node, config.system.species,
                    config.system.topology ? config.system.topology->file.get() : nullptr);
-  if (const auto neighbors = root.optional("neighbors")) config.neighbors = parse_neighbors(*neighbors);
+  if (const auto neighbors = root.optional("neighbors"))
+    config.neighbors = parse_neighbors(*neighbors);
+  config.neighbors.layout = neighbors::resolve_layout(
+      config.neighbors.layout, config.precision == core::Precision::Double,
+      std::any_of(config.forces.begin(), config.forces.end(), forces::uses_particle_charges));
   config.integrator = parse_integrator(root.required("integrator"), config.units);
   config.run = parse_run(root.required("run"));
-  if (const auto output = root.optional("output")) config.output = parse_output(*output);
-  else config.output.console.every = config.output.thermo.every;
+  if (const auto output = root.optional("output"))
+    config.output = parse_output(*output);
+  else
+    config.output.console.every = config.output.thermo.every;
   if (const auto analysis = root.optional("analysis"))
     config.analysis = parse_analysis(*analysis, config.system.species, config.system.box);
   if (const auto parallel = root.optional("parallel")) config.parallel = parse_parallel(*parallel);

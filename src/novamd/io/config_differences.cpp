@@ -33,14 +33,16 @@ namespace {
 using KeyPath = std::vector<std::string>;
 
 /// What a restart may change: the run length, the output and analysis, where and how precisely
-/// it runs (backend, precision, the ranks' grid), and the initial structure and velocities (the
-/// checkpoint's state replaces them).
+/// it runs (backend, precision, the ranks' grid, the pair-list layout, which changes only the
+/// order of the force sums), and the initial structure and velocities (the checkpoint's state
+/// replaces them).
 const std::vector<std::vector<std::string_view>> kNotCompared{{"run"},
                                                               {"output"},
                                                               {"analysis"},
                                                               {"backend"},
                                                               {"precision"},
                                                               {"parallel"},
+                                                              {"neighbors", "layout"},
                                                               {"system", "structure"},
                                                               {"system", "velocities"}};
 

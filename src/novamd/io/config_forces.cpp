@@ -303,8 +303,8 @@ neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
     settings.check_every = every->integer(ValueRange::at_least(1));
   if (const auto every = node.optional("reorder_every"))
     settings.reorder_every = every->integer(ValueRange::at_least(0));
-  settings.layout =
-      *neighbors::list_layout_named(node.choice_or("layout", "atoms", {"atoms", "clusters"}));
+  settings.layout = *neighbors::list_layout_named(
+      node.choice_or("layout", "auto", {"auto", "atoms", "clusters"}));
   return settings;
 }
 

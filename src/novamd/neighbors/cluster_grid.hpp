@@ -128,6 +128,21 @@ NOVAMD_HD T point_gap_squared(const ClusterBounds<T>& a, const core::Vec3<T>& p,
   return bounds_gap_squared(a, ClusterBounds<T>{p.x, p.y, p.z, T(0), T(0), T(0)}, box);
 }
 
+/// Whether the periodic image of a partner nearest the cluster's centre is the minimum image for
+/// every pair within the cutoff as long as the list holds. Such a pair's particles lie within
+/// the skin's half of where they were at the build, the cluster's particle within the half
+/// widths of the centre then: the partner lies within reach (cutoff plus skin) plus the half
+/// width of the centre along each axis. Where that stays below half the box edge (less 1e-4
+/// of it, for the rounding of the centre and the image choice in float), the image nearest the
+/// centre is the only one so near: OpenMM's single periodic copy of a block.
+template <class T>
+NOVAMD_HD bool single_image_fits(const ClusterBounds<T>& b, T reach, const core::BoxView<T>& box) {
+  const auto fits = [reach](T half_width, T length) {
+    return double(reach) + double(half_width) < 0.4999 * double(length);
+  };
+  return fits(b.hx, box.length.x) && fits(b.hy, box.length.y) && fits(b.hz, box.length.z);
+}
+
 /// Where the search for a cluster's partners looks: the columns, each column's first slot
 /// (column c holds slots column_slot[c] .. column_slot[c + 1], whole clusters), each cluster's
 /// column and bounds.

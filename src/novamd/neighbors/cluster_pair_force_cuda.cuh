@@ -13,16 +13,21 @@
 /// marks its particle, whose output then is NaN, so that the run's state check stops the run
 /// as it does for other layouts. A last kernel turns the sums into the output's doubles and
 /// clears them. A cluster's own tile holds both orders of each pair: its lanes add
-/// their own forces only, and half of each pair's energy and virial.
+/// their own forces only, and half of each pair's energy and virial. Where the box is large
+/// enough beside the cluster (ClusterPairsView::image_centers), each particle is moved once to
+/// its periodic image nearest the cluster's centre, and the pairs' separations are plain
+/// differences; else each pair takes the minimum image.
 
 #include <cuda_runtime.h>
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/core/math.hpp"
 #include "novamd/core/tensor.hpp"
 #include "novamd/neighbors/cluster_pairs_cuda.cuh"
 #include "novamd/neighbors/force_output.hpp"
@@ -112,6 +117,34 @@ __device__ void flush_to_fixed(LaneSums<T, WithEnergy>& sums, const FixedForceVi
 
 inline constexpr int kClusterForceBlock = 128;
 
+/// Position p moved to its periodic image nearest `center`: p - L round((p - c) / L) per axis,
+/// the shift exact, one rounding.
+template <class T>
+__device__ PairPosition<T> image_near(PairPosition<T> p, const float4& center,
+                                      const core::BoxView<T>& box) {
+  const auto near = [](T x, float c, T length, T inverse_length) {
+    return fma(-length, core::round_nearest((x - T(c)) * inverse_length), x);
+  };
+  p.x = near(p.x, center.x, box.length.x, box.inverse_length.x);
+  p.y = near(p.y, center.y, box.length.y, box.inverse_length.y);
+  p.z = near(p.z, center.z, box.length.z, box.inverse_length.z);
+  return p;
+}
+
+/// Lane's partner pj, charge qj and the reaction g on it travel one lane down the warp.
+template <class Evaluator, class T>
+__device__ void pass_partner_on(PairPosition<T>& pj, T& qj, T& gx, T& gy, T& gz, int next) {
+  constexpr unsigned kAll = 0xffffffffu;
+  pj.x = __shfl_sync(kAll, pj.x, next);
+  pj.y = __shfl_sync(kAll, pj.y, next);
+  pj.z = __shfl_sync(kAll, pj.z, next);
+  pj.type = __shfl_sync(kAll, pj.type, next);
+  if constexpr (physics::kReadsCharges<Evaluator>) qj = __shfl_sync(kAll, qj, next);
+  gx = __shfl_sync(kAll, gx, next);
+  gy = __shfl_sync(kAll, gy, next);
+  gz = __shfl_sync(kAll, gz, next);
+}
+
 template <class Evaluator, bool WithEnergy>
 __global__ void __launch_bounds__(kClusterForceBlock)
     cluster_pair_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
@@ -129,6 +162,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
   LaneSums<T, WithEnergy> own;  // the sums of this lane's particle of the cluster
   int cluster = -1, a = -1;
   PairPosition<T> pi{};
+  float4 center{};  // the cluster's image centre; w: one image per partner serves
   T qi = 0;
   const typename Evaluator::Params* row = params;
   for (int t = first_tile; t < end_tile; ++t) {
@@ -137,7 +171,9 @@ __global__ void __launch_bounds__(kClusterForceBlock)
       flush_to_fixed(own, acc, a);
       cluster = tile.x;
       a = list.slot_particle[cluster * kClusterSize + lane];
+      center = list.image_centers[cluster];
       pi = pos[max(a, 0)];
+      if (center.w != 0.0f) pi = image_near(pi, center, box);
       qi = physics::charge_of<Evaluator>(charge, max(a, 0));
       row = params + pi.type * num_types;
     }
@@ -152,25 +188,29 @@ __global__ void __launch_bounds__(kClusterForceBlock)
     const int next = (lane + 1) % kClusterSize;
     // Bit s: the partner this lane holds at step s, (lane + s) mod 32.
     const std::uint32_t met = __funnelshift_r(mask, mask, lane);
+    // The 32 steps, the separations as plain differences (kSingleImage) or minimum images.
+    const auto meet_partners = [&](auto single_image) {
+      constexpr bool kSingleImage = decltype(single_image)::value;
 #pragma unroll 4
-    for (int s = 0; s < kClusterSize; ++s) {
-      if ((met >> s) & 1u) {
-        const auto d = box.minimum_image({pi.x - pj.x, pi.y - pj.y, pi.z - pj.z});
-        const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-        const auto pair = physics::evaluate_pair<Evaluator>(r2, row[pj.type], qi, qj);
-        own.accumulate(pair, d, share);
-        gx = fma(-pair.force_over_r, d.x, gx);
-        gy = fma(-pair.force_over_r, d.y, gy);
-        gz = fma(-pair.force_over_r, d.z, gz);
+      for (int s = 0; s < kClusterSize; ++s) {
+        if ((met >> s) & 1u) {
+          const core::Vec3<T> raw{pi.x - pj.x, pi.y - pj.y, pi.z - pj.z};
+          const auto d = kSingleImage ? raw : box.minimum_image(raw);
+          const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+          const auto pair = physics::evaluate_pair<Evaluator>(r2, row[pj.type], qi, qj);
+          own.accumulate(pair, d, share);
+          gx = fma(-pair.force_over_r, d.x, gx);
+          gy = fma(-pair.force_over_r, d.y, gy);
+          gz = fma(-pair.force_over_r, d.z, gz);
+        }
+        pass_partner_on<Evaluator>(pj, qj, gx, gy, gz, next);
       }
-      pj.x = __shfl_sync(kAll, pj.x, next);
-      pj.y = __shfl_sync(kAll, pj.y, next);
-      pj.z = __shfl_sync(kAll, pj.z, next);
-      pj.type = __shfl_sync(kAll, pj.type, next);
-      if constexpr (physics::kReadsCharges<Evaluator>) qj = __shfl_sync(kAll, qj, next);
-      gx = __shfl_sync(kAll, gx, next);
-      gy = __shfl_sync(kAll, gy, next);
-      gz = __shfl_sync(kAll, gz, next);
+    };
+    if (center.w != 0.0f) {
+      pj = image_near(pj, center, box);
+      meet_partners(std::true_type{});
+    } else {
+      meet_partners(std::false_type{});
     }
     if (!itself && b >= 0) {  // after 32 steps each lane holds its own particle's reaction again
       add_fixed(acc.fx, acc, b, gx);

@@ -37,6 +37,10 @@ struct ClusterPairsView {
   const std::uint32_t* masks;  ///< word 32 t + l, bit m: slot l of tile t's cluster meets
                                ///< partner m of the tile
   const int* slot_particle;    ///< the particle (storage index) at each slot; -1: padding
+  /// Per cluster: the centre of its bounds (x, y, z) and w = 1 where one periodic image of each
+  /// partner, the one nearest that centre, serves every pair of its tiles within the cutoff
+  /// (single_image_fits), else 0 (the minimum image per pair).
+  const float4* image_centers;
   int tile_count;
   int tiles_per_warp;  ///< consecutive tiles one warp of the force kernel takes
 };
@@ -112,11 +116,14 @@ __global__ inline void cluster_columns_kernel(const int* __restrict__ column_slo
 }
 
 /// One warp per cluster: its bounds, the particles taken under the minimum image from the
-/// cluster's first (slot 0 of a cluster always holds a particle).
+/// cluster's first (slot 0 of a cluster always holds a particle), and its image centre
+/// (ClusterPairsView::image_centers) for pairs within `reach` (cutoff plus skin).
 template <class T>
 __global__ void cluster_bounds_kernel(const PairPosition<T>* __restrict__ pos,
                                       const int* __restrict__ slot_particle, int clusters,
-                                      core::BoxView<T> box, ClusterBounds<T>* __restrict__ bounds) {
+                                      core::BoxView<T> box, T reach,
+                                      ClusterBounds<T>* __restrict__ bounds,
+                                      float4* __restrict__ image_centers) {
   const long long q = warp_index();
   const int lane = threadIdx.x % kClusterSize;
   if (q >= clusters) return;  // whole warps: blocks are multiples of 32
@@ -136,7 +143,12 @@ __global__ void cluster_bounds_kernel(const PairPosition<T>* __restrict__ pos,
     hi.y = max(hi.y, __shfl_xor_sync(0xffffffffu, hi.y, offset));
     hi.z = max(hi.z, __shfl_xor_sync(0xffffffffu, hi.z, offset));
   }
-  if (lane == 0) bounds[q] = bounds_around(core::Vec3<T>{first.x, first.y, first.z}, lo, hi);
+  if (lane == 0) {
+    const ClusterBounds<T> b = bounds_around(core::Vec3<T>{first.x, first.y, first.z}, lo, hi);
+    bounds[q] = b;
+    image_centers[q] = make_float4(float(b.cx), float(b.cy), float(b.cz),
+                                   single_image_fits(b, reach, box) ? 1.0f : 0.0f);
+  }
 }
 
 /// Calls visit(b, near) on every lane of the warp, for each particle b (lane l: slot l; -1 for
@@ -262,17 +274,17 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
       : Freshness(skin), cutoff_(cutoff), resident_warps_(std::max(1, resident_threads / 32)) {}
 
   ClusterPairsView view() const {
-    return {tiles_.data(),         partners_.data(), masks_.data(),
-            slot_particle_.data(), tile_count_,      tiles_per_warp_};
+    return {tiles_.data(),         partners_.data(), masks_.data(),  slot_particle_.data(),
+            image_centers_.data(), tile_count_,      tiles_per_warp_};
   }
   /// Device memory held: tiles, masks, slots, bounds, sort and scan buffers, positions at the
   /// last build.
   std::size_t bytes() const {
     return this->freshness_bytes() + tiles_.bytes() + partners_.bytes() + masks_.bytes() +
-           slot_particle_.bytes() + bounds_.bytes() + key_.bytes() + sorted_key_.bytes() +
-           index_.bytes() + order_.bytes() + column_.bytes() + start_.bytes() + end_.bytes() +
-           column_slot_.bytes() + column_count_.bytes() + cluster_column_.bytes() + count_.bytes() +
-           tile_start_.bytes() + temp_.bytes();
+           slot_particle_.bytes() + bounds_.bytes() + image_centers_.bytes() + key_.bytes() +
+           sorted_key_.bytes() + index_.bytes() + order_.bytes() + column_.bytes() +
+           start_.bytes() + end_.bytes() + column_slot_.bytes() + column_count_.bytes() +
+           cluster_column_.bytes() + count_.bytes() + tile_start_.bytes() + temp_.bytes();
   }
 
  private:
@@ -287,8 +299,10 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
     columns_ = cluster_columns(box, std::size_t(n), range);
     const int clusters = assign_slots(pos, n, box, stream);
     hold_at_least(bounds_, clusters);
+    hold_at_least(image_centers_, clusters);
     cluster_bounds_kernel<T><<<blocks(std::int64_t(clusters) * kClusterSize), kBlock, 0, stream>>>(
-        pos, slot_particle_.data(), clusters, box.view<T>(), bounds_.data());
+        pos, slot_particle_.data(), clusters, box.view<T>(), T(range), bounds_.data(),
+        image_centers_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
     const ClusterSearchView<T> search{
         columns_,       column_slot_.data(), cluster_column_.data(),
@@ -377,6 +391,7 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
   core::DeviceBuffer<std::uint32_t> masks_;
   core::DeviceBuffer<int> slot_particle_;
   core::DeviceBuffer<ClusterBounds<T>> bounds_;
+  core::DeviceBuffer<float4> image_centers_;
   core::DeviceBuffer<std::uint32_t> key_, sorted_key_, index_, order_, column_;
   core::DeviceBuffer<int> start_, end_, column_count_, column_slot_, cluster_column_;
   core::DeviceBuffer<int> count_, tile_start_;

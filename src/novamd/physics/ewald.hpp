@@ -74,7 +74,7 @@ struct EwaldReal {
   /// erfc(x), given exp(-x^2).
   NOVAMD_HD static T erfc_of(T x, T exp_x2) {
     if constexpr (sizeof(T) == sizeof(float)) {
-      const T t = T(1) / (T(1) + T(0.3275911) * x);
+      const T t = core::reciprocal_hd(T(1) + T(0.3275911) * x);
       return t *
              (T(0.254829592) +
               t * (T(-0.284496736) +

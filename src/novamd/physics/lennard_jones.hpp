@@ -15,6 +15,7 @@
 /// energy shift, linear force shift) is the cutoff wrapper's (truncated.hpp).
 
 #include "novamd/core/host_device.hpp"
+#include "novamd/core/math.hpp"
 #include "novamd/physics/pair_result.hpp"
 
 namespace novamd::physics {
@@ -35,7 +36,7 @@ struct LennardJones {
 
   /// The potential and force at squared distance r2 > 0.
   NOVAMD_HD static PairResult<T> evaluate(T r2, const Params& p) {
-    const T inv_r2 = T(1) / r2;
+    const T inv_r2 = core::reciprocal_hd(r2);
     const T inv_r6 = inv_r2 * inv_r2 * inv_r2;
     const T repulsion = p.c12 * inv_r6;  // C12 / r^6: times 1/r^6 below
     return {inv_r6 * (T(12) * repulsion - T(6) * p.c6) * inv_r2, inv_r6 * (repulsion - p.c6)};
