@@ -61,6 +61,7 @@ TEST(Cli, ExamplesRunShortened) {
       {"peptide/peptide_pme.yaml", ""},
       {"amber-dipeptide/dipeptide_pme.yaml", ""},
       {"water/water_pme.yaml", ""},
+      {"water/water_rigid.yaml", ""},
       {"nuclear_pasta.yaml",
        " --set system.structure.generate.total=2000 --set forces.1.yukawa.cutoff=15"},
   };

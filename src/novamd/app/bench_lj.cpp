@@ -39,9 +39,10 @@ io::Config melt_config(int cells, const BenchOptions& options) {
   lj.cutoff = 2.5;
   c.forces = {lj};
   c.neighbors.skin = 0.3;
-  c.neighbors.method = options.neighbors == "cell_list"       ? neighbors::NeighborMethod::CellList
-                       : options.neighbors == "neighbor_list" ? neighbors::NeighborMethod::NeighborList
-                                                              : neighbors::NeighborMethod::Auto;
+  c.neighbors.method = options.neighbors == "cell_list" ? neighbors::NeighborMethod::CellList
+                       : options.neighbors == "neighbor_list"
+                           ? neighbors::NeighborMethod::NeighborList
+                           : neighbors::NeighborMethod::Auto;
   c.neighbors.layout = bench_layout(options);
   c.integrator.timestep = 0.005;
   return c;
@@ -74,8 +75,10 @@ int bench_lennard_jones(const BenchOptions& options) {
   std::vector<int> cells;
   for (auto n : options.sizes) cells.push_back(cells_for(n));
   if (cells.empty()) {
-    if (on_gpu) cells.assign(std::begin(kGpuCells), std::end(kGpuCells));
-    else cells.assign(std::begin(kCpuCells), std::end(kCpuCells));
+    if (on_gpu)
+      cells.assign(std::begin(kGpuCells), std::end(kGpuCells));
+    else
+      cells.assign(std::begin(kCpuCells), std::end(kCpuCells));
   }
   fmt::print("{}\n", version_line());
   bool first = true;
@@ -94,9 +97,10 @@ int bench_lennard_jones(const BenchOptions& options) {
                                                           {},
                                                           {}});
     if (first) {
-      fmt::print("backend {}, precision {}, neighbors {} (layout {}); LJ melt, rho* 0.8442, "
-                 "T* 1.44, rc 2.5, skin 0.3, dt 0.005\n",
-                 backend->description(), options.precision, options.neighbors, options.layout);
+      fmt::print(
+          "backend {}, precision {}, neighbors {} (layout {}); LJ melt, rho* 0.8442, "
+          "T* 1.44, rc 2.5, skin 0.3, dt 0.005\n",
+          backend->description(), options.precision, options.neighbors, options.layout);
       fmt::print("{:>9} {:>10} {:>10} {:>12} {:>7} {:>9} {:>14}\n", "N", "ms/step", "steps/s",
                  "atom-steps/s", "forces", "builds", "bytes/atom");
       first = false;
@@ -106,8 +110,7 @@ int bench_lennard_jones(const BenchOptions& options) {
     const int steps = options.steps > 0 ? options.steps : on_gpu ? 200 : 20;
     const int repeats = on_gpu ? 9 : 3;
     const std::int64_t builds_before = backend->neighbor_list_builds();
-    const auto t =
-        time_steps(*backend, config.integrator.timestep, warmup, steps, repeats);
+    const auto t = time_steps(*backend, config.integrator.timestep, warmup, steps, repeats);
     const double timed_steps = double(warmup + steps * repeats);
     const double builds_per_100 =
         100.0 * double(backend->neighbor_list_builds() - builds_before) / timed_steps;

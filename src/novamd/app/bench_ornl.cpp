@@ -57,7 +57,8 @@ io::TopologyFile water_box(int per_edge, std::uint64_t seed) {
   const core::RandomStream rng(seed, core::RandomPurpose::BenchmarkSetup);
   const double half_angle = 0.5 * 109.47 * std::numbers::pi / 180.0;
   for (int m = 0; m < molecules; ++m) {
-    const core::Vec3<double> o{(m % per_edge + 0.5) * spacing, (m / per_edge % per_edge + 0.5) * spacing,
+    const core::Vec3<double> o{(m % per_edge + 0.5) * spacing,
+                               (m / per_edge % per_edge + 0.5) * spacing,
                                (m / (per_edge * per_edge) + 0.5) * spacing};
     // A random orthonormal frame from two random directions (Gram-Schmidt).
     const auto random_unit = [&](std::uint64_t k) {
@@ -75,8 +76,10 @@ io::TopologyFile water_box(int per_edge, std::uint64_t seed) {
     const double c = std::cos(half_angle), s = std::sin(half_angle);
     const std::int32_t first = 3 * m;
     f.position.push_back(o);
-    f.position.push_back({o.x + c * a.x + s * b.x, o.y + c * a.y + s * b.y, o.z + c * a.z + s * b.z});
-    f.position.push_back({o.x + c * a.x - s * b.x, o.y + c * a.y - s * b.y, o.z + c * a.z - s * b.z});
+    f.position.push_back(
+        {o.x + c * a.x + s * b.x, o.y + c * a.y + s * b.y, o.z + c * a.z + s * b.z});
+    f.position.push_back(
+        {o.x + c * a.x - s * b.x, o.y + c * a.y - s * b.y, o.z + c * a.z - s * b.z});
     f.type.insert(f.type.end(), {0, 1, 1});
     f.charge.insert(f.charge.end(), {-0.8476, 0.4238, 0.4238});
     f.molecule.insert(f.molecule.end(), {m + 1, m + 1, m + 1});
@@ -202,19 +205,21 @@ int bench_ornl(const BenchOptions& options) {
   const bool on_gpu = backend::resolve_backend_name(options.backend) == "cuda";
   fmt::print("{}\n", version_line());
   bool first = true;
-  for (const auto method : {neighbors::NeighborMethod::CellList, neighbors::NeighborMethod::NeighborList}) {
+  for (const auto method :
+       {neighbors::NeighborMethod::CellList, neighbors::NeighborMethod::NeighborList}) {
     const io::Config config = water_config(options, method);
     const io::InitialSystem initial = io::build_initial_system(config);
     const io::MolecularSystem molecular = io::molecular_system(config);
     auto backend = backend::make_backend(
-        config.backend, {config.units, config.system.species, initial.box, initial.particles,
-                         config.forces, config.precision, config.neighbors, nullptr,
-                         molecular.topology, molecular.bonded});
+        config.backend,
+        {config.units, config.system.species, initial.box, initial.particles, config.forces,
+         config.precision, config.neighbors, nullptr, molecular.topology, molecular.bonded});
     if (first) {
-      fmt::print("backend {}, precision {}; seed 002's case: {} atoms of flexible SPC/E water "
-                 "(box {:.2f} A), LJ + force-shifted Coulomb at 10 A, bonds and angles, dt {} fs\n",
-                 backend->description(), options.precision, initial.particles.size(),
-                 initial.box.length().x, kTimestep);
+      fmt::print(
+          "backend {}, precision {}; seed 002's case: {} atoms of flexible SPC/E water "
+          "(box {:.2f} A), LJ + force-shifted Coulomb at 10 A, bonds and angles, dt {} fs\n",
+          backend->description(), options.precision, initial.particles.size(),
+          initial.box.length().x, kTimestep);
       fmt::print("{:>14} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>10}\n", "pairs by", "ms/step",
                  "forces", "LJ ms", "Coul ms", "bonded", "+bonded", "bonded%", "seed 002");
       first = false;

@@ -136,8 +136,10 @@ int bench_pasta(const BenchOptions& options) {
   const bool on_gpu = backend::resolve_backend_name(options.backend) == "cuda";
   std::vector<std::int64_t> sizes = options.sizes;
   if (sizes.empty()) {
-    if (on_gpu) sizes.assign(std::begin(kGpuSizes), std::end(kGpuSizes));
-    else sizes.assign(std::begin(kCpuSizes), std::end(kCpuSizes));
+    if (on_gpu)
+      sizes.assign(std::begin(kGpuSizes), std::end(kGpuSizes));
+    else
+      sizes.assign(std::begin(kCpuSizes), std::end(kCpuSizes));
   }
   for (auto n : sizes) {
     if (n < 100) throw core::InputError(fmt::format("--sizes: {} is too few; expected >= 100", n));
@@ -158,12 +160,13 @@ int bench_pasta(const BenchOptions& options) {
                                                           {},
                                                           {}});
     if (first) {
-      fmt::print("backend {}, precision {}; nuclear pasta, Y_p 0.4, 0.05 fm^-3, T 1 MeV, dt 2 "
-                 "fm/c; nuclear rc 10 fm, Coulomb lambda 10 fm\n",
-                 backend->description(), options.precision);
-      fmt::print("{:>7} {:>9} {:>7} {:>7} {:>9} {:>9} {:>10} {:>10} {:>6} {:>10} {:>10}\n",
-                 "N", "ms/step", "forces", "builds", "nucl ms", "Coul ms", "nucl pairs",
-                 "list pairs", "Coul rc", "Coul pairs", "evals/s");
+      fmt::print(
+          "backend {}, precision {}; nuclear pasta, Y_p 0.4, 0.05 fm^-3, T 1 MeV, dt 2 "
+          "fm/c; nuclear rc 10 fm, Coulomb lambda 10 fm\n",
+          backend->description(), options.precision);
+      fmt::print("{:>7} {:>9} {:>7} {:>7} {:>9} {:>9} {:>10} {:>10} {:>6} {:>10} {:>10}\n", "N",
+                 "ms/step", "forces", "builds", "nucl ms", "Coul ms", "nucl pairs", "list pairs",
+                 "Coul rc", "Coul pairs", "evals/s");
       first = false;
     }
     const int steps = options.steps > 0 ? options.steps : on_gpu ? 50 : 2;
@@ -177,12 +180,12 @@ int bench_pasta(const BenchOptions& options) {
     const double rc = forces::cutoff_of(config.forces[1]);
     const auto pairs = count_pairs(initial.particles, initial.box,
                                    kNuclearCutoff + config.neighbors.skin_for(kNuclearCutoff), rc);
-    fmt::print("{:>7} {:>9.3f} {:>6.0f}% {:>7.1f} {:>9.3f} {:>9.3f} {:>10.4g} {:>10.4g} {:>6.0f} "
-               "{:>10.4g} {:>10.3g}\n",
-               n, 1e3 * t.step, 100.0 * t.forces / t.step, builds_per_100, 1e3 * nuclear_s,
-               1e3 * coulomb_s,
-               pairs.nuclear, pairs.nuclear_list, rc, pairs.coulomb,
-               all_pairs_evaluations(config.backend, n) / coulomb_s);
+    fmt::print(
+        "{:>7} {:>9.3f} {:>6.0f}% {:>7.1f} {:>9.3f} {:>9.3f} {:>10.4g} {:>10.4g} {:>6.0f} "
+        "{:>10.4g} {:>10.3g}\n",
+        n, 1e3 * t.step, 100.0 * t.forces / t.step, builds_per_100, 1e3 * nuclear_s,
+        1e3 * coulomb_s, pairs.nuclear, pairs.nuclear_list, rc, pairs.coulomb,
+        all_pairs_evaluations(config.backend, n) / coulomb_s);
     std::fflush(stdout);
   }
   print_legend();

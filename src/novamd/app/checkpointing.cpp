@@ -54,19 +54,19 @@ void check_state(const std::filesystem::path& file, const io::CheckpointData& da
   const int types = config.system.species.size();
   for (std::size_t i = 0; i < particles.size(); ++i) {
     if (particles.type[i] < 0 || particles.type[i] >= types)
-      throw core::InputError(fmt::format(
-          "{}: particle {} has type {}, but system.species declares {} species", file.string(),
-          particles.id[i], particles.type[i], types));
+      throw core::InputError(
+          fmt::format("{}: particle {} has type {}, but system.species declares {} species",
+                      file.string(), particles.id[i], particles.type[i], types));
   }
   if (data.state.terms.size() != config.forces.size())
     throw core::InputError(fmt::format("{}: the checkpoint has {} force terms, the config {}",
                                        file.string(), data.state.terms.size(),
                                        config.forces.size()));
   if (data.integrator.type != config.integrator.type)
-    throw core::InputError(fmt::format("{}: the checkpoint was written by integrator {}; this run "
-                                       "uses {}",
-                                       file.string(), data.integrator.type,
-                                       config.integrator.type));
+    throw core::InputError(
+        fmt::format("{}: the checkpoint was written by integrator {}; this run "
+                    "uses {}",
+                    file.string(), data.integrator.type, config.integrator.type));
   check_cutoffs(file, data, config);
 }
 

@@ -30,8 +30,7 @@ void add_run_command(CLI::App& app, novamd::app::RunOptions& run, RunFlags& flag
   auto* cmd = app.add_subcommand("run", "Run a simulation from a YAML config");
   cmd->add_option("config", run.config, "YAML config file")->required();
   cmd->add_option("--backend", flags.backend, "auto | cpu | cuda (overrides the config)");
-  cmd->add_option("--precision", flags.precision,
-                  "double | mixed | single (overrides the config)");
+  cmd->add_option("--precision", flags.precision, "double | mixed | single (overrides the config)");
   cmd->add_option("--steps", flags.steps, "the last step (overrides run.steps)");
   cmd->add_option("--set", flags.sets, "override a config key: --set key.path=value (repeatable)");
   cmd->add_option("--restart", flags.restart, "continue from this checkpoint file");
@@ -67,8 +66,9 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   cmd->add_option("--case", bench.case_name, "yukawa | lj | pasta | ornl")->capture_default_str();
   cmd->add_option("--neighbors", bench.neighbors, "lj: auto | neighbor_list | cell_list")
       ->capture_default_str();
-  cmd->add_option("--layout", bench.layout,
-                  "lj, ornl: the CUDA backend's Verlet lists, auto | atoms | clusters (neighbors.layout)")
+  cmd->add_option(
+         "--layout", bench.layout,
+         "lj, ornl: the CUDA backend's Verlet lists, auto | atoms | clusters (neighbors.layout)")
       ->capture_default_str();
   cmd->add_option("--backend", bench.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_option("--precision", bench.precision, "double | mixed | single")->capture_default_str();
@@ -171,9 +171,9 @@ int main(int argc, char** argv) {
   } catch (const novamd::core::RunError& e) {
     return report_failure(session, "run stopped: ", e.what(), kExitRunFailure, true);
   } catch (const std::bad_alloc&) {
-    return report_failure(session, "run stopped: ",
-                          "out of memory: the system is too large for this machine",
-                          kExitRunFailure, true);
+    return report_failure(
+        session, "run stopped: ", "out of memory: the system is too large for this machine",
+        kExitRunFailure, true);
   } catch (const std::exception& e) {
     return report_failure(session, "internal error: ", e.what(), kExitRunFailure, true);
   }

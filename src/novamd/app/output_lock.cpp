@@ -28,7 +28,8 @@ std::string holder_of(int fd) {
 /// True when `fd` is still the file at `path` (a finishing run may have removed it between our
 /// open and our lock: then the lock guards nothing and must be taken again).
 bool still_linked(int fd, const std::filesystem::path& path) {
-  struct stat by_fd {}, by_path {};
+  struct stat by_fd {
+  }, by_path{};
   return ::fstat(fd, &by_fd) == 0 && ::lstat(path.c_str(), &by_path) == 0 &&
          by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino;
 }
@@ -51,8 +52,7 @@ OutputLock::OutputLock(const std::vector<std::filesystem::path>& outputs) {
         const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0)
           throw core::InputError(fmt::format("{}: cannot create the lock file '{}': {}",
-                                             output.string(), file.string(),
-                                             std::strerror(errno)));
+                                             output.string(), file.string(), std::strerror(errno)));
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
           const std::string pid = holder_of(fd);
           ::close(fd);
@@ -80,7 +80,9 @@ OutputLock::OutputLock(const std::vector<std::filesystem::path>& outputs) {
   }
 }
 
-OutputLock::~OutputLock() { release(); }
+OutputLock::~OutputLock() {
+  release();
+}
 
 OutputLock::OutputLock(OutputLock&& other) noexcept : held_(std::exchange(other.held_, {})) {}
 

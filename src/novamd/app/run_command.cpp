@@ -33,8 +33,10 @@ std::string describe_method(const io::Config& config, const forces::ForceSetting
                          cluster_pairs ? " of cluster pairs (32 x 32)" : "",
                          config.neighbors.skin_for(rc), config.units.length,
                          config.neighbors.check_every);
-    case neighbors::NeighborMethod::CellList: return "cell lists";
-    default: return "all pairs";
+    case neighbors::NeighborMethod::CellList:
+      return "cell lists";
+    default:
+      return "all pairs";
   }
 }
 
@@ -73,8 +75,9 @@ std::string describe_ranks(const parallel::GridShape& grid, const io::Config& co
   bool cutoff = false;
   for (const auto& f : config.forces) cutoff = cutoff || !std::isinf(forces::cutoff_of(f));
   if (cutoff)
-    text += "; force-matrix blocks: pair forces with a cutoff test every pair of the block "
-            "(no neighbour lists)";
+    text +=
+        "; force-matrix blocks: pair forces with a cutoff test every pair of the block "
+        "(no neighbour lists)";
   return text;
 }
 
@@ -96,6 +99,15 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
   for (const auto& f : config.forces) lines.push_back({"force", forces::describe(f, u)});
   lines.push_back({"neighbors", describe_neighbors(config, box, cluster_pairs)});
   lines.push_back({"integrator", describe_integrator(config)});
+  if (const auto& c = config.constraints) {
+    const char* bonds = c->request.bonds == constraints::BondConstraints::HydrogenBonds
+                            ? "bonds to hydrogens (SHAKE and RATTLE)"
+                            : "no bonds";
+    lines.push_back({"constraints", fmt::format("{}, {}, tolerance {:.3g}", bonds,
+                                                c->request.rigid_water ? "rigid waters (SETTLE)"
+                                                                       : "flexible waters",
+                                                c->tolerance)});
+  }
   std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),
                                    config.output.thermo.every);
   for (const auto& t : config.output.trajectories)
@@ -120,8 +132,8 @@ std::string describe_integrator(const io::Config& config) {
     text += fmt::format(", T = {} {}, friction {} per {}", *i.temperature, u.temperature,
                         i.friction, u.time);
   if (i.type == "nose_hoover")
-    text += fmt::format(", T = {} {}, tau {} {}, chain of {}", *i.temperature, u.temperature,
-                        i.tau, u.time, i.chain);
+    text += fmt::format(", T = {} {}, tau {} {}, chain of {}", *i.temperature, u.temperature, i.tau,
+                        u.time, i.chain);
   if (i.type == "bussi")
     text += fmt::format(", T = {} {}, tau {} {}", *i.temperature, u.temperature, i.tau, u.time);
   return text + fmt::format(", to step {}", config.run.steps);
@@ -160,10 +172,11 @@ void print_summary(const RunResult& r, const backend::Backend& backend, const io
     }
     if (r.initial && r.final && r.final->step > r.initial->step) {
       const double e0 = r.initial->conserved_energy;
-      fmt::print("Conserved energy: {:.10g} {} at step {}, {:.10g} at step {} (relative change "
-                 "{:.3g})\n",
-                 e0, units.energy, r.initial->step, r.final->conserved_energy, r.final->step,
-                 e0 != 0 ? (r.final->conserved_energy - e0) / std::abs(e0) : 0.0);
+      fmt::print(
+          "Conserved energy: {:.10g} {} at step {}, {:.10g} at step {} (relative change "
+          "{:.3g})\n",
+          e0, units.energy, r.initial->step, r.final->conserved_energy, r.final->step,
+          e0 != 0 ? (r.final->conserved_energy - e0) / std::abs(e0) : 0.0);
     }
   } else {
     fmt::print("Done: initial state evaluated (run.steps = 0)\n");
@@ -196,6 +209,10 @@ void print_run_header(const Simulation& sim) {
       sim.backend_name() == "cuda" && config.neighbors.layout == neighbors::ListLayout::Clusters;
   auto lines = header_lines(config, sim.box(), sim.species_counts(), sim.backend(), cluster_pairs,
                             sim.analyzer());
+  for (auto& line : lines)
+    if (line.key == "constraints")
+      line.value += fmt::format("; {} distances held ({} rigid waters)", sim.held_distances(),
+                                sim.rigid_waters());
   if (const auto& error = sim.ewald_error()) {  // after the force terms
     const auto neighbors = std::find_if(lines.begin(), lines.end(),
                                         [](const HeaderLine& l) { return l.key == "neighbors"; });
@@ -254,6 +271,8 @@ int run_command(const RunOptions& options, const parallel::MpiSession& session) 
   return core::kExitSuccess;
 }
 
-int run_command(const RunOptions& options) { return run_command(options, parallel::MpiSession()); }
+int run_command(const RunOptions& options) {
+  return run_command(options, parallel::MpiSession());
+}
 
 }  // namespace novamd::app

@@ -20,8 +20,9 @@ std::string likely_cause(const io::Config& config) {
                   config.integrator.timestep, u.time);
   const auto& generate = config.system.structure.generate;
   if (generate && generate->lattice == "random" && generate->min_separation == 0.0)
-    text += " (the random structure has no min_separation: set "
-            "system.structure.generate.min_separation, e.g. to 0.9 sigma)";
+    text +=
+        " (the random structure has no min_separation: set "
+        "system.structure.generate.min_separation, e.g. to 0.9 sigma)";
   return text;
 }
 
@@ -67,18 +68,18 @@ void EnergyWatch::check(const analysis::ThermoState& s, const io::Config& config
   const struct {
     const char* name;
     double value;
-  } quantities[] = {{"kinetic energy", s.kinetic_energy},     {"potential energy", s.potential_energy},
-                    {"total energy", s.total_energy},         {"conserved energy", s.conserved_energy},
-                    {"temperature", s.temperature},           {"pressure", s.pressure}};
+  } quantities[] = {{"kinetic energy", s.kinetic_energy}, {"potential energy", s.potential_energy},
+                    {"total energy", s.total_energy},     {"conserved energy", s.conserved_energy},
+                    {"temperature", s.temperature},       {"pressure", s.pressure}};
   for (const auto& q : quantities)
     if (!std::isfinite(q.value))
-      throw CollectiveRunError(fmt::format("step {}: the {} is {}; {}", s.step, q.name, q.value,
-                                           likely_cause(config)));
+      throw CollectiveRunError(
+          fmt::format("step {}: the {} is {}; {}", s.step, q.name, q.value, likely_cause(config)));
   if (!first_conserved_) {
     first_conserved_ = s.conserved_energy;
     first_step_ = s.step;
-    scale_ = std::max({std::abs(s.conserved_energy), std::abs(s.potential_energy),
-                       s.kinetic_energy});
+    scale_ =
+        std::max({std::abs(s.conserved_energy), std::abs(s.potential_energy), s.kinetic_energy});
     return;
   }
   const double drift = relative_drift(s);

@@ -12,7 +12,9 @@
 namespace novamd::app {
 namespace {
 
-bool due(std::int64_t every, std::int64_t step) { return every > 0 && step % every == 0; }
+bool due(std::int64_t every, std::int64_t step) {
+  return every > 0 && step % every == 0;
+}
 
 }  // namespace
 
@@ -33,8 +35,7 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
       (config.output.topology_file || config.output.data_file))
     topology_output_ = io::topology_output_of(*config.system.topology->file);
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
-  if (writes_files)
-    thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
+  if (writes_files) thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
   for (const auto& settings : config.output.trajectories) {
     const io::TrajectoryOpen open = trajectory_open(config, settings, particles, resume_after_step);
     trajectories_.push_back(

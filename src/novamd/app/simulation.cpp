@@ -5,9 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "novamd/app/rank_agreement.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
+#include "novamd/constraints/term_geometry.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/initial_system.hpp"
@@ -82,19 +85,61 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
 void Simulation::build_state(const parallel::MpiSession& session) {
   if (session.active() && backend_name_ == "cuda")
     backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
-  backend_ = backend::make_backend(
-      config_.backend, {config_.units, config_.system.species, box_, std::move(particles_),
-                        config_.forces, config_.precision, config_.neighbors, communicator_,
-                        std::move(molecular_.topology), std::move(molecular_.bonded)});
+  constraints::ConstraintPlan plan = constraint_plan();
+  const std::size_t held = plan.constraint_count();
+  held_distances_ = held;
+  rigid_waters_ = plan.waters.size();
+  backend::BackendSetup setup{config_.units,
+                              config_.system.species,
+                              box_,
+                              std::move(particles_),
+                              config_.forces,
+                              config_.precision,
+                              config_.neighbors,
+                              communicator_,
+                              std::move(molecular_.topology),
+                              std::move(molecular_.bonded)};
+  setup.constraint_plan = std::move(plan);
+  if (config_.constraints) setup.constraint_tolerance = config_.constraints->tolerance;
+  backend_ = backend::make_backend(config_.backend, std::move(setup));
   integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
-                                           {backend_->size()});
+                                           {backend_->size(), held});
   if (restart_) {
     backend_->restore_state(restart_->data.state);
     integrator_->restore(restart_->data.integrator);
+  } else if (held > 0) {
+    backend_->constrain_initial_state();
+    start_at_exact_temperature();
   }
   make_analyzer();
   plasma_ = analysis::plasma_of(config_.forces, config_.system.species, count_, box_.volume(),
                                 config_.units);
+}
+
+/// The distances `constraints` holds, from the topology, the masses by particle id and the
+/// bonded terms' lengths and angles (empty without the section).
+constraints::ConstraintPlan Simulation::constraint_plan() const {
+  if (!config_.constraints) return {};
+  std::vector<double> mass(particles_.size());
+  for (std::size_t i = 0; i < particles_.size(); ++i)
+    mass[std::size_t(particles_.id[i])] = particles_.mass.empty()
+                                              ? config_.system.species[particles_.type[i]].mass
+                                              : particles_.mass[i];
+  const auto geometry = constraints::term_geometry(molecular_.topology, molecular_.bonded);
+  return constraints::plan_constraints(molecular_.topology,
+                                       {mass, geometry.bond_length, geometry.angle_theta0},
+                                       config_.constraints->request);
+}
+
+/// With `system.velocities.temperature`, the velocities scaled after the constraints took their
+/// share, so that the kinetic temperature over the degrees of freedom left is the one asked for.
+void Simulation::start_at_exact_temperature() {
+  const auto& target = config_.system.velocities.temperature;
+  if (!target || *target <= 0.0) return;
+  const double kinetic = backend_->kinetic_energy();
+  const double temperature =
+      2.0 * kinetic / (integrator_->degrees_of_freedom() * config_.units.boltzmann);
+  if (temperature > 0.0) backend_->scale_velocities(std::sqrt(*target / temperature));
 }
 
 void Simulation::make_analyzer() {

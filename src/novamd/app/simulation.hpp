@@ -82,12 +82,17 @@ class Simulation {
   const std::optional<Restart>& restart() const { return restart_; }
   /// Whether this rank writes the files (rank 0).
   bool writes_files() const { return root_; }
+  /// Distances the run holds fixed (`constraints`), and of them those in rigid waters.
+  std::size_t held_distances() const { return held_distances_; }
+  std::size_t rigid_waters() const { return rigid_waters_; }
 
  private:
   Simulation() = default;
   void read_input(const SimulationInput& input, const parallel::MpiSession& session);
   void build_state(const parallel::MpiSession& session);
   void make_analyzer();
+  constraints::ConstraintPlan constraint_plan() const;
+  void start_at_exact_temperature();
 
   SimulationInput input_;
   io::Config config_;
@@ -97,6 +102,7 @@ class Simulation {
   std::optional<Restart> restart_;
   std::int64_t first_step_ = 0;
   bool root_ = true;
+  std::size_t held_distances_ = 0, rigid_waters_ = 0;
   parallel::GridShape grid_;
   std::vector<std::int64_t> count_;
   /// The topology and bonded terms of a molecular system (`system.topology`), until the backend

@@ -36,13 +36,18 @@ StopSignals::~StopSignals() {
   sigaction(SIGINT, &g_previous_int, nullptr);
 }
 
-int StopSignals::received() const { return g_received; }
+int StopSignals::received() const {
+  return g_received;
+}
 
 const char* StopSignals::name(int signal) {
   switch (signal) {
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    default: return "a signal";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    default:
+      return "a signal";
   }
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "novamd/backend/backend_state.hpp"
+#include "novamd/constraints/constraint_plan.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/particle_view.hpp"
 #include "novamd/core/particles.hpp"
@@ -97,6 +98,10 @@ struct BackendSetup {
   /// terms; not with a force-matrix decomposition.
   core::Topology topology;
   std::vector<forces::BondedSettings> bonded;
+  /// Distances held fixed (constraints/constraint_plan.hpp; empty: none), each within
+  /// `constraint_tolerance` of its length.
+  constraints::ConstraintPlan constraint_plan;
+  double constraint_tolerance = 1e-8;
 };
 
 /// The state where it runs and the primitives a step is made of: the step operations that
@@ -142,6 +147,10 @@ class Backend : public integrate::StepOperations {
   /// copy where the backend can: for analysis. Valid until the next call that changes the
   /// state (a force evaluation may reorder the arrays). By default the host copy in id order.
   virtual ParticleArrays particle_arrays() { return {core::view_of(particles_on_host()), nullptr}; }
+
+  /// A fresh run's start, where distances are held: positions projected onto the constraints
+  /// and velocities made to satisfy them (nothing to do without constraints).
+  virtual void constrain_initial_state() {}
 
   /// Everything needed to continue bitwise, in storage order (for a checkpoint).
   virtual BackendState save_state() = 0;

@@ -79,6 +79,18 @@ CpuBackend::CpuBackend(BackendSetup setup)
   for (const auto& s : species_.all())
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
   buffers_.reset(particles_.size());
+  if (setup.constraint_plan.constraint_count() > 0) {
+    if (domain_->decomposed())
+      throw core::InputError(
+          "constraints: held distances run on one rank; this run has a force-matrix grid over "
+          "several (run it on one rank, or without constraints)");
+    constraints_.emplace(std::move(setup.constraint_plan), setup.constraint_tolerance);
+    constraints_->locate(particles_);
+  }
+}
+
+void CpuBackend::constrain_initial_state() {
+  if (constraints_) constraints_->constrain_state(particles_, box_.view<double>(), inverse_mass_);
 }
 
 std::string CpuBackend::description() const {
@@ -113,6 +125,7 @@ void CpuBackend::reorder_along_curve() {
   core::permute(particles_, order);
   if (!heat_.empty()) heat_ = core::gathered(heat_, order);
   for (const auto& term : terms_) term->invalidate_lists();
+  if (constraints_) constraints_->locate(particles_);
   ++reorders_;
 }
 
@@ -132,15 +145,30 @@ const core::ParticleData& CpuBackend::particles_on_host() {
 void CpuBackend::kick(double dt) {
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, kick_update(dt));
+  if (constraints_)
+    constraints_->constrain_velocities(particles_, box_.view<double>(), inverse_mass_);
 }
 
 void CpuBackend::drift(double dt) {
   energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
+  if (constraints_) {  // DESIGN principle 11: positions, velocities by the same moves, velocities
+    before_drift_.resize(size());
+    for (std::size_t i = 0; i < size(); ++i)
+      before_drift_[i] = {particles_.position.x[i], particles_.position.y[i],
+                          particles_.position.z[i]};
+  }
   for_each_particle(begin, end, drift_update(dt));
+  if (constraints_)
+    constraints_->after_drift(particles_, before_drift_, dt, box_.view<double>(), inverse_mass_);
 }
 
 void CpuBackend::kick_drift(double kick_dt, double drift_dt) {
+  if (constraints_) {  // each stage constrained in turn
+    kick(kick_dt);
+    drift(drift_dt);
+    return;
+  }
   energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)});
@@ -182,9 +210,18 @@ void CpuBackend::scale_velocities(double factor) {
 void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, thermalize_update(noise));
+  // The velocity condition is part of the O step: its kinetic-energy change counts as heat.
+  if (constraints_)
+    constraints_->constrain_velocities(particles_, box_.view<double>(), inverse_mass_,
+                                       heat_.data());
 }
 
 void CpuBackend::thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) {
+  if (constraints_) {  // each stage constrained in turn
+    thermalize(noise);
+    drift(drift_dt);
+    return;
+  }
   energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end,
@@ -232,6 +269,11 @@ Observables CpuBackend::observables() {
   domain_->sum_over_ranks(shares.data(), shares.size());
   o.potential_energy = shares[0];
   for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] = shares[1 + k];
+  // The constraint forces at this instant (host_constraints.hpp).
+  if (constraints_) {
+    const auto held = constraints_->virial(particles_, box_.view<double>(), inverse_mass_);
+    for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] += held.c[k];
+  }
   o.term_energy = term_energies({shares.begin() + 1 + core::kTensorComponents, shares.end()});
   o.kinetic = kinetic_tensor();
   return o;
@@ -277,6 +319,7 @@ void CpuBackend::restore_state(const BackendState& state) {
       terms_[plan_.term_of[f]]->restore_neighbors(state.terms[f], particles_, box_);
   buffers_.reset(particles_.size());
   energy_current_ = false;
+  if (constraints_) constraints_->locate(particles_);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "novamd/backend/backend.hpp"
+#include "novamd/constraints/host_constraints.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/integrate/particle_updates.hpp"
@@ -39,6 +40,7 @@ class CpuBackend final : public Backend {
   Observables observables() override;
   BackendState save_state() override;
   void restore_state(const BackendState& state) override;
+  void constrain_initial_state() override;
   std::optional<Unstable> find_unstable(double max_speed) override;
   const core::ParticleData& particles_on_host() override;
   /// The backend's own arrays; every rank's particles gathered when decomposed.
@@ -80,9 +82,11 @@ class CpuBackend final : public Backend {
   neighbors::ForceBuffers buffers_;
   /// The energy summed after each term, at the last evaluation with energies (this rank's share).
   std::vector<double> cumulative_energy_;
-  std::vector<double> inverse_mass_;          ///< per type, times the force-to-acceleration factor
-  std::vector<double> heat_;                  ///< per particle: kinetic energy added by O steps
-  std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads
+  std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
+  std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
+  std::optional<constraints::HostConstraints> constraints_;  ///< distances held, if any
+  std::vector<core::Vec3<double>> before_drift_;  ///< positions before a constrained drift
+  std::unique_ptr<parallel::Domain> domain_;      ///< which particles this rank owns and reads
 };
 
 }  // namespace novamd::backend

@@ -20,8 +20,9 @@
 ///
 ///     sum_l (s_k . s_l) (w_i sigma_li - w_j sigma_lj) l_l = -s_k . (v_i - v_j),   k = (i, j),
 ///
-/// solved here exactly (Gaussian elimination with partial pivoting: a cluster has at most a few
-/// constraints), as RATTLE's iteration would converge to.
+/// solved here exactly (constraint_multipliers), as RATTLE's iteration would converge to. The
+/// same system, with the accelerations' right-hand side, gives the instantaneous constraint
+/// forces (constraint_forces), whose virial joins the pressure.
 
 #include <cmath>
 
@@ -84,16 +85,18 @@ NOVAMD_HD ShakeResult shake_positions(const ConstraintCluster<P, C>& cluster,
   return result;
 }
 
-/// RATTLE's velocity condition on the cluster: velocities `v` corrected so that no particle pair
-/// of a constraint moves along it, at constrained positions `r`. Returns false (velocities
-/// unchanged) where the constraints are linearly dependent.
+/// The multipliers l_l of the cluster's constraints, s_k = r_i - r_j at positions `r`, from
+///
+///     sum_l (s_k . s_l) (w_i sigma_li - w_j sigma_lj) l_l = rhs_k,   k = (i, j),
+///
+/// (Gaussian elimination with partial pivoting: a cluster has at most a few constraints).
+/// Returns false where the constraints are linearly dependent.
 template <int P, int C>
-NOVAMD_HD bool rattle_velocities(const ConstraintCluster<P, C>& cluster,
-                                 const core::Vec3<double> (&r)[P], core::Vec3<double> (&v)[P]) {
+NOVAMD_HD bool constraint_multipliers(const ConstraintCluster<P, C>& cluster,
+                                      const core::Vec3<double> (&s)[C], const double (&rhs)[C],
+                                      double (&lambda)[C]) {
   const int n = cluster.constraints;
   double a[C][C + 1];  // the system, right-hand side in column n
-  core::Vec3<double> s[C];
-  for (int k = 0; k < n; ++k) s[k] = r[cluster.constraint[k].i] - r[cluster.constraint[k].j];
   for (int k = 0; k < n; ++k) {
     const auto& ck = cluster.constraint[k];
     for (int l = 0; l < n; ++l) {
@@ -102,9 +105,9 @@ NOVAMD_HD bool rattle_velocities(const ConstraintCluster<P, C>& cluster,
       a[k][l] = core::dot(s[k], s[l]) * (cluster.inverse_mass[ck.i] * sigma(ck.i) -
                                          cluster.inverse_mass[ck.j] * sigma(ck.j));
     }
-    a[k][n] = -core::dot(s[k], v[ck.i] - v[ck.j]);
+    a[k][n] = rhs[k];
   }
-  for (int col = 0; col < n; ++col) {  // elimination with partial pivoting
+  for (int col = 0; col < n; ++col) {
     int pivot = col;
     for (int k = col + 1; k < n; ++k)
       if (std::fabs(a[k][col]) > std::fabs(a[pivot][col])) pivot = k;
@@ -120,16 +123,72 @@ NOVAMD_HD bool rattle_velocities(const ConstraintCluster<P, C>& cluster,
       for (int m = col; m <= n; ++m) a[k][m] -= factor * a[col][m];
     }
   }
-  double lambda[C];
   for (int k = n - 1; k >= 0; --k) {
     double sum = a[k][n];
     for (int m = k + 1; m < n; ++m) sum -= a[k][m] * lambda[m];
     lambda[k] = sum / a[k][k];
   }
-  for (int k = 0; k < n; ++k) {
+  return true;
+}
+
+/// The separations s_k = r_i - r_j of the cluster's constraints at positions `r`.
+template <int P, int C>
+NOVAMD_HD void constraint_separations(const ConstraintCluster<P, C>& cluster,
+                                      const core::Vec3<double> (&r)[P],
+                                      core::Vec3<double> (&s)[C]) {
+  for (int k = 0; k < cluster.constraints; ++k)
+    s[k] = r[cluster.constraint[k].i] - r[cluster.constraint[k].j];
+}
+
+/// RATTLE's velocity condition on the cluster: velocities `v` corrected so that no particle pair
+/// of a constraint moves along it, at constrained positions `r`: v_p += w_p sum_k l_k sigma_kp
+/// s_k with the right-hand side -s_k . (v_i - v_j). Returns false (velocities unchanged) where
+/// the constraints are linearly dependent.
+template <int P, int C>
+NOVAMD_HD bool rattle_velocities(const ConstraintCluster<P, C>& cluster,
+                                 const core::Vec3<double> (&r)[P], core::Vec3<double> (&v)[P]) {
+  core::Vec3<double> s[C];
+  constraint_separations(cluster, r, s);
+  double rhs[C] = {}, lambda[C] = {};
+  for (int k = 0; k < cluster.constraints; ++k) {
+    const auto& c = cluster.constraint[k];
+    rhs[k] = -core::dot(s[k], v[c.i] - v[c.j]);
+  }
+  if (!constraint_multipliers(cluster, s, rhs, lambda)) return false;
+  for (int k = 0; k < cluster.constraints; ++k) {
     const auto& c = cluster.constraint[k];
     v[c.i] += (lambda[k] * cluster.inverse_mass[c.i]) * s[k];
     v[c.j] -= (lambda[k] * cluster.inverse_mass[c.j]) * s[k];
+  }
+  return true;
+}
+
+/// The constraint forces G_p = sum_k l_k sigma_kp s_k that keep the cluster's lengths fixed at
+/// this instant, given positions `r` (constrained), velocities `v` (that satisfy the velocity
+/// condition) and forces `f` (w_p f_p the acceleration): the second time derivative of
+/// |s_k|^2 vanishes, s_k . (a_i - a_j) + |v_i - v_j|^2 = 0 with a = w (f + G), so the right-hand
+/// side is -s_k . (w_i f_i - w_j f_j) - |v_i - v_j|^2 (the second term: the centripetal share).
+/// Returns false (g unset) where the constraints are linearly dependent.
+template <int P, int C>
+NOVAMD_HD bool constraint_forces(const ConstraintCluster<P, C>& cluster,
+                                 const core::Vec3<double> (&r)[P], const core::Vec3<double> (&v)[P],
+                                 const core::Vec3<double> (&f)[P], core::Vec3<double> (&g)[P]) {
+  core::Vec3<double> s[C];
+  constraint_separations(cluster, r, s);
+  double rhs[C] = {}, lambda[C] = {};
+  for (int k = 0; k < cluster.constraints; ++k) {
+    const auto& c = cluster.constraint[k];
+    const core::Vec3<double> relative = v[c.i] - v[c.j];
+    rhs[k] =
+        -core::dot(s[k], cluster.inverse_mass[c.i] * f[c.i] - cluster.inverse_mass[c.j] * f[c.j]) -
+        core::dot(relative, relative);
+  }
+  if (!constraint_multipliers(cluster, s, rhs, lambda)) return false;
+  for (int p = 0; p < cluster.particles; ++p) g[p] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < cluster.constraints; ++k) {
+    const auto& c = cluster.constraint[k];
+    g[c.i] += lambda[k] * s[k];
+    g[c.j] -= lambda[k] * s[k];
   }
   return true;
 }

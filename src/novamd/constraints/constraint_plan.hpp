@@ -41,6 +41,14 @@ struct ConstraintRequest {
   bool rigid_water = false;  ///< `water: settle`
 };
 
+/// `constraints: {bonds, water, tolerance}` (absent: nothing held). A present section holds the
+/// bonds to hydrogens and rigid waters unless it says otherwise, as OpenMM's HBonds with
+/// rigidWater and GROMACS's h-bonds with its water models do.
+struct ConstraintSettings {
+  ConstraintRequest request{BondConstraints::HydrogenBonds, true};
+  double tolerance = 1e-8;  ///< each held length within this fraction of its own
+};
+
 /// The topology's numbers the plan reads: a mass per particle id, a length (r0) per bond term
 /// and an equilibrium angle theta0 (radians) per angle term, NaN where a term has none.
 struct ConstraintSources {

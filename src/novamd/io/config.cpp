@@ -37,8 +37,9 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",   "forces",
-                         "neighbors", "integrator", "run",       "output", "analysis", "parallel"};
+const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",
+                         "forces",    "neighbors",  "integrator", "run",   "output",
+                         "analysis",  "parallel",   "constraints"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities", "topology"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -495,6 +496,12 @@ Config parse_root(const YamlReader& root) {
       config.neighbors.layout, config.precision == core::Precision::Double,
       std::any_of(config.forces.begin(), config.forces.end(), forces::uses_particle_charges));
   config.integrator = parse_integrator(root.required("integrator"), config.units);
+  if (const auto constraints = root.optional("constraints")) {
+    if (!config.system.topology)
+      constraints->fail("constraints need a molecular system",
+                        "system.topology (the bonds and waters to hold come from it)");
+    config.constraints = parse_constraints(*constraints);
+  }
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output"))
     config.output = parse_output(*output);

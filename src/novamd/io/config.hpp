@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "novamd/analysis/analysis_settings.hpp"
+#include "novamd/constraints/constraint_plan.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
@@ -131,6 +132,8 @@ struct Config {
   OutputSettings output;
   analysis::AnalysisSettings analysis;  ///< g(r), S(q), MSD; none by default
   parallel::ParallelSettings parallel;  ///< the force-matrix grid over MPI ranks
+  /// Distances held fixed (`constraints`); none when the section is absent. Needs a topology.
+  std::optional<constraints::ConstraintSettings> constraints;
   /// The document after --set overrides, as YAML: what a checkpoint records of the config.
   std::string effective_yaml;
   /// Each force term's cutoff key as messages name it, with the file and line where the config

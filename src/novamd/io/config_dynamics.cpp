@@ -80,13 +80,14 @@ TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
   const ValueRange range = settings.format == TrajectoryFormat::Dcd
                                ? ValueRange::between(map_of_fields ? 0 : 1, kDcdMaxInterval)
                                : ValueRange::at_least(map_of_fields ? 0 : 1);
-  const std::int64_t every = map_of_fields ? node.integer_or("every", 0, range)
-                                           : node.required("every").integer(range);
+  const std::int64_t every =
+      map_of_fields ? node.integer_or("every", 0, range) : node.required("every").integer(range);
   parse_fields(node, every, settings);
   std::int64_t smallest = 0;
   for (auto interval : {settings.position_every, settings.velocity_every, settings.force_every})
     if (interval > 0 && (smallest == 0 || interval < smallest)) smallest = interval;
-  if (smallest == 0) node.fail("no field is ever written", "at least one field with an interval >= 1");
+  if (smallest == 0)
+    node.fail("no field is ever written", "at least one field with an interval >= 1");
   settings.every = smallest;
   return settings;
 }
@@ -153,6 +154,19 @@ IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSyst
   return settings;
 }
 
+constraints::ConstraintSettings parse_constraints(const YamlReader& node) {
+  node.check_keys({"bonds", "water", "tolerance"});
+  constraints::ConstraintSettings settings;
+  const std::string bonds = node.choice_or("bonds", "h_bonds", {"none", "h_bonds", "all_bonds"});
+  settings.request.bonds = bonds == "none"        ? constraints::BondConstraints::None
+                           : bonds == "all_bonds" ? constraints::BondConstraints::AllBonds
+                                                  : constraints::BondConstraints::HydrogenBonds;
+  settings.request.rigid_water = node.choice_or("water", "settle", {"settle", "none"}) == "settle";
+  settings.tolerance =
+      node.number_or("tolerance", settings.tolerance, ValueRange::between(1e-14, 1e-2));
+  return settings;
+}
+
 RunSettings parse_run(const YamlReader& node) {
   node.check_keys({"steps", "walltime", "max_energy_drift"});
   RunSettings settings;
@@ -176,8 +190,8 @@ OutputSettings parse_output(const YamlReader& node) {
   settings.console.every = settings.thermo.every;
   if (const auto console = node.optional("console")) {
     console->check_keys({"every"});
-    settings.console.every = console->integer_or("every", settings.thermo.every,
-                                                 ValueRange::non_negative());
+    settings.console.every =
+        console->integer_or("every", settings.thermo.every, ValueRange::non_negative());
   }
   if (const auto trajectory = node.optional("trajectory")) {
     if (trajectory->is_list()) {

@@ -1,6 +1,7 @@
 #pragma once
 /// @file config_dynamics.hpp
-/// The `integrator`, `run` and `output` sections of the config, validated key by key.
+/// The `integrator`, `run`, `output` and `constraints` sections of the config, validated key by
+/// key.
 
 #include "novamd/io/config.hpp"
 #include "novamd/io/yaml_reader.hpp"
@@ -12,6 +13,9 @@ IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSyst
 
 /// `run: {steps, walltime}`.
 RunSettings parse_run(const YamlReader& node);
+
+/// `constraints: {bonds: none | h_bonds | all_bonds, water: settle | none, tolerance}`.
+constraints::ConstraintSettings parse_constraints(const YamlReader& node);
 
 /// `output: {thermo, console, trajectory, checkpoint}`.
 OutputSettings parse_output(const YamlReader& node);
