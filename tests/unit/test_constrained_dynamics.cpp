@@ -128,28 +128,19 @@ TEST(ConstrainedDynamics, RestartContinuesBitForBit) {
 
 TEST(ConstrainedDynamics, BadInputIsRefusedNamingTheKey) {
   novamd::test::TempDir dir;
-  const auto tolerance = novamd::test::run_novamd(
-      fmt::format("run {}/examples/peptide/peptide.yaml --backend cpu --steps 1 --set "
-                  "\"constraints={{tolerance: 0.5}}\"",
-                  NOVAMD_SOURCE_DIR),
-      dir.path());
-  EXPECT_EQ(tolerance.exit_code, 2) << tolerance.output;
-  EXPECT_NE(tolerance.output.find("constraints.tolerance"), std::string::npos) << tolerance.output;
-  const auto bonds = novamd::test::run_novamd(
-      fmt::format("run {}/examples/peptide/peptide.yaml --backend cpu --steps 1 --set "
-                  "\"constraints={{bonds: all_bonds}}\"",
-                  NOVAMD_SOURCE_DIR),
-      dir.path());
-  EXPECT_EQ(bonds.exit_code, 2) << bonds.output;
-  EXPECT_NE(bonds.output.find("all_bonds needs the coupled-constraint solver"), std::string::npos)
-      << bonds.output;
-  const auto no_topology = novamd::test::run_novamd(
-      fmt::format("run {}/examples/lj_liquid.yaml --backend cpu --steps 1 --set "
-                  "\"constraints={{water: settle}}\"",
-                  NOVAMD_SOURCE_DIR),
-      dir.path());
-  EXPECT_EQ(no_topology.exit_code, 2) << no_topology.output;
-  EXPECT_NE(no_topology.output.find("system.topology"), std::string::npos) << no_topology.output;
+  // Runs `example` with `constraints` set to `section`: exit code 2, `expected` in the message.
+  const auto refused = [&](const char* example, const char* section, const char* expected) {
+    const auto result = novamd::test::run_novamd(
+        fmt::format("run {}/examples/{} --backend cpu --steps 1 --set \"constraints={}\"",
+                    NOVAMD_SOURCE_DIR, example, section),
+        dir.path());
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find(expected), std::string::npos) << result.output;
+  };
+  refused("peptide/peptide.yaml", "{tolerance: 0.5}", "constraints.tolerance");
+  refused("peptide/peptide.yaml", "{bonds: all_bonds}",
+          "all_bonds needs the coupled-constraint solver");
+  refused("lj_liquid.yaml", "{water: settle}", "system.topology");
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));  // nothing written
 }
 

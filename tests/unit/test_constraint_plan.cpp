@@ -160,11 +160,7 @@ ConstraintPlan plan_of(const std::string& yaml, BondConstraints bonds) {
   const auto config = novamd::io::parse_config(yaml, "constraints.yaml", {});
   const auto initial = novamd::io::build_initial_system(config);
   const auto molecular = novamd::io::molecular_system(config);
-  std::vector<double> mass(initial.particles.size());
-  for (std::size_t i = 0; i < mass.size(); ++i)  // the initial system is in id order
-    mass[initial.particles.id[i]] = initial.particles.mass.empty()
-                                        ? config.system.species[initial.particles.type[i]].mass
-                                        : initial.particles.mass[i];
+  const auto mass = novamd::constraints::masses_by_id(initial.particles, config.system.species);
   const auto geometry = novamd::constraints::term_geometry(molecular.topology, molecular.bonded);
   return plan_constraints(molecular.topology, {mass, geometry.bond_length, geometry.angle_theta0},
                           ConstraintRequest{bonds, true});

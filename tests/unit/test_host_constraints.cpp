@@ -102,16 +102,9 @@ Scene make_scene(std::mt19937_64& rng) {
   for (std::size_t k = 0; k < order.size(); ++k) {
     const std::size_t id = order[k];
     Vec3<std::int32_t> image{0, 0, 0};
-    const auto wrapped = view.wrap(x[id], image);
-    p.position.x[k] = wrapped.x;
-    p.position.y[k] = wrapped.y;
-    p.position.z[k] = wrapped.z;
-    p.image.x[k] = image.x;
-    p.image.y[k] = image.y;
-    p.image.z[k] = image.z;
-    p.velocity.x[k] = 0.01 * normal(rng);
-    p.velocity.y[k] = 0.01 * normal(rng);
-    p.velocity.z[k] = 0.01 * normal(rng);
+    p.position.set(k, view.wrap(x[id], image));
+    p.image.set(k, image);
+    p.velocity.set(k, {0.01 * normal(rng), 0.01 * normal(rng), 0.01 * normal(rng)});
     p.type[k] = type[id];
     p.id[k] = std::int32_t(id);
   }
@@ -162,17 +155,10 @@ TEST(HostConstraints, DriftKeepsEveryDistanceAndLeavesNoVelocityAlongOne) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       before[i] = get(p, i);
       const Vec3<double> v{0.05 * normal(rng), 0.05 * normal(rng), 0.05 * normal(rng)};
-      p.velocity.x[i] = v.x;
-      p.velocity.y[i] = v.y;
-      p.velocity.z[i] = v.z;
-      Vec3<std::int32_t> image{p.image.x[i], p.image.y[i], p.image.z[i]};
-      const auto x = view.wrap(before[i] + dt * v, image);
-      p.position.x[i] = x.x;
-      p.position.y[i] = x.y;
-      p.position.z[i] = x.z;
-      p.image.x[i] = image.x;
-      p.image.y[i] = image.y;
-      p.image.z[i] = image.z;
+      p.velocity.set(i, v);
+      Vec3<std::int32_t> image = p.image.get(i);
+      p.position.set(i, view.wrap(before[i] + dt * v, image));
+      p.image.set(i, image);
     }
     const auto drifted = p;
     constraints.after_drift(p, before, dt, view, s.inverse_mass);

@@ -120,11 +120,7 @@ void Simulation::build_state(const parallel::MpiSession& session) {
 /// bonded terms' lengths and angles (empty without the section).
 constraints::ConstraintPlan Simulation::constraint_plan() const {
   if (!config_.constraints) return {};
-  std::vector<double> mass(particles_.size());
-  for (std::size_t i = 0; i < particles_.size(); ++i)
-    mass[std::size_t(particles_.id[i])] = particles_.mass.empty()
-                                              ? config_.system.species[particles_.type[i]].mass
-                                              : particles_.mass[i];
+  const std::vector<double> mass = constraints::masses_by_id(particles_, config_.system.species);
   const auto geometry = constraints::term_geometry(molecular_.topology, molecular_.bonded);
   return constraints::plan_constraints(molecular_.topology,
                                        {mass, geometry.bond_length, geometry.angle_theta0},

@@ -154,9 +154,7 @@ void CpuBackend::drift(double dt) {
   const auto [begin, end] = owned_bounds(owned());
   if (constraints_) {  // DESIGN principle 11: positions, velocities by the same moves, velocities
     before_drift_.resize(size());
-    for (std::size_t i = 0; i < size(); ++i)
-      before_drift_[i] = {particles_.position.x[i], particles_.position.y[i],
-                          particles_.position.z[i]};
+    for (std::size_t i = 0; i < size(); ++i) before_drift_[i] = particles_.position.get(i);
   }
   for_each_particle(begin, end, drift_update(dt));
   if (constraints_)

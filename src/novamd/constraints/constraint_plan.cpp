@@ -143,6 +143,15 @@ std::size_t ConstraintPlan::constraint_count() const {
   return n;
 }
 
+std::vector<double> masses_by_id(const core::ParticleData& particles,
+                                 const core::SpeciesTable& species) {
+  std::vector<double> mass(particles.size());
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    mass[std::size_t(particles.id[i])] =
+        particles.mass.empty() ? species[particles.type[i]].mass : particles.mass[i];
+  return mass;
+}
+
 ConstraintPlan plan_constraints(const core::Topology& topology, const ConstraintSources& sources,
                                 const ConstraintRequest& request) {
   if (request.bonds == BondConstraints::AllBonds)

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "novamd/constraints/settle.hpp"
+#include "novamd/core/particles.hpp"
+#include "novamd/core/species.hpp"
 #include "novamd/core/topology.hpp"
 
 namespace novamd::constraints {
@@ -79,6 +81,11 @@ struct ConstraintPlan {
   /// they remove).
   std::size_t constraint_count() const;
 };
+
+/// Each particle's mass by id (per-particle masses where the particles have them, else their
+/// species'): ConstraintSources::mass for particles in any storage order.
+std::vector<double> masses_by_id(const core::ParticleData& particles,
+                                 const core::SpeciesTable& species);
 
 /// The plan for `topology` and `request`. @throws core::InputError for what it cannot hold.
 ConstraintPlan plan_constraints(const core::Topology& topology, const ConstraintSources& sources,

@@ -16,17 +16,6 @@ using core::Vec3;
 using WaterCluster = ConstraintCluster<3, 3>;
 using HydrogenShake = ConstraintCluster<5, 4>;
 
-template <class Array>
-Vec3<double> get(const core::Vec3Of<Array>& a, std::int32_t i) {
-  return {a.x[i], a.y[i], a.z[i]};
-}
-template <class Array>
-void set(core::Vec3Of<Array>& a, std::int32_t i, const Vec3<double>& v) {
-  a.x[i] = v.x;
-  a.y[i] = v.y;
-  a.z[i] = v.z;
-}
-
 /// The three distances of a rigid water as a cluster (for the velocity condition).
 WaterCluster water_cluster(const WaterGeometry& g, double w_o, double w_h) {
   WaterCluster c;
@@ -84,22 +73,16 @@ void HostConstraints::positions(core::ParticleData& p, const std::vector<Vec3<do
   const bool images = !p.image.x.empty();
   // Moves particle i by delta (wrapped again), and its velocity by delta / dt.
   const auto move = [&](std::int32_t i, const Vec3<double>& delta) {
-    Vec3<std::int32_t> crossed{0, 0, 0};
-    if (images) crossed = {p.image.x[i], p.image.y[i], p.image.z[i]};
-    const Vec3<double> x = box.wrap(get(p.position, i) + delta, crossed);
-    set(p.position, i, x);
-    if (images) {
-      p.image.x[i] = crossed.x;
-      p.image.y[i] = crossed.y;
-      p.image.z[i] = crossed.z;
-    }
-    if (correct_velocities) set(p.velocity, i, get(p.velocity, i) + (1.0 / dt) * delta);
+    Vec3<std::int32_t> crossed = images ? p.image.get(i) : Vec3<std::int32_t>{0, 0, 0};
+    p.position.set(i, box.wrap(p.position.get(i) + delta, crossed));
+    if (images) p.image.set(i, crossed);
+    if (correct_velocities) p.velocity.set(i, p.velocity.get(i) + (1.0 / dt) * delta);
   };
   // Positions of a group relative to its first particle (minimum image), now and before.
   const auto relative = [&](const Members& m, Vec3<double>* now, Vec3<double>* then) {
-    const Vec3<double> ref = get(p.position, m.index[0]), ref0 = before[m.index[0]];
+    const Vec3<double> ref = p.position.get(m.index[0]), ref0 = before[m.index[0]];
     for (int k = 0; k < m.count; ++k) {
-      now[k] = box.minimum_image(get(p.position, m.index[k]) - ref);
+      now[k] = box.minimum_image(p.position.get(m.index[k]) - ref);
       then[k] = box.minimum_image(before[m.index[k]] - ref0);
     }
   };
@@ -163,14 +146,14 @@ void HostConstraints::constrain_velocities(core::ParticleData& p, const core::Bo
       p, inverse_mass_by_type,
       [&]<int P, int C>(std::size_t, const Members& m, const ConstraintCluster<P, C>& cluster) {
         Vec3<double> r[P], v[P], before[P];
-        const Vec3<double> ref = get(p.position, m.index[0]);
+        const Vec3<double> ref = p.position.get(m.index[0]);
         for (int k = 0; k < m.count; ++k) {
-          r[k] = box.minimum_image(get(p.position, m.index[k]) - ref);
-          v[k] = before[k] = get(p.velocity, m.index[k]);
+          r[k] = box.minimum_image(p.position.get(m.index[k]) - ref);
+          v[k] = before[k] = p.velocity.get(m.index[k]);
         }
         rattle_velocities(cluster, r, v);
         for (int k = 0; k < m.count; ++k) {
-          set(p.velocity, m.index[k], v[k]);
+          p.velocity.set(m.index[k], v[k]);
           if (heat)
             heat[m.index[k]] += 0.5 / cluster.inverse_mass[k] *
                                 (core::dot(v[k], v[k]) - core::dot(before[k], before[k]));
@@ -186,11 +169,11 @@ core::SymmetricTensor<double> HostConstraints::virial(
       p, inverse_mass_by_type,
       [&]<int P, int C>(std::size_t g, const Members& m, const ConstraintCluster<P, C>& cluster) {
         Vec3<double> r[P], v[P], f[P], force[P];
-        const Vec3<double> ref = get(p.position, m.index[0]);
+        const Vec3<double> ref = p.position.get(m.index[0]);
         for (int k = 0; k < m.count; ++k) {
-          r[k] = box.minimum_image(get(p.position, m.index[k]) - ref);
-          v[k] = get(p.velocity, m.index[k]);
-          f[k] = get(p.force, m.index[k]);
+          r[k] = box.minimum_image(p.position.get(m.index[k]) - ref);
+          v[k] = p.velocity.get(m.index[k]);
+          f[k] = p.force.get(m.index[k]);
         }
         if (!constraint_forces(cluster, r, v, f, force)) return;
         for (int k = 0; k < m.count; ++k)
@@ -213,7 +196,7 @@ void HostConstraints::after_drift(core::ParticleData& p, const std::vector<Vec3<
 void HostConstraints::constrain_state(core::ParticleData& p, const core::BoxView<double>& box,
                                       const std::vector<double>& inverse_mass_by_type) {
   std::vector<Vec3<double>> now(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) now[i] = get(p.position, std::int32_t(i));
+  for (std::size_t i = 0; i < p.size(); ++i) now[i] = p.position.get(i);
   positions(p, now, 1.0, box, inverse_mass_by_type, false);
   constrain_velocities(p, box, inverse_mass_by_type);
 }
