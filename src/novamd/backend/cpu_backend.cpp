@@ -84,7 +84,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
       throw core::InputError(
           "constraints: held distances run on one rank; this run has a force-matrix grid over "
           "several (run it on one rank, or without constraints)");
-    constraints_.emplace(std::move(setup.constraint_plan), setup.constraint_tolerance);
+    constraints_.emplace(setup.constraint_plan, setup.constraint_tolerance);
     constraints_->locate(particles_);
   }
 }
@@ -152,13 +152,16 @@ void CpuBackend::kick(double dt) {
 void CpuBackend::drift(double dt) {
   energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
-  if (constraints_) {  // DESIGN principle 11: positions, velocities by the same moves, velocities
-    before_drift_.resize(size());
-    for (std::size_t i = 0; i < size(); ++i) before_drift_[i] = particles_.position.get(i);
+  if (!constraints_) {
+    for_each_particle(begin, end, drift_update(dt));
+    return;
   }
-  for_each_particle(begin, end, drift_update(dt));
-  if (constraints_)
-    constraints_->after_drift(particles_, before_drift_, dt, box_.view<double>(), inverse_mass_);
+  // DESIGN principle 11: positions, velocities by the same moves, velocities.
+  for_each_particle(begin, end,
+                    constraints::RememberingPositions<integrate::Drift>{
+                        drift_update(dt), integrate::pointers_of(particles_.position),
+                        constraints_->positions_before_drift(size())});
+  constraints_->after_drift(particles_, dt, box_.view<double>(), inverse_mass_);
 }
 
 void CpuBackend::kick_drift(double kick_dt, double drift_dt) {

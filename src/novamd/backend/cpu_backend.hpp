@@ -85,7 +85,6 @@ class CpuBackend final : public Backend {
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
   std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
   std::optional<constraints::HostConstraints> constraints_;  ///< distances held, if any
-  std::vector<core::Vec3<double>> before_drift_;  ///< positions before a constrained drift
   std::unique_ptr<parallel::Domain> domain_;      ///< which particles this rank owns and reads
 };
 

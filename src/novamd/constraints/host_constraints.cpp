@@ -2,203 +2,111 @@
 
 #include <fmt/format.h>
 
+#include <climits>
 #include <cstddef>
-#include <utility>
 
-#include "novamd/constraints/cluster_constraints.hpp"
-#include "novamd/constraints/settle.hpp"
 #include "novamd/core/error.hpp"
 
 namespace novamd::constraints {
-namespace {
 
-using core::Vec3;
-using WaterCluster = ConstraintCluster<3, 3>;
-using HydrogenShake = ConstraintCluster<5, 4>;
-
-/// The three distances of a rigid water as a cluster (for the velocity condition).
-WaterCluster water_cluster(const WaterGeometry& g, double w_o, double w_h) {
-  WaterCluster c;
-  c.particles = 3;
-  c.constraints = 3;
-  c.inverse_mass[0] = w_o;
-  c.inverse_mass[1] = c.inverse_mass[2] = w_h;
-  c.constraint[0] = {0, 1, g.d_oh};
-  c.constraint[1] = {0, 2, g.d_oh};
-  c.constraint[2] = {1, 2, g.d_hh};
-  return c;
+HostConstraints::HostConstraints(const ConstraintPlan& plan, double tolerance)
+    : groups_(groups_of(plan)),
+      count_(plan.constraint_count()),
+      tolerance_(tolerance),
+      failed_(groups_.size(), INT32_MAX),
+      deviation_(groups_.size(), 0.0) {
+  for (auto& component : virial_) component.resize(groups_.size());
 }
 
-/// A heavy atom (particle 0) and its hydrogens as a cluster, masses by type.
-template <class Members>
-HydrogenShake hydrogen_cluster(const HydrogenCluster& c, const Members& m,
-                               const core::ParticleData& p,
-                               const std::vector<double>& inverse_mass_by_type) {
-  HydrogenShake cluster;
-  cluster.particles = m.count;
-  cluster.constraints = c.count;
-  for (int q = 0; q < m.count; ++q)
-    cluster.inverse_mass[q] = inverse_mass_by_type[std::size_t(p.type[m.index[q]])];
-  for (int h = 0; h < c.count; ++h) cluster.constraint[h] = {0, h + 1, c.length[h]};
-  return cluster;
+template <class Update>
+void HostConstraints::for_each_group(const Update& update) const {
+  const auto groups = static_cast<std::ptrdiff_t>(groups_.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t g = 0; g < groups; ++g) update(static_cast<int>(g));
+}
+
+void HostConstraints::locate(const core::ParticleData& p) {
+  index_of_.resize(p.size());
+  const IndexById index{p.id.data(), index_of_.data()};
+  for (std::size_t i = 0; i < p.size(); ++i) index(static_cast<int>(i));
+  for_each_group(LocateGroup{groups_.data(), index_of_.data()});
+}
+
+integrate::Vec3Pointers HostConstraints::positions_before_drift(std::size_t n) {
+  before_.resize(n);
+  return integrate::pointers_of(before_);
+}
+
+namespace {
+
+/// The group updates' view of host particles.
+GroupArrays arrays_of(core::ParticleData& p, const core::BoxView<double>& box,
+                      const std::vector<double>& inverse_mass_by_type) {
+  return {integrate::pointers_of(p.position),
+          integrate::pointers_of(p.velocity),
+          integrate::pointers_of(p.force),
+          integrate::image_pointers_of(p.image),
+          p.type.data(),
+          inverse_mass_by_type.data(),
+          box};
 }
 
 }  // namespace
 
-HostConstraints::HostConstraints(ConstraintPlan plan, double tolerance)
-    : plan_(std::move(plan)), tolerance_(tolerance) {}
-
-void HostConstraints::locate(const core::ParticleData& p) {
-  std::vector<std::int32_t> index_of(p.size(), -1);
-  for (std::size_t i = 0; i < p.size(); ++i) index_of[std::size_t(p.id[i])] = std::int32_t(i);
-  waters_.assign(plan_.waters.size(), {});
-  for (std::size_t k = 0; k < plan_.waters.size(); ++k) {
-    const auto& w = plan_.waters[k];
-    waters_[k] = {3, {index_of[w.o], index_of[w.h1], index_of[w.h2]}};
-  }
-  clusters_.assign(plan_.clusters.size(), {});
-  for (std::size_t k = 0; k < plan_.clusters.size(); ++k) {
-    const auto& c = plan_.clusters[k];
-    Members& m = clusters_[k];
-    m.count = c.count + 1;
-    m.index[0] = index_of[c.central];
-    for (int h = 0; h < c.count; ++h) m.index[h + 1] = index_of[c.hydrogen[h]];
-  }
+std::string shake_failure_message(const ConstraintGroup& group, double deviation,
+                                  double tolerance) {
+  return fmt::format(
+      "constraints: SHAKE did not converge in {} sweeps for the hydrogens of particle {} (id): a "
+      "length is off by {:.3g} of itself, the tolerance is {:.3g} (a time step too long, or "
+      "forces too large)",
+      kMaxShakeSweeps, group.id[0], deviation, tolerance);
 }
 
-void HostConstraints::positions(core::ParticleData& p, const std::vector<Vec3<double>>& before,
-                                double dt, const core::BoxView<double>& box,
-                                const std::vector<double>& inverse_mass_by_type,
-                                bool correct_velocities) {
-  const bool images = !p.image.x.empty();
-  // Moves particle i by delta (wrapped again), and its velocity by delta / dt.
-  const auto move = [&](std::int32_t i, const Vec3<double>& delta) {
-    Vec3<std::int32_t> crossed = images ? p.image.get(i) : Vec3<std::int32_t>{0, 0, 0};
-    p.position.set(i, box.wrap(p.position.get(i) + delta, crossed));
-    if (images) p.image.set(i, crossed);
-    if (correct_velocities) p.velocity.set(i, p.velocity.get(i) + (1.0 / dt) * delta);
-  };
-  // Positions of a group relative to its first particle (minimum image), now and before.
-  const auto relative = [&](const Members& m, Vec3<double>* now, Vec3<double>* then) {
-    const Vec3<double> ref = p.position.get(m.index[0]), ref0 = before[m.index[0]];
-    for (int k = 0; k < m.count; ++k) {
-      now[k] = box.minimum_image(p.position.get(m.index[k]) - ref);
-      then[k] = box.minimum_image(before[m.index[k]] - ref0);
-    }
-  };
-
-#pragma omp parallel for schedule(static)
-  for (std::size_t k = 0; k < waters_.size(); ++k) {
-    const Members& m = waters_[k];
-    Vec3<double> now[3], then[3];
-    relative(m, now, then);
-    const Water solved = settle_positions({then[0], then[1], then[2]}, {now[0], now[1], now[2]},
-                                          plan_.waters[k].geometry);
-    move(m.index[0], solved.o - now[0]);
-    move(m.index[1], solved.h1 - now[1]);
-    move(m.index[2], solved.h2 - now[2]);
-  }
-
-  std::vector<ShakeResult> results(clusters_.size());
-#pragma omp parallel for schedule(static)
-  for (std::size_t k = 0; k < clusters_.size(); ++k) {
-    const Members& m = clusters_[k];
-    const HydrogenShake cluster = hydrogen_cluster(plan_.clusters[k], m, p, inverse_mass_by_type);
-    Vec3<double> now[5], then[5], r[5];
-    relative(m, now, then);
-    for (int q = 0; q < m.count; ++q) r[q] = now[q];
-    results[k] = shake_positions(cluster, then, r, tolerance_, kMaxShakeSweeps);
-    for (int q = 0; q < m.count; ++q) move(m.index[q], r[q] - now[q]);
-  }
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    if (results[k].converged) continue;
-    throw core::RunError(fmt::format(
-        "constraints: SHAKE did not converge in {} sweeps for the hydrogens of particle {} (id): "
-        "a length is off by {:.3g} of itself, the tolerance is {:.3g} (a time step too long, or "
-        "forces too large)",
-        results[k].sweeps, plan_.clusters[k].central, results[k].worst, tolerance_));
-  }
+void HostConstraints::constrain_drift(core::ParticleData& p, double dt,
+                                      const core::BoxView<double>& box,
+                                      const std::vector<double>& inverse_mass_by_type,
+                                      bool correct_velocities) {
+  for_each_group(ConstrainDrift<>{arrays_of(p, box, inverse_mass_by_type),
+                                  groups_.data(),
+                                  integrate::pointers_of(before_),
+                                  dt,
+                                  correct_velocities,
+                                  tolerance_,
+                                  {failed_.data(), deviation_.data()}});
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (failed_[g] != INT32_MAX)
+      throw core::RunError(shake_failure_message(groups_[g], deviation_[g], tolerance_));
 }
 
-template <class Solve>
-void HostConstraints::for_each_group(const core::ParticleData& p,
-                                     const std::vector<double>& inverse_mass_by_type,
-                                     Solve&& solve) const {
-#pragma omp parallel for schedule(static)
-  for (std::size_t k = 0; k < waters_.size(); ++k) {
-    const Members& m = waters_[k];
-    solve(k, m,
-          water_cluster(plan_.waters[k].geometry,
-                        inverse_mass_by_type[std::size_t(p.type[m.index[0]])],
-                        inverse_mass_by_type[std::size_t(p.type[m.index[1]])]));
-  }
-#pragma omp parallel for schedule(static)
-  for (std::size_t k = 0; k < clusters_.size(); ++k) {
-    const Members& m = clusters_[k];
-    solve(waters_.size() + k, m, hydrogen_cluster(plan_.clusters[k], m, p, inverse_mass_by_type));
-  }
+void HostConstraints::after_drift(core::ParticleData& p, double dt,
+                                  const core::BoxView<double>& box,
+                                  const std::vector<double>& inverse_mass_by_type) {
+  constrain_drift(p, dt, box, inverse_mass_by_type, true);
 }
 
 void HostConstraints::constrain_velocities(core::ParticleData& p, const core::BoxView<double>& box,
                                            const std::vector<double>& inverse_mass_by_type,
                                            double* heat) {
   for_each_group(
-      p, inverse_mass_by_type,
-      [&]<int P, int C>(std::size_t, const Members& m, const ConstraintCluster<P, C>& cluster) {
-        Vec3<double> r[P], v[P], before[P];
-        const Vec3<double> ref = p.position.get(m.index[0]);
-        for (int k = 0; k < m.count; ++k) {
-          r[k] = box.minimum_image(p.position.get(m.index[k]) - ref);
-          v[k] = before[k] = p.velocity.get(m.index[k]);
-        }
-        rattle_velocities(cluster, r, v);
-        for (int k = 0; k < m.count; ++k) {
-          p.velocity.set(m.index[k], v[k]);
-          if (heat)
-            heat[m.index[k]] += 0.5 / cluster.inverse_mass[k] *
-                                (core::dot(v[k], v[k]) - core::dot(before[k], before[k]));
-        }
-      });
+      ConstrainVelocities{arrays_of(p, box, inverse_mass_by_type), groups_.data(), heat});
 }
 
 core::SymmetricTensor<double> HostConstraints::virial(
-    const core::ParticleData& p, const core::BoxView<double>& box,
-    const std::vector<double>& inverse_mass_by_type) const {
-  std::vector<core::SymmetricTensor<double>> of_group(waters_.size() + clusters_.size());
-  for_each_group(
-      p, inverse_mass_by_type,
-      [&]<int P, int C>(std::size_t g, const Members& m, const ConstraintCluster<P, C>& cluster) {
-        Vec3<double> r[P], v[P], f[P], force[P];
-        const Vec3<double> ref = p.position.get(m.index[0]);
-        for (int k = 0; k < m.count; ++k) {
-          r[k] = box.minimum_image(p.position.get(m.index[k]) - ref);
-          v[k] = p.velocity.get(m.index[k]);
-          f[k] = p.force.get(m.index[k]);
-        }
-        if (!constraint_forces(cluster, r, v, f, force)) return;
-        for (int k = 0; k < m.count; ++k)
-          of_group[g].add_symmetrized_outer(r[k].x, r[k].y, r[k].z, force[k].x, force[k].y,
-                                            force[k].z);
-      });
+    core::ParticleData& p, const core::BoxView<double>& box,
+    const std::vector<double>& inverse_mass_by_type) {
+  ConstraintVirial update{arrays_of(p, box, inverse_mass_by_type), groups_.data(), {}};
+  for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = virial_[c].data();
+  for_each_group(update);
   core::SymmetricTensor<double> total;
-  for (const auto& w : of_group)
-    for (int c = 0; c < core::kTensorComponents; ++c) total.c[c] += w.c[c];
+  for (int c = 0; c < core::kTensorComponents; ++c)
+    for (const double w : virial_[c]) total.c[c] += w;
   return total;
-}
-
-void HostConstraints::after_drift(core::ParticleData& p, const std::vector<Vec3<double>>& before,
-                                  double dt, const core::BoxView<double>& box,
-                                  const std::vector<double>& inverse_mass_by_type) {
-  positions(p, before, dt, box, inverse_mass_by_type, true);
-  constrain_velocities(p, box, inverse_mass_by_type);
 }
 
 void HostConstraints::constrain_state(core::ParticleData& p, const core::BoxView<double>& box,
                                       const std::vector<double>& inverse_mass_by_type) {
-  std::vector<Vec3<double>> now(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) now[i] = p.position.get(i);
-  positions(p, now, 1.0, box, inverse_mass_by_type, false);
-  constrain_velocities(p, box, inverse_mass_by_type);
+  before_ = p.position;
+  constrain_drift(p, 1.0, box, inverse_mass_by_type, false);
 }
 
 }  // namespace novamd::constraints

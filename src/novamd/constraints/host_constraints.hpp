@@ -16,41 +16,38 @@
 /// instant, given the positions, velocities and forces) have the virial sum_p r_p (x) G_p (r_p
 /// relative to the group's first particle: the forces of a group add up to zero), which joins the
 /// pressure at any step, whatever the integrator.
-/// Each water and cluster is solved alone (no two share a particle), and the virial summed over
-/// them in the plan's order, so the result does not depend on the thread count.
-///
-/// Positions are taken relative to the first particle of a water or cluster under the minimum
-/// image; the corrections are added to the wrapped positions, which are wrapped again (counting
-/// the periodic images crossed where the system tracks them).
+/// Each water and cluster is solved alone by the updates of constraint_groups.hpp (the CUDA
+/// backend runs the same), and the virial summed over them in the plan's order, so the result
+/// does not depend on the thread count.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "novamd/constraints/constraint_groups.hpp"
 #include "novamd/constraints/constraint_plan.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/tensor.hpp"
-#include "novamd/core/vec3.hpp"
+#include "novamd/integrate/vec3_pointers.hpp"
 
 namespace novamd::constraints {
-
-/// How far SHAKE may sweep a cluster before the run stops (the clusters of a heavy atom and its
-/// hydrogens converge to 1e-10 in some ten sweeps).
-inline constexpr int kMaxShakeSweeps = 1000;
 
 class HostConstraints {
  public:
   /// `tolerance`: each constrained length within this fraction of its own (`tolerance`).
-  HostConstraints(ConstraintPlan plan, double tolerance);
+  HostConstraints(const ConstraintPlan& plan, double tolerance);
 
   /// Finds each particle of the plan in `p` (storage order): after the particles were reordered.
   void locate(const core::ParticleData& p);
 
-  /// After a drift over dt from positions `before` (storage order): positions constrained,
-  /// velocities corrected by displacement / dt, velocities constrained.
+  /// Where a drift keeps the positions it starts from (RememberingPositions), for `n` particles.
+  integrate::Vec3Pointers positions_before_drift(std::size_t n);
+
+  /// After a drift over dt from the positions kept in positions_before_drift: positions
+  /// constrained, velocities corrected by displacement / dt, velocities constrained.
   /// @throws core::RunError where SHAKE does not converge, naming the cluster and the deviation.
-  void after_drift(core::ParticleData& p, const std::vector<core::Vec3<double>>& before, double dt,
-                   const core::BoxView<double>& box,
+  void after_drift(core::ParticleData& p, double dt, const core::BoxView<double>& box,
                    const std::vector<double>& inverse_mass_by_type);
 
   /// The velocity condition (inverse masses include the force-to-acceleration factor); where
@@ -60,9 +57,8 @@ class HostConstraints {
                             double* heat = nullptr);
 
   /// The virial of the constraint forces at the particles' positions, velocities and forces.
-  core::SymmetricTensor<double> virial(const core::ParticleData& p,
-                                       const core::BoxView<double>& box,
-                                       const std::vector<double>& inverse_mass_by_type) const;
+  core::SymmetricTensor<double> virial(core::ParticleData& p, const core::BoxView<double>& box,
+                                       const std::vector<double>& inverse_mass_by_type);
 
   /// A fresh run's start: positions projected onto the constraints (SHAKE from themselves, each
   /// water rebuilt by SETTLE), then the velocity condition.
@@ -70,26 +66,26 @@ class HostConstraints {
                        const std::vector<double>& inverse_mass_by_type);
 
   /// Distances held (the degrees of freedom they remove).
-  std::size_t constraint_count() const { return plan_.constraint_count(); }
-  const ConstraintPlan& plan() const { return plan_; }
+  std::size_t constraint_count() const { return count_; }
 
  private:
-  struct Members {
-    int count = 0;
-    std::int32_t index[5] = {};  ///< storage indices; the first is the reference particle
-  };
-  /// Calls solve(g, members, cluster) for each water (g < waters) and cluster (after them), the
-  /// cluster listing the group's particles in the members' order, in parallel.
-  template <class Solve>
-  void for_each_group(const core::ParticleData& p, const std::vector<double>& inverse_mass_by_type,
-                      Solve&& solve) const;
-  void positions(core::ParticleData& p, const std::vector<core::Vec3<double>>& before, double dt,
-                 const core::BoxView<double>& box, const std::vector<double>& inverse_mass_by_type,
-                 bool correct_velocities);
+  /// Runs `update` on every group, in parallel.
+  template <class Update>
+  void for_each_group(const Update& update) const;
+  void constrain_drift(core::ParticleData& p, double dt, const core::BoxView<double>& box,
+                       const std::vector<double>& inverse_mass_by_type, bool correct_velocities);
 
-  ConstraintPlan plan_;
+  std::vector<ConstraintGroup> groups_;  ///< the plan's waters, then its clusters
+  std::size_t count_;
   double tolerance_;
-  std::vector<Members> waters_, clusters_;  ///< where each water's and cluster's particles are
+  core::Vec3Of<std::vector<double>> before_;  ///< positions before the drift, storage order
+  std::vector<std::int32_t> index_of_, failed_;
+  std::vector<double> deviation_;
+  std::vector<double> virial_[core::kTensorComponents];  ///< per group
 };
+
+/// What a run says when SHAKE did not converge for `group`.
+std::string shake_failure_message(const ConstraintGroup& group, double deviation,
+                                  double tolerance);
 
 }  // namespace novamd::constraints

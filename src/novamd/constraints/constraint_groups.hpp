@@ -1,0 +1,260 @@
+#pragma once
+/// @file constraint_groups.hpp
+/// The distances a run holds, as groups of particles that share no particle (each rigid water,
+/// each heavy atom with its hydrogens: constraint_plan.hpp), and the updates that hold them,
+/// each written once as a host-device functor of one group: the CPU backend runs them in an
+/// OpenMP loop (host_constraints.hpp), the CUDA backend with one thread per group
+/// (device_constraints.cuh). A call reads and writes the particles of its own group only, so
+/// neither the order of the calls nor the thread count can change a bit of the result, and no
+/// two threads write one particle (DESIGN principle 11; seed 003's "no write collisions").
+///
+/// - ConstrainDrift: after a drift from positions `before`, the positions constrained (SETTLE
+///   for a water, settle.hpp; SHAKE for a cluster, cluster_constraints.hpp), the velocities
+///   corrected by the same displacements over dt, then RATTLE's velocity condition.
+/// - ConstrainVelocities: the velocity condition alone (after a kick or an O step; its
+///   kinetic-energy change can be booked as the thermostat's heat).
+/// - ConstraintVirial: the virial of the instantaneous constraint forces, per group.
+///
+/// Positions are taken relative to the group's first particle under the minimum image; the
+/// corrections are added to the wrapped positions, which are wrapped again (counting the
+/// periodic images crossed where the system tracks them).
+
+#include <cstdint>
+#include <vector>
+
+#include "novamd/constraints/cluster_constraints.hpp"
+#include "novamd/constraints/constraint_plan.hpp"
+#include "novamd/constraints/settle.hpp"
+#include "novamd/core/box.hpp"
+#include "novamd/core/host_device.hpp"
+#include "novamd/core/tensor.hpp"
+#include "novamd/core/vec3.hpp"
+#include "novamd/integrate/vec3_pointers.hpp"
+
+namespace novamd::constraints {
+
+/// How far SHAKE may sweep a cluster before the run stops (the clusters of a heavy atom and its
+/// hydrogens converge to 1e-10 in some ten sweeps).
+inline constexpr int kMaxShakeSweeps = 1000;
+
+/// One water or one hydrogen cluster of a plan.
+struct ConstraintGroup {
+  static constexpr int kMaxParticles = 1 + HydrogenCluster::kMaxHydrogens;
+  int count = 0;       ///< particles: 3 for a water, 1 + its hydrogens for a cluster
+  bool water = false;  ///< SETTLE on (oxygen, hydrogen, hydrogen); else SHAKE on the cluster
+  std::int32_t id[kMaxParticles] = {};     ///< the particles' ids, the reference particle first
+  std::int32_t index[kMaxParticles] = {};  ///< where they are stored (LocateGroup)
+  double length[HydrogenCluster::kMaxHydrogens] = {};  ///< a cluster's: each hydrogen's distance
+  WaterGeometry geometry{};                            ///< a water's
+};
+
+/// The plan's waters, then its clusters, as groups (storage indices unset).
+inline std::vector<ConstraintGroup> groups_of(const ConstraintPlan& plan) {
+  std::vector<ConstraintGroup> groups;
+  for (const auto& w : plan.waters) {
+    ConstraintGroup g;
+    g.count = 3;
+    g.water = true;
+    g.id[0] = w.o;
+    g.id[1] = w.h1;
+    g.id[2] = w.h2;
+    g.geometry = w.geometry;
+    groups.push_back(g);
+  }
+  for (const auto& c : plan.clusters) {
+    ConstraintGroup g;
+    g.count = 1 + c.count;
+    g.id[0] = c.central;
+    for (int h = 0; h < c.count; ++h) {
+      g.id[1 + h] = c.hydrogen[h];
+      g.length[h] = c.length[h];
+    }
+    groups.push_back(g);
+  }
+  return groups;
+}
+
+/// index_of[id[i]] = i: where each particle id is stored (ids are 0 .. N - 1).
+struct IndexById {
+  const std::int32_t* id;
+  std::int32_t* index_of;
+  NOVAMD_HD void operator()(int i) const { index_of[id[i]] = i; }
+};
+
+/// Each group's storage indices from its ids (after the particles were reordered).
+struct LocateGroup {
+  ConstraintGroup* groups;
+  const std::int32_t* index_of;
+  NOVAMD_HD void operator()(int g) const {
+    for (int k = 0; k < groups[g].count; ++k) groups[g].index[k] = index_of[groups[g].id[k]];
+  }
+};
+
+/// `update` (a drift), after keeping particle i's position in `before`.
+template <class Update>
+struct RememberingPositions {
+  Update update;
+  integrate::Vec3Pointers position, before;
+  NOVAMD_HD auto operator()(int i) const {
+    before.set(i, position.get(i));
+    return update(i);
+  }
+};
+
+/// The particle arrays the group updates read and write (storage order).
+struct GroupArrays {
+  integrate::Vec3Pointers position, velocity, force;
+  integrate::Int3Pointers image;
+  const std::int32_t* type;
+  const double* inverse_mass;  ///< per type, the force-to-acceleration factor included
+  core::BoxView<double> box;
+};
+
+/// A group's distances as a cluster for RATTLE and the constraint forces (a water's three
+/// distances, or a heavy atom's to each hydrogen), with its particles' inverse masses.
+using GroupCluster = ConstraintCluster<ConstraintGroup::kMaxParticles,
+                                       HydrogenCluster::kMaxHydrogens>;
+
+NOVAMD_HD GroupCluster cluster_of(const ConstraintGroup& g, const GroupArrays& a) {
+  GroupCluster c;
+  c.particles = g.count;
+  for (int k = 0; k < g.count; ++k) c.inverse_mass[k] = a.inverse_mass[a.type[g.index[k]]];
+  if (g.water) {
+    c.constraints = 3;
+    c.constraint[0] = {0, 1, g.geometry.d_oh};
+    c.constraint[1] = {0, 2, g.geometry.d_oh};
+    c.constraint[2] = {1, 2, g.geometry.d_hh};
+  } else {
+    c.constraints = g.count - 1;
+    for (int h = 0; h + 1 < g.count; ++h) c.constraint[h] = {0, h + 1, g.length[h]};
+  }
+  return c;
+}
+
+/// The group's particles in `at` relative to its first particle (minimum image).
+NOVAMD_HD void relative_positions(const ConstraintGroup& g, const integrate::Vec3Pointers& at,
+                                         const core::BoxView<double>& box,
+                                         core::Vec3<double> (&r)[ConstraintGroup::kMaxParticles]) {
+  const core::Vec3<double> reference = at.get(g.index[0]);
+  for (int k = 0; k < g.count; ++k) r[k] = box.minimum_image(at.get(g.index[k]) - reference);
+}
+
+/// Where SHAKE did not converge, per group, kept until read: failed[g] = g (INT32_MAX where it
+/// always converged) and the largest relative deviation left.
+struct ShakeFailures {
+  std::int32_t* failed;
+  double* deviation;
+  NOVAMD_HD void record(int g, double worst) const {
+    failed[g] = g;
+    deviation[g] = worst > deviation[g] ? worst : deviation[g];
+  }
+};
+
+/// Nothing to do after a particle moved (the CPU backend).
+struct NoMoveHook {
+  NOVAMD_HD void operator()(int, const core::Vec3<double>&) const {}
+};
+
+/// The velocity condition on group g; with `heat`, each particle's kinetic-energy change is
+/// added to heat[i].
+NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupArrays& a,
+                                                 double* heat) {
+  constexpr int kMax = ConstraintGroup::kMaxParticles;
+  const GroupCluster cluster = cluster_of(g, a);
+  core::Vec3<double> r[kMax], v[kMax], before[kMax];
+  relative_positions(g, a.position, a.box, r);
+  for (int k = 0; k < g.count; ++k) v[k] = before[k] = a.velocity.get(g.index[k]);
+  rattle_velocities(cluster, r, v);
+  for (int k = 0; k < g.count; ++k) {
+    a.velocity.set(g.index[k], v[k]);
+    if (heat)
+      heat[g.index[k]] += 0.5 / cluster.inverse_mass[k] *
+                          (core::dot(v[k], v[k]) - core::dot(before[k], before[k]));
+  }
+}
+
+/// After a drift over dt from `before`: group g's positions constrained, its velocities
+/// corrected by the displacements over dt (where `correct_velocities`), then the velocity
+/// condition. `on_move(i, x)` is called with each particle's new position.
+template <class OnMove = NoMoveHook>
+struct ConstrainDrift {
+  GroupArrays a;
+  const ConstraintGroup* groups;
+  integrate::Vec3Pointers before;
+  double dt;
+  bool correct_velocities;
+  double tolerance;
+  ShakeFailures failures;
+  OnMove on_move{};
+
+  NOVAMD_HD void operator()(int k) const {
+    constexpr int kMax = ConstraintGroup::kMaxParticles;
+    const ConstraintGroup& g = groups[k];
+    core::Vec3<double> now[kMax], then[kMax], r[kMax];
+    relative_positions(g, a.position, a.box, now);
+    relative_positions(g, before, a.box, then);
+    if (g.water) {
+      const Water solved =
+          settle_positions({then[0], then[1], then[2]}, {now[0], now[1], now[2]}, g.geometry);
+      r[0] = solved.o;
+      r[1] = solved.h1;
+      r[2] = solved.h2;
+    } else {
+      for (int q = 0; q < g.count; ++q) r[q] = now[q];
+      const ShakeResult result =
+          shake_positions(cluster_of(g, a), then, r, tolerance, kMaxShakeSweeps);
+      if (!result.converged) failures.record(k, result.worst);
+    }
+    for (int q = 0; q < g.count; ++q) move(g.index[q], r[q] - now[q]);
+    constrain_group_velocities(g, a, nullptr);
+  }
+
+  /// Particle i moved by delta (wrapped again), its velocity by delta / dt.
+  NOVAMD_HD void move(int i, const core::Vec3<double>& delta) const {
+    core::Vec3<double> x;
+    if (a.image.present()) {
+      core::Vec3<std::int32_t> crossed = a.image.get(i);
+      x = a.box.wrap(a.position.get(i) + delta, crossed);
+      a.image.set(i, crossed);
+    } else {
+      x = a.box.wrap(a.position.get(i) + delta);
+    }
+    a.position.set(i, x);
+    if (correct_velocities) a.velocity.set(i, a.velocity.get(i) + (1.0 / dt) * delta);
+    on_move(i, x);
+  }
+};
+
+/// The velocity condition on each group (after a kick, or an O step with `heat`).
+struct ConstrainVelocities {
+  GroupArrays a;
+  const ConstraintGroup* groups;
+  double* heat = nullptr;
+  NOVAMD_HD void operator()(int k) const { constrain_group_velocities(groups[k], a, heat); }
+};
+
+/// Group g's share of the constraint virial, sum_p r_p (x) G_p (r_p relative to its first
+/// particle: a group's constraint forces add up to zero), into out[c][g] per tensor component.
+struct ConstraintVirial {
+  GroupArrays a;
+  const ConstraintGroup* groups;
+  double* out[core::kTensorComponents];
+
+  NOVAMD_HD void operator()(int k) const {
+    constexpr int kMax = ConstraintGroup::kMaxParticles;
+    const ConstraintGroup& g = groups[k];
+    core::Vec3<double> r[kMax], v[kMax], f[kMax], force[kMax];
+    relative_positions(g, a.position, a.box, r);
+    for (int q = 0; q < g.count; ++q) {
+      v[q] = a.velocity.get(g.index[q]);
+      f[q] = a.force.get(g.index[q]);
+    }
+    core::SymmetricTensor<double> w;
+    if (constraint_forces(cluster_of(g, a), r, v, f, force))
+      for (int q = 0; q < g.count; ++q)
+        w.add_symmetrized_outer(r[q].x, r[q].y, r[q].z, force[q].x, force[q].y, force[q].z);
+    for (int c = 0; c < core::kTensorComponents; ++c) out[c][k] = w.c[c];
+  }
+};
+
+}  // namespace novamd::constraints
