@@ -165,8 +165,9 @@ void CpuBackend::drift(double dt) {
 }
 
 void CpuBackend::kick_drift(double kick_dt, double drift_dt) {
-  if (constraints_) {  // each stage constrained in turn
-    kick(kick_dt);
+  if (constraints_) {  // the drift's constraints make the kick's velocity condition moot
+    const auto [begin, end] = owned_bounds(owned());
+    for_each_particle(begin, end, kick_update(kick_dt));
     drift(drift_dt);
     return;
   }

@@ -1,10 +1,12 @@
 #include <climits>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/device_constraints.cuh"
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/backend/device_reductions.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
@@ -40,6 +42,19 @@ struct RefreshPairPositions {
 
   __device__ void operator()(int i) const {
     const core::Vec3<double> x = update(i);
+    packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z),
+                 type[i]};
+  }
+};
+
+/// Writes a particle's new position into the pair kernels' packed layout (after a constraint
+/// moved it).
+template <class PairT>
+struct PackPosition {
+  const std::int32_t* type;
+  neighbors::PairPosition<PairT>* packed;
+
+  NOVAMD_HD void operator()(int i, const core::Vec3<double>& x) const {
     packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z),
                  type[i]};
   }
@@ -105,7 +120,23 @@ class CudaBackend final : public Backend {
     for (const auto& term : terms_) energy_parts_ += static_cast<std::size_t>(term->parts());
     reductions_.reserve_terms(energy_parts_);
     pack_all_positions();  // for the pair kernels
+    if (setup.constraint_plan.constraint_count() > 0) {
+      if (domain_->decomposed())
+        throw core::InputError(
+            "constraints: held distances run on one GPU; this run has a force-matrix grid over "
+            "several (run it on one GPU, or without constraints)");
+      constraints_.emplace(setup.constraint_plan, setup.constraint_tolerance, stream_.get());
+      constraints_->locate(device_.id.data(), size(), stream_.get());
+    }
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // uploads on other streams are complete
+  }
+
+  // Positions projected from themselves (no velocity correction), then the velocity condition.
+  void constrain_initial_state() override {
+    if (!constraints_) return;
+    constraints_->keep_positions(pointers_of(device_.position), size(), stream_.get());
+    constraints_->after_drift(group_arrays(), 1.0, false, pack_position(), stream_.get());
+    energy_current_ = false;
   }
 
   std::string description() const override { return description_; }
@@ -136,7 +167,7 @@ class CudaBackend final : public Backend {
     use.particles = device_.bytes() + packed_.bytes();
     for (const auto& term : terms_) use.neighbors += term->bytes();
     use.other = inverse_mass_.bytes() + mass_energy_.bytes() + reductions_.bytes() +
-                order_.bytes() + domain_->bytes();
+                order_.bytes() + domain_->bytes() + (constraints_ ? constraints_->bytes() : 0);
     return use;
   }
   void synchronize() override { stream_.synchronize(); }
@@ -169,9 +200,15 @@ class CudaBackend final : public Backend {
 
   void kick(double dt) override {
     for_each_particle(static_cast<int>(owned_count()), kick_update(dt), stream_.get());
+    if (constraints_) constraints_->constrain_velocities(group_arrays(), nullptr, stream_.get());
   }
 
   void kick_drift(double kick_dt, double drift_dt) override {
+    if (constraints_) {  // the drift's constraints make the kick's velocity condition moot
+      for_each_particle(static_cast<int>(owned_count()), kick_update(kick_dt), stream_.get());
+      drift(drift_dt);
+      return;
+    }
     energy_current_ = false;
     for_each_particle(static_cast<int>(owned_count()),
                       refreshing_pair_positions(
@@ -181,8 +218,18 @@ class CudaBackend final : public Backend {
 
   void drift(double dt) override {
     energy_current_ = false;
-    for_each_particle(static_cast<int>(owned_count()), refreshing_pair_positions(drift_update(dt)),
+    if (!constraints_) {
+      for_each_particle(static_cast<int>(owned_count()),
+                        refreshing_pair_positions(drift_update(dt)), stream_.get());
+      return;
+    }
+    // DESIGN principle 11: positions, velocities by the same moves, velocities.
+    for_each_particle(static_cast<int>(size()),
+                      refreshing_pair_positions(constraints::RememberingPositions<integrate::Drift>{
+                          drift_update(dt), pointers_of(device_.position),
+                          constraints_->positions_before_drift(size())}),
                       stream_.get());
+    constraints_->after_drift(group_arrays(), dt, true, pack_position(), stream_.get());
   }
 
   void scale_velocities(double factor) override {
@@ -194,9 +241,17 @@ class CudaBackend final : public Backend {
   void thermalize(const integrate::VelocityNoise& noise) override {
     if (size() == 0) return;
     for_each_particle(static_cast<int>(owned_count()), thermalize_update(noise), stream_.get());
+    // The velocity condition is part of the O step: its kinetic-energy change counts as heat.
+    if (constraints_)
+      constraints_->constrain_velocities(group_arrays(), device_.heat.data(), stream_.get());
   }
 
   void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) override {
+    if (constraints_) {  // each stage constrained in turn
+      thermalize(noise);
+      drift(drift_dt);
+      return;
+    }
     energy_current_ = false;
     if (size() == 0) return;
     for_each_particle(static_cast<int>(owned_count()),
@@ -238,6 +293,10 @@ class CudaBackend final : public Backend {
       o.kinetic.c[k] = 0.5 * local.kinetic[1 + k];
       o.virial.c[k] = local.shares[1 + k];
     }
+    if (constraints_) {  // the constraint forces at this instant (constraint_groups.hpp)
+      const auto held = constraints_->virial(group_arrays(), stream_.get());
+      for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] += held.c[k];
+    }
     return o;
   }
 
@@ -274,6 +333,7 @@ class CudaBackend final : public Backend {
     reorders_ = domain_->allows_reordering() ? state.reorders : 0;
     energy_current_ = false;
     pack_all_positions();
+    if (constraints_) constraints_->locate(device_.id.data(), size(), stream);
     if (domain_->decomposed()) return;  // all pairs of the block: no lists to restore
     const auto input = force_input();
     for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f) {
@@ -294,6 +354,11 @@ class CudaBackend final : public Backend {
 
   std::optional<Unstable> find_unstable(double max_speed) override {
     const auto stream = stream_.get();
+    if (constraints_)
+      if (const auto failure = constraints_->failure(stream))
+        throw core::RunError(*failure +
+                             " (at some step since the previous check: the GPU checks every " +
+                             std::to_string(check_interval()) + " steps)");
     const std::size_t owned = owned_count();
     std::int64_t code = kNoneFound;
     const InstabilityFlag flag{pointers_of(device_.position, first()),
@@ -393,6 +458,18 @@ class CudaBackend final : public Backend {
   std::size_t first() const { return domain_->owned().begin; }
   std::size_t owned_count() const { return domain_->owned_count(); }
 
+  /// The particle arrays the constraint updates read and write.
+  constraints::GroupArrays group_arrays() {
+    return {pointers_of(device_.position),
+            pointers_of(device_.velocity),
+            pointers_of(device_.force),
+            images(0),
+            device_.type.data(),
+            inverse_mass_.data(),
+            box_.view<double>()};
+  }
+  PackPosition<PairT> pack_position() { return {device_.type.data(), packed_.data()}; }
+
   /// Positions of every particle packed for the pair kernels (after an upload).
   void pack_all_positions() {
     if (size() == 0) return;
@@ -420,6 +497,7 @@ class CudaBackend final : public Backend {
                                        device_.position.z.data(), box_, stream);
     device_.permute(order, stream);
     pack_all_positions();
+    if (constraints_) constraints_->locate(device_.id.data(), size(), stream);
     for (auto& term : terms_) term->invalidate_lists();
     ++reorders_;
   }
@@ -476,6 +554,7 @@ class CudaBackend final : public Backend {
   DeviceReductions reductions_;
   neighbors::DeviceSpatialOrder order_;
   core::DeviceTopology topology_;  ///< terms and exclusions for the force terms (uploaded once)
+  std::optional<DeviceConstraints> constraints_;  ///< distances held, if any
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
   /// The terms_ entry of each config force term (the two of a one-pass pair share one; a
   /// checkpoint keeps one neighbour state per config force term).

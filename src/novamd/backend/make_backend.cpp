@@ -34,10 +34,6 @@ std::string_view resolve_backend_name(std::string_view requested) {
 std::unique_ptr<Backend> make_backend(std::string_view requested, BackendSetup setup) {
   if (requested == "cuda") require_cuda();
   if (resolve_backend_name(requested) == "cuda") {
-    if (setup.constraint_plan.constraint_count() > 0)
-      throw core::InputError(
-          "constraints: the CUDA backend does not hold constraints yet; run with --backend cpu "
-          "(or backend: cpu), or without the constraints section");
 #ifdef NOVAMD_HAVE_CUDA
     return make_cuda_backend(std::move(setup));
 #endif

@@ -54,6 +54,29 @@ struct ShakeResult {
   double worst = 0.0;
 };
 
+// Loops run over the compile-time capacity (P particles, C constraints) and skip what the cluster
+// does not use, and a particle named by a constraint is picked from its array by comparison
+// (element, add_to_element), so that on the GPU every array stays in registers (an index known
+// only at run time would put the array in local memory).
+
+/// a[i] for a run-time i < N.
+template <class T, int N>
+NOVAMD_HD T element(const T (&a)[N], int i) {
+  T out = a[0];
+#pragma unroll
+  for (int p = 1; p < N; ++p)
+    if (p == i) out = a[p];
+  return out;
+}
+
+/// a[i] += x for a run-time i < N.
+template <class T, int N>
+NOVAMD_HD void add_to_element(T (&a)[N], int i, const T& x) {
+#pragma unroll
+  for (int p = 0; p < N; ++p)
+    if (p == i) a[p] += x;
+}
+
 /// SHAKE on the cluster's positions `r` (moved from `before`, which satisfies the constraints),
 /// at most max_sweeps sweeps. Positions are relative to any origin near the cluster.
 template <int P, int C>
@@ -64,18 +87,21 @@ NOVAMD_HD ShakeResult shake_positions(const ConstraintCluster<P, C>& cluster,
   ShakeResult result;
   for (result.sweeps = 0; result.sweeps < max_sweeps; ++result.sweeps) {
     result.worst = 0.0;
-    for (int k = 0; k < cluster.constraints; ++k) {
+#pragma unroll
+    for (int k = 0; k < C; ++k) {
+      if (k >= cluster.constraints) break;
       const auto& c = cluster.constraint[k];
-      const core::Vec3<double> s = r[c.i] - r[c.j];
+      const core::Vec3<double> s = element(r, c.i) - element(r, c.j);
       const double d2 = c.length * c.length;
       const double deviation = d2 - core::dot(s, s);
       result.worst = std::fmax(result.worst, std::fabs(deviation) / (2.0 * d2));
       if (std::fabs(deviation) <= 2.0 * tolerance * d2) continue;
-      const core::Vec3<double> s0 = before[c.i] - before[c.j];
-      const double wi = cluster.inverse_mass[c.i], wj = cluster.inverse_mass[c.j];
+      const core::Vec3<double> s0 = element(before, c.i) - element(before, c.j);
+      const double wi = element(cluster.inverse_mass, c.i);
+      const double wj = element(cluster.inverse_mass, c.j);
       const double g = deviation / (2.0 * core::dot(s, s0) * (wi + wj));
-      r[c.i] += (g * wi) * s0;
-      r[c.j] -= (g * wj) * s0;
+      add_to_element(r, c.i, (g * wi) * s0);
+      add_to_element(r, c.j, (-g * wj) * s0);
     }
     if (result.worst <= tolerance) {
       result.converged = true;
@@ -89,43 +115,45 @@ NOVAMD_HD ShakeResult shake_positions(const ConstraintCluster<P, C>& cluster,
 ///
 ///     sum_l (s_k . s_l) (w_i sigma_li - w_j sigma_lj) l_l = rhs_k,   k = (i, j),
 ///
-/// (Gaussian elimination with partial pivoting: a cluster has at most a few constraints).
-/// Returns false where the constraints are linearly dependent.
+/// a matrix B W B^T (B_kp = sigma_kp s_k, W the inverse masses): symmetric and positive definite
+/// where the constraints are independent, so Gaussian elimination needs no pivoting. Returns
+/// false where a pivot vanishes (the constraints are linearly dependent).
 template <int P, int C>
 NOVAMD_HD bool constraint_multipliers(const ConstraintCluster<P, C>& cluster,
                                       const core::Vec3<double> (&s)[C], const double (&rhs)[C],
                                       double (&lambda)[C]) {
   const int n = cluster.constraints;
-  double a[C][C + 1];  // the system, right-hand side in column n
-  for (int k = 0; k < n; ++k) {
+  double a[C][C], b[C];
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
     const auto& ck = cluster.constraint[k];
-    for (int l = 0; l < n; ++l) {
+    b[k] = rhs[k];
+#pragma unroll
+    for (int l = 0; l < C; ++l) {
       const auto& cl = cluster.constraint[l];
       const auto sigma = [&](int p) { return p == cl.i ? 1.0 : (p == cl.j ? -1.0 : 0.0); };
-      a[k][l] = core::dot(s[k], s[l]) * (cluster.inverse_mass[ck.i] * sigma(ck.i) -
-                                         cluster.inverse_mass[ck.j] * sigma(ck.j));
+      a[k][l] = k < n && l < n ? core::dot(s[k], s[l]) *
+                                     (element(cluster.inverse_mass, ck.i) * sigma(ck.i) -
+                                      element(cluster.inverse_mass, ck.j) * sigma(ck.j))
+                               : (k == l ? 1.0 : 0.0);  // unused: the identity
     }
-    a[k][n] = rhs[k];
   }
-  for (int col = 0; col < n; ++col) {
-    int pivot = col;
-    for (int k = col + 1; k < n; ++k)
-      if (std::fabs(a[k][col]) > std::fabs(a[pivot][col])) pivot = k;
-    if (a[pivot][col] == 0.0) return false;
-    if (pivot != col)
-      for (int m = 0; m <= n; ++m) {
-        const double t = a[col][m];
-        a[col][m] = a[pivot][m];
-        a[pivot][m] = t;
-      }
-    for (int k = col + 1; k < n; ++k) {
+#pragma unroll
+  for (int col = 0; col < C; ++col) {
+    if (a[col][col] == 0.0) return false;
+#pragma unroll
+    for (int k = col + 1; k < C; ++k) {
       const double factor = a[k][col] / a[col][col];
-      for (int m = col; m <= n; ++m) a[k][m] -= factor * a[col][m];
+#pragma unroll
+      for (int m = col; m < C; ++m) a[k][m] -= factor * a[col][m];
+      b[k] -= factor * b[col];
     }
   }
-  for (int k = n - 1; k >= 0; --k) {
-    double sum = a[k][n];
-    for (int m = k + 1; m < n; ++m) sum -= a[k][m] * lambda[m];
+#pragma unroll
+  for (int k = C - 1; k >= 0; --k) {
+    double sum = b[k];
+#pragma unroll
+    for (int m = k + 1; m < C; ++m) sum -= a[k][m] * lambda[m];
     lambda[k] = sum / a[k][k];
   }
   return true;
@@ -136,8 +164,11 @@ template <int P, int C>
 NOVAMD_HD void constraint_separations(const ConstraintCluster<P, C>& cluster,
                                       const core::Vec3<double> (&r)[P],
                                       core::Vec3<double> (&s)[C]) {
-  for (int k = 0; k < cluster.constraints; ++k)
-    s[k] = r[cluster.constraint[k].i] - r[cluster.constraint[k].j];
+#pragma unroll
+  for (int k = 0; k < C; ++k)
+    s[k] = k < cluster.constraints
+               ? element(r, cluster.constraint[k].i) - element(r, cluster.constraint[k].j)
+               : core::Vec3<double>{0.0, 0.0, 0.0};
 }
 
 /// RATTLE's velocity condition on the cluster: velocities `v` corrected so that no particle pair
@@ -150,15 +181,19 @@ NOVAMD_HD bool rattle_velocities(const ConstraintCluster<P, C>& cluster,
   core::Vec3<double> s[C];
   constraint_separations(cluster, r, s);
   double rhs[C] = {}, lambda[C] = {};
-  for (int k = 0; k < cluster.constraints; ++k) {
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    if (k >= cluster.constraints) break;
     const auto& c = cluster.constraint[k];
-    rhs[k] = -core::dot(s[k], v[c.i] - v[c.j]);
+    rhs[k] = -core::dot(s[k], element(v, c.i) - element(v, c.j));
   }
   if (!constraint_multipliers(cluster, s, rhs, lambda)) return false;
-  for (int k = 0; k < cluster.constraints; ++k) {
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    if (k >= cluster.constraints) break;
     const auto& c = cluster.constraint[k];
-    v[c.i] += (lambda[k] * cluster.inverse_mass[c.i]) * s[k];
-    v[c.j] -= (lambda[k] * cluster.inverse_mass[c.j]) * s[k];
+    add_to_element(v, c.i, (lambda[k] * element(cluster.inverse_mass, c.i)) * s[k]);
+    add_to_element(v, c.j, (-lambda[k] * element(cluster.inverse_mass, c.j)) * s[k]);
   }
   return true;
 }
@@ -176,19 +211,24 @@ NOVAMD_HD bool constraint_forces(const ConstraintCluster<P, C>& cluster,
   core::Vec3<double> s[C];
   constraint_separations(cluster, r, s);
   double rhs[C] = {}, lambda[C] = {};
-  for (int k = 0; k < cluster.constraints; ++k) {
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    if (k >= cluster.constraints) break;
     const auto& c = cluster.constraint[k];
-    const core::Vec3<double> relative = v[c.i] - v[c.j];
-    rhs[k] =
-        -core::dot(s[k], cluster.inverse_mass[c.i] * f[c.i] - cluster.inverse_mass[c.j] * f[c.j]) -
-        core::dot(relative, relative);
+    const core::Vec3<double> relative = element(v, c.i) - element(v, c.j);
+    rhs[k] = -core::dot(s[k], element(cluster.inverse_mass, c.i) * element(f, c.i) -
+                                  element(cluster.inverse_mass, c.j) * element(f, c.j)) -
+             core::dot(relative, relative);
   }
   if (!constraint_multipliers(cluster, s, rhs, lambda)) return false;
-  for (int p = 0; p < cluster.particles; ++p) g[p] = {0.0, 0.0, 0.0};
-  for (int k = 0; k < cluster.constraints; ++k) {
+#pragma unroll
+  for (int p = 0; p < P; ++p) g[p] = {0.0, 0.0, 0.0};
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    if (k >= cluster.constraints) break;
     const auto& c = cluster.constraint[k];
-    g[c.i] += lambda[k] * s[k];
-    g[c.j] -= lambda[k] * s[k];
+    add_to_element(g, c.i, lambda[k] * s[k]);
+    add_to_element(g, c.j, -lambda[k] * s[k]);
   }
   return true;
 }

@@ -8,6 +8,9 @@
 /// neither the order of the calls nor the thread count can change a bit of the result, and no
 /// two threads write one particle (DESIGN principle 11; seed 003's "no write collisions").
 ///
+/// Every update runs per group shape (for_group_shape: a water, or a heavy atom with one to four
+/// hydrogens) as straight code with fixed-size arrays.
+///
 /// - ConstrainDrift: after a drift from positions `before`, the positions constrained (SETTLE
 ///   for a water, settle.hpp; SHAKE for a cluster, cluster_constraints.hpp), the velocities
 ///   corrected by the same displacements over dt, then RATTLE's velocity condition.
@@ -29,7 +32,7 @@
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/tensor.hpp"
 #include "novamd/core/vec3.hpp"
-#include "novamd/integrate/vec3_pointers.hpp"
+#include "novamd/core/vec3_pointers.hpp"
 
 namespace novamd::constraints {
 
@@ -94,7 +97,7 @@ struct LocateGroup {
 template <class Update>
 struct RememberingPositions {
   Update update;
-  integrate::Vec3Pointers position, before;
+  core::Vec3Pointers position, before;
   NOVAMD_HD auto operator()(int i) const {
     before.set(i, position.get(i));
     return update(i);
@@ -103,40 +106,64 @@ struct RememberingPositions {
 
 /// The particle arrays the group updates read and write (storage order).
 struct GroupArrays {
-  integrate::Vec3Pointers position, velocity, force;
-  integrate::Int3Pointers image;
+  core::Vec3Pointers position, velocity, force;
+  core::Int3Pointers image;
   const std::int32_t* type;
   const double* inverse_mass;  ///< per type, the force-to-acceleration factor included
   core::BoxView<double> box;
 };
 
+/// Calls f.template run<P, C>(g, k) with the particle and constraint counts of group k as
+/// compile-time constants: a water (3, 3), a heavy atom with n hydrogens (n + 1, n). Each shape
+/// compiles to its own straight code, its arrays in registers on the GPU.
+template <class F>
+NOVAMD_HD void for_group_shape(const ConstraintGroup& g, int k, const F& f) {
+  switch (g.count) {
+    case 2:
+      f.template run<2, 1>(g, k);
+      break;
+    case 3:
+      if (g.water)
+        f.template run<3, 3>(g, k);
+      else
+        f.template run<3, 2>(g, k);
+      break;
+    case 4:
+      f.template run<4, 3>(g, k);
+      break;
+    default:
+      f.template run<5, 4>(g, k);
+      break;
+  }
+}
+
 /// A group's distances as a cluster for RATTLE and the constraint forces (a water's three
 /// distances, or a heavy atom's to each hydrogen), with its particles' inverse masses.
-using GroupCluster = ConstraintCluster<ConstraintGroup::kMaxParticles,
-                                       HydrogenCluster::kMaxHydrogens>;
-
-NOVAMD_HD GroupCluster cluster_of(const ConstraintGroup& g, const GroupArrays& a) {
-  GroupCluster c;
-  c.particles = g.count;
-  for (int k = 0; k < g.count; ++k) c.inverse_mass[k] = a.inverse_mass[a.type[g.index[k]]];
-  if (g.water) {
-    c.constraints = 3;
+template <int P, int C>
+NOVAMD_HD ConstraintCluster<P, C> cluster_of(const ConstraintGroup& g, const GroupArrays& a) {
+  ConstraintCluster<P, C> c;
+  c.particles = P;
+  c.constraints = C;
+#pragma unroll
+  for (int k = 0; k < P; ++k) c.inverse_mass[k] = a.inverse_mass[a.type[g.index[k]]];
+  if constexpr (P == 3 && C == 3) {  // a water
     c.constraint[0] = {0, 1, g.geometry.d_oh};
     c.constraint[1] = {0, 2, g.geometry.d_oh};
     c.constraint[2] = {1, 2, g.geometry.d_hh};
   } else {
-    c.constraints = g.count - 1;
-    for (int h = 0; h + 1 < g.count; ++h) c.constraint[h] = {0, h + 1, g.length[h]};
+#pragma unroll
+    for (int h = 0; h < C; ++h) c.constraint[h] = {0, h + 1, g.length[h]};
   }
   return c;
 }
 
-/// The group's particles in `at` relative to its first particle (minimum image).
-NOVAMD_HD void relative_positions(const ConstraintGroup& g, const integrate::Vec3Pointers& at,
-                                         const core::BoxView<double>& box,
-                                         core::Vec3<double> (&r)[ConstraintGroup::kMaxParticles]) {
+/// The group's P particles in `at` relative to its first particle (minimum image).
+template <int P>
+NOVAMD_HD void relative_positions(const ConstraintGroup& g, const core::Vec3Pointers& at,
+                                  const core::BoxView<double>& box, core::Vec3<double> (&r)[P]) {
   const core::Vec3<double> reference = at.get(g.index[0]);
-  for (int k = 0; k < g.count; ++k) r[k] = box.minimum_image(at.get(g.index[k]) - reference);
+#pragma unroll
+  for (int k = 0; k < P; ++k) r[k] = box.minimum_image(at.get(g.index[k]) - reference);
 }
 
 /// Where SHAKE did not converge, per group, kept until read: failed[g] = g (INT32_MAX where it
@@ -155,17 +182,19 @@ struct NoMoveHook {
   NOVAMD_HD void operator()(int, const core::Vec3<double>&) const {}
 };
 
-/// The velocity condition on group g; with `heat`, each particle's kinetic-energy change is
-/// added to heat[i].
+/// The velocity condition on a group of shape (P, C); with `heat`, each particle's
+/// kinetic-energy change is added to heat[i].
+template <int P, int C>
 NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupArrays& a,
-                                                 double* heat) {
-  constexpr int kMax = ConstraintGroup::kMaxParticles;
-  const GroupCluster cluster = cluster_of(g, a);
-  core::Vec3<double> r[kMax], v[kMax], before[kMax];
-  relative_positions(g, a.position, a.box, r);
-  for (int k = 0; k < g.count; ++k) v[k] = before[k] = a.velocity.get(g.index[k]);
+                                          double* heat) {
+  const ConstraintCluster<P, C> cluster = cluster_of<P, C>(g, a);
+  core::Vec3<double> r[P], v[P], before[P];
+  relative_positions<P>(g, a.position, a.box, r);
+#pragma unroll
+  for (int k = 0; k < P; ++k) v[k] = before[k] = a.velocity.get(g.index[k]);
   rattle_velocities(cluster, r, v);
-  for (int k = 0; k < g.count; ++k) {
+#pragma unroll
+  for (int k = 0; k < P; ++k) {
     a.velocity.set(g.index[k], v[k]);
     if (heat)
       heat[g.index[k]] += 0.5 / cluster.inverse_mass[k] *
@@ -173,40 +202,43 @@ NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupA
   }
 }
 
-/// After a drift over dt from `before`: group g's positions constrained, its velocities
+/// After a drift over dt from `before`: a group's positions constrained, its velocities
 /// corrected by the displacements over dt (where `correct_velocities`), then the velocity
 /// condition. `on_move(i, x)` is called with each particle's new position.
 template <class OnMove = NoMoveHook>
 struct ConstrainDrift {
   GroupArrays a;
   const ConstraintGroup* groups;
-  integrate::Vec3Pointers before;
+  core::Vec3Pointers before;
   double dt;
   bool correct_velocities;
   double tolerance;
   ShakeFailures failures;
   OnMove on_move{};
 
-  NOVAMD_HD void operator()(int k) const {
-    constexpr int kMax = ConstraintGroup::kMaxParticles;
-    const ConstraintGroup& g = groups[k];
-    core::Vec3<double> now[kMax], then[kMax], r[kMax];
-    relative_positions(g, a.position, a.box, now);
-    relative_positions(g, before, a.box, then);
-    if (g.water) {
+  NOVAMD_HD void operator()(int k) const { for_group_shape(groups[k], k, *this); }
+
+  template <int P, int C>
+  NOVAMD_HD void run(const ConstraintGroup& g, int k) const {
+    core::Vec3<double> now[P], then[P], r[P];
+    relative_positions<P>(g, a.position, a.box, now);
+    relative_positions<P>(g, before, a.box, then);
+    if constexpr (P == 3 && C == 3) {  // a water: SETTLE
       const Water solved =
           settle_positions({then[0], then[1], then[2]}, {now[0], now[1], now[2]}, g.geometry);
       r[0] = solved.o;
       r[1] = solved.h1;
       r[2] = solved.h2;
     } else {
-      for (int q = 0; q < g.count; ++q) r[q] = now[q];
+#pragma unroll
+      for (int q = 0; q < P; ++q) r[q] = now[q];
       const ShakeResult result =
-          shake_positions(cluster_of(g, a), then, r, tolerance, kMaxShakeSweeps);
+          shake_positions(cluster_of<P, C>(g, a), then, r, tolerance, kMaxShakeSweeps);
       if (!result.converged) failures.record(k, result.worst);
     }
-    for (int q = 0; q < g.count; ++q) move(g.index[q], r[q] - now[q]);
-    constrain_group_velocities(g, a, nullptr);
+#pragma unroll
+    for (int q = 0; q < P; ++q) move(g.index[q], r[q] - now[q]);
+    constrain_group_velocities<P, C>(g, a, nullptr);
   }
 
   /// Particle i moved by delta (wrapped again), its velocity by delta / dt.
@@ -230,29 +262,37 @@ struct ConstrainVelocities {
   GroupArrays a;
   const ConstraintGroup* groups;
   double* heat = nullptr;
-  NOVAMD_HD void operator()(int k) const { constrain_group_velocities(groups[k], a, heat); }
+  NOVAMD_HD void operator()(int k) const { for_group_shape(groups[k], k, *this); }
+  template <int P, int C>
+  NOVAMD_HD void run(const ConstraintGroup& g, int) const {
+    constrain_group_velocities<P, C>(g, a, heat);
+  }
 };
 
-/// Group g's share of the constraint virial, sum_p r_p (x) G_p (r_p relative to its first
-/// particle: a group's constraint forces add up to zero), into out[c][g] per tensor component.
+/// A group's share of the constraint virial, sum_p r_p (x) G_p (r_p relative to its first
+/// particle: a group's constraint forces add up to zero), into out[c][k] per tensor component.
 struct ConstraintVirial {
   GroupArrays a;
   const ConstraintGroup* groups;
   double* out[core::kTensorComponents];
 
-  NOVAMD_HD void operator()(int k) const {
-    constexpr int kMax = ConstraintGroup::kMaxParticles;
-    const ConstraintGroup& g = groups[k];
-    core::Vec3<double> r[kMax], v[kMax], f[kMax], force[kMax];
-    relative_positions(g, a.position, a.box, r);
-    for (int q = 0; q < g.count; ++q) {
+  NOVAMD_HD void operator()(int k) const { for_group_shape(groups[k], k, *this); }
+
+  template <int P, int C>
+  NOVAMD_HD void run(const ConstraintGroup& g, int k) const {
+    core::Vec3<double> r[P], v[P], f[P], force[P];
+    relative_positions<P>(g, a.position, a.box, r);
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
       v[q] = a.velocity.get(g.index[q]);
       f[q] = a.force.get(g.index[q]);
     }
     core::SymmetricTensor<double> w;
-    if (constraint_forces(cluster_of(g, a), r, v, f, force))
-      for (int q = 0; q < g.count; ++q)
+    if (constraint_forces(cluster_of<P, C>(g, a), r, v, f, force))
+#pragma unroll
+      for (int q = 0; q < P; ++q)
         w.add_symmetrized_outer(r[q].x, r[q].y, r[q].z, force[q].x, force[q].y, force[q].z);
+#pragma unroll
     for (int c = 0; c < core::kTensorComponents; ++c) out[c][k] = w.c[c];
   }
 };

@@ -32,9 +32,9 @@ void HostConstraints::locate(const core::ParticleData& p) {
   for_each_group(LocateGroup{groups_.data(), index_of_.data()});
 }
 
-integrate::Vec3Pointers HostConstraints::positions_before_drift(std::size_t n) {
+core::Vec3Pointers HostConstraints::positions_before_drift(std::size_t n) {
   before_.resize(n);
-  return integrate::pointers_of(before_);
+  return core::pointers_of(before_);
 }
 
 namespace {
@@ -42,10 +42,10 @@ namespace {
 /// The group updates' view of host particles.
 GroupArrays arrays_of(core::ParticleData& p, const core::BoxView<double>& box,
                       const std::vector<double>& inverse_mass_by_type) {
-  return {integrate::pointers_of(p.position),
-          integrate::pointers_of(p.velocity),
-          integrate::pointers_of(p.force),
-          integrate::image_pointers_of(p.image),
+  return {core::pointers_of(p.position),
+          core::pointers_of(p.velocity),
+          core::pointers_of(p.force),
+          core::image_pointers_of(p.image),
           p.type.data(),
           inverse_mass_by_type.data(),
           box};
@@ -68,7 +68,7 @@ void HostConstraints::constrain_drift(core::ParticleData& p, double dt,
                                       bool correct_velocities) {
   for_each_group(ConstrainDrift<>{arrays_of(p, box, inverse_mass_by_type),
                                   groups_.data(),
-                                  integrate::pointers_of(before_),
+                                  core::pointers_of(before_),
                                   dt,
                                   correct_velocities,
                                   tolerance_,

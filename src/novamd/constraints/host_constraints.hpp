@@ -29,7 +29,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/tensor.hpp"
-#include "novamd/integrate/vec3_pointers.hpp"
+#include "novamd/core/vec3_pointers.hpp"
 
 namespace novamd::constraints {
 
@@ -42,7 +42,7 @@ class HostConstraints {
   void locate(const core::ParticleData& p);
 
   /// Where a drift keeps the positions it starts from (RememberingPositions), for `n` particles.
-  integrate::Vec3Pointers positions_before_drift(std::size_t n);
+  core::Vec3Pointers positions_before_drift(std::size_t n);
 
   /// After a drift over dt from the positions kept in positions_before_drift: positions
   /// constrained, velocities corrected by displacement / dt, velocities constrained.

@@ -1,0 +1,158 @@
+#pragma once
+/// @file device_constraints.cuh
+/// A constraint plan held on particles in device memory: the CUDA backend's part of DESIGN
+/// principle 11, the twin of constraints/host_constraints.hpp. The groups (constraint_groups.hpp: each
+/// rigid water, each heavy atom with its hydrogens) live on the device, and each update runs
+/// one thread per group over the same host-device functors the CPU runs: no two threads write
+/// one particle (the groups share none), nothing is summed with atomics, and the virial's
+/// per-group shares are reduced in a fixed order (CUB), so runs repeat bit for bit.
+///
+/// A cluster where SHAKE does not converge is marked on the device (ShakeFailures) and read at
+/// the backend's next check (failure()), not at every step: the run stops there, naming the
+/// cluster and its deviation.
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "novamd/backend/device_sums.cuh"
+#include "novamd/backend/for_each_particle_cuda.cuh"
+#include "novamd/constraints/constraint_groups.hpp"
+#include "novamd/constraints/host_constraints.hpp"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/core/tensor.hpp"
+
+namespace novamd::backend {
+
+using constraints::ConstraintGroup;
+using constraints::GroupArrays;
+
+/// f(g) for every group g < n: one thread per group, in blocks of 64 (a few thousand groups of
+/// long double-precision chains: small blocks spread them over every multiprocessor).
+template <class F>
+void for_each_group(int n, const F& f, cudaStream_t stream) {
+  for_each_particle<64>(n, f, stream);
+}
+
+class DeviceConstraints {
+ public:
+  /// The plan's groups on the device; locate() before the first update.
+  DeviceConstraints(const constraints::ConstraintPlan& plan, double tolerance, cudaStream_t stream)
+      : host_groups_(constraints::groups_of(plan)),
+        count_(plan.constraint_count()),
+        tolerance_(tolerance) {
+    const std::size_t g = host_groups_.size();
+    groups_.copy_from_host(host_groups_, stream);
+    failed_.copy_from_host(std::vector<std::int32_t>(g, INT32_MAX), stream);
+    deviation_.copy_from_host(std::vector<double>(g, 0.0), stream);
+    for (auto& component : virial_) component.resize(g);
+    results_.resize(core::kTensorComponents + 1);
+    sums_.reserve(g);
+  }
+
+  /// Finds each group's particles from the particle ids (storage order, n particles).
+  void locate(const std::int32_t* id, std::size_t n, cudaStream_t stream) {
+    index_of_.resize(n);
+    for_each_particle(static_cast<int>(n), constraints::IndexById{id, index_of_.data()}, stream);
+    for_each_group(groups(), constraints::LocateGroup{groups_.data(), index_of_.data()}, stream);
+  }
+
+  /// The positions of n particles kept as a drift's start (for a projection from themselves).
+  void keep_positions(const core::Vec3Pointers& position, std::size_t n,
+                      cudaStream_t stream) {
+    const core::Vec3Pointers before = positions_before_drift(n);
+    const double* from[3] = {position.x, position.y, position.z};
+    double* to[3] = {before.x, before.y, before.z};
+    for (int c = 0; c < 3; ++c)
+      NOVAMD_CUDA_CHECK(cudaMemcpyAsync(to[c], from[c], n * sizeof(double),
+                                        cudaMemcpyDeviceToDevice, stream));
+  }
+
+  /// Where a drift keeps the positions it starts from (RememberingPositions).
+  core::Vec3Pointers positions_before_drift(std::size_t n) {
+    for (auto* a : before_.components()) a->resize(n);
+    return {before_.x.data(), before_.y.data(), before_.z.data()};
+  }
+
+  /// After a drift over dt from the positions kept: positions constrained, velocities corrected
+  /// by displacement / dt (where `correct_velocities`), velocities constrained; `on_move(i, x)`
+  /// with each moved particle's new position.
+  template <class OnMove>
+  void after_drift(const GroupArrays& a, double dt, bool correct_velocities,
+                   const OnMove& on_move, cudaStream_t stream) {
+    for_each_group(
+        groups(),
+        constraints::ConstrainDrift<OnMove>{a,
+                               groups_.data(),
+                               {before_.x.data(), before_.y.data(), before_.z.data()},
+                               dt,
+                               correct_velocities,
+                               tolerance_,
+                               {failed_.data(), deviation_.data()},
+                               on_move},
+        stream);
+  }
+
+  /// The velocity condition; with `heat`, the kinetic-energy changes added to it.
+  void constrain_velocities(const GroupArrays& a, double* heat, cudaStream_t stream) {
+    for_each_group(groups(), constraints::ConstrainVelocities{a, groups_.data(), heat}, stream);
+  }
+
+  /// The virial of the constraint forces (waits for the stream).
+  core::SymmetricTensor<double> virial(const GroupArrays& a, cudaStream_t stream) {
+    core::SymmetricTensor<double> total;
+    if (groups() == 0) return total;
+    constraints::ConstraintVirial update{a, groups_.data(), {}};
+    for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = virial_[c].data();
+    for_each_group(groups(), update, stream);
+    for (int c = 0; c < core::kTensorComponents; ++c)
+      sums_.sum(virial_[c].data(), results_.data() + c, host_groups_.size(), stream);
+    std::vector<double> host;
+    results_.copy_to_host(host, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (int c = 0; c < core::kTensorComponents; ++c) total.c[c] = host[c];
+    return total;
+  }
+
+  /// What to say if SHAKE failed on some cluster since the start (waits for the stream).
+  std::optional<std::string> failure(cudaStream_t stream) {
+    if (groups() == 0) return std::nullopt;
+    sums_.min(failed_.data(), first_failed_.data(), host_groups_.size(), stream);
+    std::vector<std::int32_t> first;
+    first_failed_.copy_to_host(first, stream);
+    std::vector<double> deviation;
+    deviation_.copy_to_host(deviation, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (first[0] == INT32_MAX) return std::nullopt;
+    const auto g = static_cast<std::size_t>(first[0]);
+    return constraints::shake_failure_message(host_groups_[g], deviation[g], tolerance_);
+  }
+
+  std::size_t constraint_count() const { return count_; }
+  std::size_t bytes() const {
+    std::size_t total = groups_.bytes() + index_of_.bytes() + failed_.bytes() +
+                        first_failed_.bytes() + deviation_.bytes() + results_.bytes();
+    for (const auto* a : before_.components()) total += a->bytes();
+    for (const auto& component : virial_) total += component.bytes();
+    return total;
+  }
+
+ private:
+  int groups() const { return static_cast<int>(host_groups_.size()); }
+
+  std::vector<ConstraintGroup> host_groups_;  ///< ids and geometry, for messages
+  std::size_t count_;
+  double tolerance_;
+  core::DeviceBuffer<ConstraintGroup> groups_;
+  core::DeviceBuffer<std::int32_t> index_of_, failed_, first_failed_{1};
+  core::DeviceBuffer<double> deviation_, results_;
+  core::Vec3Of<core::DeviceBuffer<double>> before_;
+  core::DeviceBuffer<double> virial_[core::kTensorComponents];  ///< per group
+  DeviceSums sums_;
+};
+
+}  // namespace novamd::backend

@@ -1,0 +1,200 @@
+// Held distances on the CUDA backend (backend/device_constraints.cuh) against the CPU backend on
+// the same input: the LAMMPS peptide with its bonds to hydrogens under SHAKE and RATTLE and its
+// TIP3P waters under SETTLE, every integrator, in double: the same trajectory; rigid SPC/E water
+// with PME in mixed precision: every held distance within the tolerance and no velocity along
+// one after each step, the constraint virial in the pressure as the CPU has it; a run repeats
+// bit for bit, and continues bit for bit from its checkpoint. Skipped where no CUDA device
+// exists.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "novamd/app/simulation.hpp"
+#include "novamd/backend/cuda_device.hpp"
+#include "novamd/parallel/mpi_session.hpp"
+#include "support/cli_runner.hpp"
+#include "support/restart_check.hpp"
+
+namespace {
+
+using novamd::app::Simulation;
+using novamd::backend::EnergyRequest;
+using novamd::core::Vec3;
+
+#define SKIP_WITHOUT_GPU() \
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped"
+
+const std::string kPeptide = NOVAMD_SOURCE_DIR "/examples/peptide/peptide.yaml";
+const std::string kRigidWater = NOVAMD_SOURCE_DIR "/examples/water/water_rigid.yaml";
+const std::string kLangevin = "{type: langevin, timestep: 1.0, temperature: 300, friction: 0.01}";
+
+struct EndState {
+  novamd::core::ParticleData particles;  // id order
+  novamd::backend::Observables observables;
+  novamd::core::Box box;
+  double tolerance = 0.0;
+};
+
+/// `steps` steps of `config` with `overrides` on `backend` in `precision`, stepped here (no
+/// output written).
+EndState run(const std::string& config, const std::string& backend, const std::string& precision,
+             int steps, std::vector<novamd::io::Override> overrides) {
+  novamd::test::TempDir dir;
+  overrides.push_back({"backend", backend});
+  overrides.push_back({"precision", precision});
+  overrides.push_back({"output.trajectory", "[]"});
+  overrides.push_back({"output.thermo.file", (dir.path() / "thermo.csv").string()});
+  const novamd::parallel::MpiSession session;
+  const auto sim = Simulation::create({config, overrides, std::nullopt}, session);
+  auto& b = sim->backend();
+  auto& integrator = sim->integrator();
+  b.compute_forces(EnergyRequest::Compute);
+  integrator.start(b);
+  for (int step = 1; step <= steps; ++step) integrator.step(b, step, EnergyRequest::Compute);
+  EndState end;
+  end.observables = b.observables();
+  end.particles = b.particles_on_host();
+  end.box = b.box();
+  end.tolerance = sim->config().constraints->tolerance;
+  return end;
+}
+
+/// Every distance the run held, as (id i, id j, length).
+struct Held {
+  std::int32_t i, j;
+  double length;
+};
+
+/// The largest relative deviation of a held length, and of the relative velocity along a held
+/// distance (|d . dv| / (|d| |dv|), 0 where dv = 0).
+struct Deviations {
+  double length = 0.0, along = 0.0;
+};
+
+Deviations deviations(const EndState& s, const std::vector<Held>& held,
+                      const novamd::core::Box& box) {
+  const auto view = box.view<double>();
+  Deviations d;
+  for (const auto& h : held) {
+    const auto& p = s.particles;
+    const Vec3<double> r = view.minimum_image(p.position.get(std::size_t(h.i)) -
+                                              p.position.get(std::size_t(h.j)));
+    const Vec3<double> v = p.velocity.get(std::size_t(h.i)) - p.velocity.get(std::size_t(h.j));
+    const double length = std::sqrt(dot(r, r));
+    d.length = std::max(d.length, std::abs(length - h.length) / h.length);
+    const double speed = std::sqrt(dot(v, v));
+    if (speed > 0.0) d.along = std::max(d.along, std::abs(dot(r, v)) / (length * speed));
+  }
+  return d;
+}
+
+TEST(CudaConstraints, PeptideMatchesTheCpuInDoubleUnderEveryIntegrator) {
+  SKIP_WITHOUT_GPU();
+  // 20 steps of 1 fs from the same start. Differences begin at the ulp level (force sums in
+  // another order, ~1e-13 of the forces; the device's libm within a few ulps) and the
+  // constraint solvers are the same double arithmetic on both; 20 fs of a liquid amplify them
+  // at most some hundredfold: 1e-9 A and 1e-9 A/fs leave a margin of 1,000 on 1e-15 of 10 A.
+  for (const std::string integrator :
+       {std::string("{type: velocity_verlet, timestep: 1.0}"), kLangevin,
+        std::string("{type: leapfrog, timestep: 1.0}"),
+        std::string("{type: nose_hoover, timestep: 1.0, temperature: 300, tau: 100}")}) {
+    const std::vector<novamd::io::Override> o{{"constraints", "{bonds: h_bonds, water: settle}"},
+                                              {"integrator", integrator}};
+    const EndState cpu = run(kPeptide, "cpu", "double", 20, o);
+    const EndState gpu = run(kPeptide, "cuda", "double", 20, o);
+    ASSERT_EQ(cpu.particles.size(), gpu.particles.size());
+    double worst_x = 0.0, worst_v = 0.0;
+    for (std::size_t i = 0; i < cpu.particles.size(); ++i) {
+      const auto dx = cpu.particles.position.get(i) - gpu.particles.position.get(i);
+      const auto dv = cpu.particles.velocity.get(i) - gpu.particles.velocity.get(i);
+      worst_x = std::max({worst_x, std::abs(dx.x), std::abs(dx.y), std::abs(dx.z)});
+      worst_v = std::max({worst_v, std::abs(dv.x), std::abs(dv.y), std::abs(dv.z)});
+    }
+    std::printf("%s: largest difference: positions %.3g A, velocities %.3g A/fs\n",
+                integrator.c_str(), worst_x, worst_v);
+    EXPECT_LT(worst_x, 1e-9) << integrator;
+    EXPECT_LT(worst_v, 1e-9) << integrator;
+    // The pressure's constraint share: the virial agrees as the forces do.
+    const double w_cpu = cpu.observables.virial.trace(), w_gpu = gpu.observables.virial.trace();
+    EXPECT_NEAR(w_gpu, w_cpu, 1e-8 * std::abs(w_cpu)) << integrator;
+    EXPECT_NEAR(gpu.observables.kinetic_energy, cpu.observables.kinetic_energy,
+                1e-10 * cpu.observables.kinetic_energy)
+        << integrator;
+  }
+}
+
+/// The held distances of the rigid water example: O-H 1 A and H-H 1.633 A (SPC/E) per molecule
+/// of three consecutive ids.
+std::vector<Held> water_held(std::size_t particles) {
+  const double hh = 2.0 * std::sin(0.5 * 109.47 * std::numbers::pi / 180.0);
+  std::vector<Held> held;
+  for (std::int32_t o = 0; o + 2 < static_cast<std::int32_t>(particles); o += 3) {
+    held.push_back({o, o + 1, 1.0});
+    held.push_back({o, o + 2, 1.0});
+    held.push_back({o + 1, o + 2, hh});
+  }
+  return held;
+}
+
+TEST(CudaConstraints, RigidWaterInMixedPrecisionKeepsEveryDistance) {
+  SKIP_WITHOUT_GPU();
+  // 1,000 rigid SPC/E waters with PME at 2 fs, Langevin, 50 steps. The positions live in double
+  // on the device and SETTLE is exact: every length to 1e-12 of itself (round-off of ~10 A
+  // coordinates, 1e-15, through SETTLE's few dozen operations), and no relative velocity along
+  // a held distance beyond 1e-12 of the speed.
+  const std::vector<novamd::io::Override> o{{"run.steps", "50"}};
+  const EndState gpu = run(kRigidWater, "cuda", "mixed", 50, o);
+  const auto d = deviations(gpu, water_held(gpu.particles.size()), gpu.box);
+  std::printf("largest deviation: length %.3g, velocity along %.3g\n", d.length, d.along);
+  EXPECT_LT(d.length, 1e-12);
+  EXPECT_LT(d.along, 1e-12);
+}
+
+TEST(CudaConstraints, RigidWaterPressureMatchesTheCpuAtTheStart) {
+  SKIP_WITHOUT_GPU();
+  // Step 0 of the same start on both backends in double: the virial with its constraint share
+  // (the instantaneous constraint forces) agrees as the forces do (PME at 1e-5 evaluated the
+  // same way on both: ~1e-12 relative), so the pressure agrees.
+  const EndState cpu = run(kRigidWater, "cpu", "double", 0, {});
+  const EndState gpu = run(kRigidWater, "cuda", "double", 0, {});
+  for (int c = 0; c < novamd::core::kTensorComponents; ++c) {
+    const double scale = std::abs(cpu.observables.virial.trace());
+    EXPECT_NEAR(gpu.observables.virial.c[c], cpu.observables.virial.c[c], 1e-9 * scale) << c;
+  }
+}
+
+TEST(CudaConstraints, RunsRepeatBitForBit) {
+  SKIP_WITHOUT_GPU();
+  // Langevin with the peptide's clusters and waters, mixed precision, sorted along the curve
+  // every 7 evaluations (the groups found anew each time): two runs, the same bits.
+  const std::vector<novamd::io::Override> o{{"constraints", "{bonds: h_bonds, water: settle}"},
+                                            {"integrator", kLangevin},
+                                            {"neighbors.reorder_every", "7"}};
+  const EndState a = run(kPeptide, "cuda", "mixed", 30, o);
+  const EndState b = run(kPeptide, "cuda", "mixed", 30, o);
+  EXPECT_TRUE(novamd::test::bitwise_equal(a.particles.position, b.particles.position));
+  EXPECT_TRUE(novamd::test::bitwise_equal(a.particles.velocity, b.particles.velocity));
+  EXPECT_EQ(a.observables.virial.trace(), b.observables.virial.trace());
+}
+
+TEST(CudaConstraints, RestartContinuesBitForBit) {
+  SKIP_WITHOUT_GPU();
+  // The 1,000 waters of the one-pass restart test made rigid, at 1 fs with a 1 A skin (its
+  // 0.4 A skin allows 0.2 A a step, which the lattice's first steps at 2 fs exceed).
+  std::string config = novamd::test::water_pme_restart_config();
+  config += "constraints: {bonds: none, water: settle}\n";
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"timestep: 0.5", "timestep: 1.0"},
+                                 {"skin: 0.4", "skin: 1.0"}})
+    config.replace(config.find(from), from.size(), to);
+  for (const char* precision : {"double", "mixed"})
+    novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 10);
+}
+
+}  // namespace
