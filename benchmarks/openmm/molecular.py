@@ -1,7 +1,7 @@
 """OpenMM beside NovaMD on the molecular benchmarks, same GPU (scripts/device/test.sh molecular).
 
     python3 benchmarks/openmm/molecular.py [--steps N] [--precision mixed|double ...]
-        [--water-edges N ... [--integrator verlet|langevin ...]]
+        [--water-edges N ... [--integrator verlet|langevin ...] [--rigid] [--warmup N]]
 
 Five systems, each as NovaMD runs it:
 
@@ -20,6 +20,10 @@ Five systems, each as NovaMD runs it:
   `bench --case ornl` times the same in its last table).
 - water24k-pme: 20^3 = 8,000 such waters (24,000 atoms, 62.1 A) with PME at 5e-4: NovaMD's
   examples/water/water_pme.yaml on `make_water.py --per-edge 20` (scripts/device/test.sh).
+- with --water-edges N and --rigid: N^3 rigid SPC/E waters (OpenMM's three distance constraints
+  of a water, which it solves with SETTLE; no bond or angle force), PME at 5e-4 with 9 A
+  cutoffs, 2 fs: the constraints benchmark (`scripts/device/test.sh water-rigid`; NovaMD's
+  water_pme.yaml with `constraints: {bonds: none, water: settle}` and the same settings).
 
 Prints ms/step per system and precision (median of 5 batches of --steps steps after a warm-up,
 each batch waited for by reading the state), and for the dipeptide the step-0 potential energy of
@@ -55,9 +59,10 @@ def dipeptide_system(method=app.CutoffPeriodic):
     return system, inpcrd.positions, inpcrd.boxVectors
 
 
-def water_system(per_edge=17, seed=2026, pme=False):
+def water_system(per_edge=17, seed=2026, pme=False, rigid=False, cutoff_nm=CUTOFF_NM):
     """SPC/E (Berendsen et al. 1987) on a cubic lattice, flexible: K_b 450 kcal/mol/A^2 at 1 A,
-    K_theta 55 kcal/mol/rad^2 at 109.47 degrees (V = K (x - x0)^2, as in NovaMD)."""
+    K_theta 55 kcal/mol/rad^2 at 109.47 degrees (V = K (x - x0)^2, as in NovaMD); or rigid: the
+    O-H and H-H distances constrained instead."""
     molecules = per_edge ** 3
     edge_a = (molecules * 18.0153 / 0.6022140857) ** (1.0 / 3.0)
     spacing = edge_a / per_edge
@@ -67,7 +72,7 @@ def water_system(per_edge=17, seed=2026, pme=False):
     nonbonded.setNonbondedMethod(openmm.NonbondedForce.PME if pme
                                  else openmm.NonbondedForce.CutoffPeriodic)
     nonbonded.setEwaldErrorTolerance(5e-4)  # OpenMM's default; NovaMD's bench uses the same
-    nonbonded.setCutoffDistance(CUTOFF_NM)
+    nonbonded.setCutoffDistance(cutoff_nm)
     nonbonded.setReactionFieldDielectric(1.0)
     nonbonded.setUseDispersionCorrection(False)
     bonds = openmm.HarmonicBondForce()
@@ -96,11 +101,17 @@ def water_system(per_edge=17, seed=2026, pme=False):
         nonbonded.addParticle(0.4238, 0.1, 0.0)
         nonbonded.addParticle(0.4238, 0.1, 0.0)
         for h in (first + 1, first + 2):
-            bonds.addBond(first, h, 0.1, 2 * 450.0 * kcal * 100.0)  # OpenMM: (k/2)(r - r0)^2
+            if rigid:
+                system.addConstraint(first, h, 0.1)
+            else:
+                bonds.addBond(first, h, 0.1, 2 * 450.0 * kcal * 100.0)  # OpenMM: (k/2)(r - r0)^2
             bond_pairs.append((first, h))
-        angles.addAngle(first + 1, first, first + 2, math.radians(109.47), 2 * 55.0 * kcal)
+        if rigid:
+            system.addConstraint(first + 1, first + 2, 0.2 * math.sin(half))
+        else:
+            angles.addAngle(first + 1, first, first + 2, math.radians(109.47), 2 * 55.0 * kcal)
     nonbonded.createExceptionsFromBonds(bond_pairs, 0.0, 0.0)
-    for force in (nonbonded, bonds, angles):
+    for force in (nonbonded,) if rigid else (nonbonded, bonds, angles):
         system.addForce(force)
     edge_nm = edge_a / 10.0
     box = (openmm.Vec3(edge_nm, 0, 0), openmm.Vec3(0, edge_nm, 0), openmm.Vec3(0, 0, edge_nm))
@@ -108,17 +119,18 @@ def water_system(per_edge=17, seed=2026, pme=False):
     return system, positions, box
 
 
-def make_integrator(name):
+def make_integrator(name, timestep_fs=TIMESTEP_FS):
     """Velocity Verlet, or Langevin at 300 K with a friction of 1/ps (NovaMD's `langevin` with
     friction 0.001/fs, as examples/water/water_pme.yaml runs it)."""
-    step = TIMESTEP_FS * 1e-3 * unit.picoseconds
+    step = timestep_fs * 1e-3 * unit.picoseconds
     if name == "langevin":
         return openmm.LangevinMiddleIntegrator(300.0 * unit.kelvin, 1.0 / unit.picosecond, step)
     return openmm.VerletIntegrator(step)
 
 
-def context_for(system, positions, box, platform, precision, integrator_name="verlet"):
-    integrator = make_integrator(integrator_name)
+def context_for(system, positions, box, platform, precision, integrator_name="verlet",
+                timestep_fs=TIMESTEP_FS):
+    integrator = make_integrator(integrator_name, timestep_fs)
     properties = {"Precision": precision} if platform != "Reference" else {}
     context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName(platform),
                              properties)
@@ -128,17 +140,25 @@ def context_for(system, positions, box, platform, precision, integrator_name="ve
     return context, integrator
 
 
-def ms_per_step(system, positions, box, precision, steps, integrator_name="verlet"):
-    context, integrator = context_for(system, positions, box, "CUDA", precision, integrator_name)
-    integrator.step(steps)  # warm-up: kernels compiled, lists built
+def ms_per_step(system, positions, box, precision, steps, integrator_name="verlet",
+                timestep_fs=TIMESTEP_FS, warmup=None):
+    context, integrator = context_for(system, positions, box, "CUDA", precision, integrator_name,
+                                      timestep_fs)
+    integrator.step(steps if warmup is None else warmup)  # kernels compiled, lists built
+    return median_ms_per_step(context, integrator, steps)
+
+
+def median_ms_per_step(context, integrator, steps, batches=5):
+    """The median over `batches` batches of `steps` steps of the time per step, in ms; each
+    batch waited for by reading the state."""
     context.getState(getEnergy=False)
-    batches = []
-    for _ in range(5):
+    times = []
+    for _ in range(batches):
         start = time.perf_counter()
         integrator.step(steps)
         context.getState(getPositions=True)  # waits for the GPU
-        batches.append(1e3 * (time.perf_counter() - start) / steps)
-    return statistics.median(batches)
+        times.append(1e3 * (time.perf_counter() - start) / steps)
+    return statistics.median(times)
 
 
 def potential_kcal(system, positions, box, platform, precision="double"):
@@ -155,17 +175,28 @@ def main():
                         help="only PME water boxes of N^3 molecules (make_water.py --per-edge N)")
     parser.add_argument("--integrator", nargs="+", choices=["verlet", "langevin"],
                         default=["verlet"], help="for --water-edges (the other systems: verlet)")
+    parser.add_argument("--rigid", action="store_true",
+                        help="for --water-edges: rigid water, 9 A cutoffs, 2 fs")
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="steps before the timed batches (default: --steps)")
     args = parser.parse_args()
     if args.water_edges:
         print(f"OpenMM {openmm.version.full_version}, CUDA platform")
         print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'integrator':>10} {'ms/step':>9}")
+        name = "-rigid" if args.rigid else "-pme"
+        timestep_fs = 2.0 if args.rigid else TIMESTEP_FS
         for edge in args.water_edges:
-            system, positions, box = water_system(per_edge=edge, pme=True)
+            system, positions, box = water_system(
+                per_edge=edge, pme=True, rigid=args.rigid,
+                cutoff_nm=0.9 if args.rigid else CUTOFF_NM)
             for precision in args.precision:
                 for integrator in args.integrator:
-                    ms = ms_per_step(system, positions, box, precision, args.steps, integrator)
-                    print(f"{'water' + str(edge) + '-pme':>13} {system.getNumParticles():>7} "
-                          f"{precision:>9} {integrator:>10} {ms:>9.4f}", flush=True)
+                    ms = ms_per_step(system, positions, box, precision, args.steps, integrator,
+                                     timestep_fs, args.warmup)
+                    ns_day = 86400e3 * timestep_fs * 1e-6 / ms
+                    print(f"{'water' + str(edge) + name:>13} {system.getNumParticles():>7} "
+                          f"{precision:>9} {integrator:>10} {ms:>9.4f}  ({ns_day:.0f} ns/day)",
+                          flush=True)
         return
     print(f"OpenMM {openmm.version.full_version}, CUDA platform "
           f"{openmm.Platform.getPlatformByName('CUDA').getPropertyDefaultValue('DeviceIndex') or 0}")

@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|pair-profile|pme-skin|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|pair-profile|pme-skin|water-rigid|dhfr|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -15,6 +15,10 @@
 # 1,000 steps). profile: Nsight Compute on the Yukawa all-pairs
 # kernels at 27,648 ions. pme-profile: Nsight Compute on every kernel of a few steps of 24,000
 # atoms of water with PME. pme-sizes: PME water of about 98,000 and 943,000 atoms beside OpenMM.
+# water-rigid: rigid SPC/E water (SETTLE) with PME at 2 fs, 24,000, 98,304 and 943,296 atoms,
+# beside OpenMM (ms/step and ns/day), and the duration of every kernel of its steps at 24,000
+# atoms (kernels_rigid.txt). dhfr: the JAC benchmark (DHFR, 23,558 atoms) at 2 and 4 fs beside
+# OpenMM, its kernels (kernels_dhfr.txt), and the rigid water at list skins 1.08 to 2.5 A.
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
 # NovaMD and in OpenMM (kernels.txt).
 # pair-profile: Nsight Compute's full sections on the pair kernels of that water (per-particle
@@ -114,7 +118,8 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 targets=()
 case $what in
   pme-quick | cuda-tests) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile) targets=(--target novamd) ;;
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr)
+    targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
   grep -E "error|Error" "$OUT/build.log" | head -40
@@ -298,21 +303,102 @@ if [[ $what == pme-skin ]]; then
 fi
 if [[ $what == pme-sizes ]]; then
   # PME water boxes about 4 and 40 times the 24,000-atom one (32^3 and 68^3 molecules: 98,304
-  # and 943,296 atoms), NovaMD and OpenMM, mixed precision, tolerance 5e-4, both timed after a
-  # warm-up: NovaMD melts the lattice for 400 steps into a checkpoint and is timed over the 400
-  # steps of its restart (OpenMM: 200 steps of warm-up, then the median of 5 batches).
+  # and 943,296 atoms), NovaMD and OpenMM, mixed precision, tolerance 5e-4, Langevin at 300 K,
+  # both timed after 2,000 steps (1 ps) of warm-up from the lattice: NovaMD over the 400 steps
+  # of a restart from the warm-up's checkpoint, OpenMM the median of 5 batches of 200 steps.
   for edge in 32 68; do
-    water_args $edge mixed 400
+    water_args $edge mixed 2000
     $build/novamd run "${water_run[@]}" --set "output.checkpoint={file: /tmp/water$edge.chk}" \
       2>&1 | grep -E "particles|coulomb" | sed "s/^/water$edge-pme: /" | tee -a "$summary"
-    water_args $edge mixed 800
+    water_args $edge mixed 2400
     for layout in atoms clusters; do
       $build/novamd run "${water_run[@]}" --restart /tmp/water$edge.chk \
         --set neighbors.layout=$layout 2>&1 | grep -E "neighbors|built|Done" |
-        sed "s/^/water$edge-pme, $layout, steps 400-800: /" | tee -a "$summary"
+        sed "s/^/water$edge-pme, $layout, steps 2000-2400: /" | tee -a "$summary"
     done
   done
-  openmm_side --steps 200 --precision mixed --water-edges 32 68
+  openmm_side --steps 200 --warmup 2000 --precision mixed --integrator langevin --water-edges 32 68
+fi
+if [[ $what == water-rigid ]]; then
+  # Rigid SPC/E water (SETTLE) with PME at 5e-4, 9 A cutoffs, 2 fs, Langevin at 300 K (the
+  # constraints benchmark): 20^3, 32^3 and 68^3 molecules (24,000, 98,304 and 943,296 atoms),
+  # NovaMD and OpenMM in mixed precision, each timed after 2,000 steps (4 ps) of warm-up from
+  # the lattice: NovaMD over the 2,000 steps of a restart from the warm-up's checkpoint, OpenMM
+  # the median of 5 batches of 500 steps.
+  rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
+    --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
+  for edge in 20 32 68; do
+    water_args $edge mixed 2000
+    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" \
+      --set "output.checkpoint={file: /tmp/rigid$edge.chk}" 2>&1 |
+      grep -E "particles|coulomb|constraints" | sed "s/^/water$edge-rigid: /" | tee -a "$summary"
+    water_args $edge mixed 4000
+    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --restart /tmp/rigid$edge.chk 2>&1 |
+      grep -E "built|Done" | sed "s/^/water$edge-rigid, steps 2000-4000: /" |
+      awk '/ms\/step/ {for (i = 1; i <= NF; ++i) if ($i == "ms/step,") ms = $(i - 1)
+        printf "%s (%.0f ns/day at 2 fs)\n", $0, 172.8 / ms; next} {print}' | tee -a "$summary"
+  done
+  openmm_side --steps 500 --warmup 2000 --precision mixed --integrator langevin --rigid \
+    --water-edges 20 32 68
+  # Every kernel of some steps of the 24,000-atom rigid water (kernels_rigid.txt).
+  water_args 20 mixed 2080
+  ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 --launch-count 200 \
+    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --restart /tmp/rigid20.chk \
+    > "$OUT/ncu_kernels_rigid.txt" 2>&1
+  kernel_medians "$OUT/ncu_kernels_rigid.txt" | tee "$OUT/kernels_rigid.txt" | tee -a "$summary"
+fi
+if [[ $what == dhfr ]]; then
+  # The JAC benchmark (benchmarks/dhfr/dhfr.yaml: DHFR in TIP3P water, 23,558 atoms, PME 9 A at
+  # 5e-4, bonds to hydrogens and waters held, Langevin) at 2 and 4 fs, mixed precision, from the
+  # openmmtools wheel carried in .whl/ (its NetCDF coordinates turned into ASCII). NovaMD timed
+  # over the 2,000 steps of a restart after 1,000 steps of warm-up; OpenMM
+  # (benchmarks/openmm/dhfr.py) the median of 5 batches of 500 steps after 1,000.
+  root=$PWD
+  mkdir -p /tmp/dhfr
+  python3 - <<'PY'
+import glob, zipfile
+wheel = zipfile.ZipFile(glob.glob(".whl/openmmtools-*.whl")[0])
+for name in ("JAC.prmtop", "JAC.inpcrd"):
+    open("/tmp/dhfr/" + name, "wb").write(wheel.read("openmmtools/data/dhfr/" + name))
+PY
+  python3 benchmarks/dhfr/netcdf_to_rst7.py /tmp/dhfr/JAC.inpcrd /tmp/dhfr/JAC.rst7
+  cp benchmarks/dhfr/dhfr.yaml /tmp/dhfr/
+  for dt in 2.0 4.0; do
+    (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+       --set integrator.timestep=$dt --steps 1000 --set "output.checkpoint={file: warm$dt.chk}" \
+       2>&1) | grep -E "particles|coulomb|constraints|neighbors" | sed "s/^/dhfr $dt fs: /" |
+      tee -a "$summary"
+    (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+       --set integrator.timestep=$dt --steps 3000 --restart warm$dt.chk 2>&1) |
+      grep -E "built|Done" | sed "s/^/dhfr $dt fs, steps 1000-3000: /" |
+      awk -v dt=$dt '/ms\/step/ {for (i = 1; i <= NF; ++i) if ($i == "ms/step,") ms = $(i - 1)
+        printf "%s (%.0f ns/day)\n", $0, 86.4 * dt / ms; next} {print}' | tee -a "$summary"
+  done
+  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl
+    PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop \
+      /tmp/dhfr/JAC.rst7 --timesteps 2 4 2>&1 | tee -a "$summary"
+  fi
+  # Every kernel of some steps at 2 fs (kernels_dhfr.txt).
+  (cd /tmp/dhfr && ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 \
+     --launch-count 200 "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+     --steps 1080 --restart warm2.0.chk > "$OUT/ncu_kernels_dhfr.txt" 2>&1)
+  kernel_medians "$OUT/ncu_kernels_dhfr.txt" | tee "$OUT/kernels_dhfr.txt" | head -25 |
+    tee -a "$summary"
+  # The rigid water at 2 fs (water-rigid's 24,000 atoms) at list skins from 1.08 A (the default
+  # at 9 A) to 2.5 A: list builds against pairs.
+  rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
+    --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
+  for skin in 1.08 1.5 2.0 2.5; do
+    water_args 20 mixed 1000
+    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set neighbors.skin=$skin \
+      --set "output.checkpoint={file: /tmp/rigid20s$skin.chk}" > /dev/null 2>&1
+    water_args 20 mixed 3000
+    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set neighbors.skin=$skin \
+      --restart /tmp/rigid20s$skin.chk 2>&1 | grep -E "built|Done" |
+      sed "s/^/water20-rigid skin $skin, steps 1000-3000: /" | tee -a "$summary"
+  done
 fi
 if [[ $what == all || $what == pme-profile ]]; then
   # Every kernel of a few steps of 8,000 flexible SPC/E waters (24,000 atoms, examples/water)

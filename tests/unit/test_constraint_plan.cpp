@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -19,6 +21,7 @@
 #include "novamd/io/config.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
+#include "support/cli_runner.hpp"
 #include "support/example_systems.hpp"
 
 namespace {
@@ -36,6 +39,7 @@ constexpr double kTheta = 109.47 * std::numbers::pi / 180.0;
 struct System {
   Topology topology;
   std::vector<double> mass, bond_length, theta0;
+  std::vector<int> element;  ///< atomic numbers by id (empty: unknown, hydrogens by mass)
 
   explicit System(std::vector<double> masses)
       : topology(static_cast<std::int32_t>(masses.size())), mass(std::move(masses)) {}
@@ -48,7 +52,8 @@ struct System {
     theta0.push_back(theta);
   }
   ConstraintPlan plan(BondConstraints bonds, bool water) const {
-    return plan_constraints(topology, {mass, bond_length, theta0}, ConstraintRequest{bonds, water});
+    return plan_constraints(topology, {mass, element, bond_length, theta0},
+                            ConstraintRequest{bonds, water});
   }
   std::string error(BondConstraints bonds, bool water) const {
     try {
@@ -155,14 +160,34 @@ TEST(ConstraintPlan, RefusesWhatItsClustersCannotHold) {
   EXPECT_NE(missing.find("the bond 0-1 (ids) has no length"), std::string::npos) << missing;
 }
 
+TEST(ConstraintPlan, RepartitionedHydrogensAreFoundByTheirElement) {
+  // The waters and methane with hydrogens of 3.024 (hydrogen mass repartitioning, as the JAC
+  // benchmark's prmtop): by mass alone nothing is a hydrogen; with the elements the plan is the
+  // one of the unmodified masses.
+  System s = waters_and_methane();
+  const ConstraintPlan light = s.plan(BondConstraints::HydrogenBonds, true);
+  for (double& m : s.mass) m = m < 2.2 ? 3.024 : m - 2.0;
+  EXPECT_EQ(s.plan(BondConstraints::HydrogenBonds, true).constraint_count(), 0u);
+  s.element = {8, 1, 1, 8, 1, 1, 6, 1, 1, 1, 1};
+  const ConstraintPlan heavy = s.plan(BondConstraints::HydrogenBonds, true);
+  EXPECT_EQ(heavy.constraint_count(), light.constraint_count());
+  ASSERT_EQ(heavy.waters.size(), 2u);
+  ASSERT_EQ(heavy.clusters.size(), 1u);
+  EXPECT_EQ(heavy.clusters[0].count, 4);
+  EXPECT_EQ(heavy.waters[0].geometry.m_h, 3.024);  // SETTLE takes the masses as they are
+}
+
 /// The plan of a config's topology file, masses by particle id and the geometry of its terms.
 ConstraintPlan plan_of(const std::string& yaml, BondConstraints bonds) {
   const auto config = novamd::io::parse_config(yaml, "constraints.yaml", {});
   const auto initial = novamd::io::build_initial_system(config);
   const auto molecular = novamd::io::molecular_system(config);
   const auto mass = novamd::constraints::masses_by_id(initial.particles, config.system.species);
+  const auto element =
+      novamd::constraints::atomic_numbers_by_id(initial.particles, config.system.species);
   const auto geometry = novamd::constraints::term_geometry(molecular.topology, molecular.bonded);
-  return plan_constraints(molecular.topology, {mass, geometry.bond_length, geometry.angle_theta0},
+  return plan_constraints(molecular.topology,
+                          {mass, element, geometry.bond_length, geometry.angle_theta0},
                           ConstraintRequest{bonds, true});
 }
 
@@ -201,6 +226,42 @@ TEST(ConstraintPlanFiles, AmberDipeptideHasItsWatersAndSixHydrogenClusters) {
   for (const auto& c : plan.clusters) hydrogens += c.count;
   EXPECT_EQ(hydrogens, 12);
   EXPECT_EQ(plan.constraint_count(), 861u * 3 + 12);
+}
+
+TEST(ConstraintPlanFiles, RepartitionedPrmtopWithoutAtomicNumbersIsPlannedByAtomNames) {
+  // The dipeptide's prmtop with its hydrogens made 3.024 heavy and its ATOMIC_NUMBER section
+  // removed (as the JAC benchmark's file is): the elements come from the atom names (H..., as
+  // OpenMM guesses them), and the plan is the unmodified file's.
+  std::ifstream in(NOVAMD_SOURCE_DIR "/examples/amber-dipeptide/dipeptide.prmtop");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto section = [&](const std::string& flag) {
+    const auto begin = text.find("%FLAG " + flag + "\n");
+    return std::pair{begin, text.find("%FLAG", begin + 1)};
+  };
+  auto [z_begin, z_end] = section("ATOMIC_NUMBER");
+  ASSERT_NE(z_begin, std::string::npos);
+  text.erase(z_begin, z_end - z_begin);
+  auto [m_begin, m_end] = section("MASS");
+  std::string masses = text.substr(m_begin, m_end - m_begin);
+  for (std::size_t at; (at = masses.find("1.00794700E+00")) != std::string::npos;)
+    masses.replace(at, 14, "3.02400000E+00");
+  text.replace(m_begin, m_end - m_begin, masses);
+  novamd::test::TempDir dir;
+  dir.write("heavy.prmtop", text);
+  const std::string system =
+      "units: real\n"
+      "system:\n"
+      "  topology: {read: " + (dir.path() / "heavy.prmtop").string() +
+      ", coordinates: " NOVAMD_SOURCE_DIR "/examples/amber-dipeptide/dipeptide.inpcrd}\n"
+      "forces:\n"
+      "  - lennard_jones: {cutoff: 10.0}\n"
+      "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+      "run: {steps: 0}\n";
+  const ConstraintPlan plan = plan_of(system, BondConstraints::HydrogenBonds);
+  EXPECT_EQ(plan.waters.size(), 861u);
+  EXPECT_EQ(plan.clusters.size(), 6u);
+  EXPECT_EQ(plan.constraint_count(), 861u * 3 + 12);
+  EXPECT_EQ(plan.waters[0].geometry.m_h, 3.024);
 }
 
 }  // namespace

@@ -121,10 +121,12 @@ void Simulation::build_state(const parallel::MpiSession& session) {
 constraints::ConstraintPlan Simulation::constraint_plan() const {
   if (!config_.constraints) return {};
   const std::vector<double> mass = constraints::masses_by_id(particles_, config_.system.species);
+  const std::vector<int> element =
+      constraints::atomic_numbers_by_id(particles_, config_.system.species);
   const auto geometry = constraints::term_geometry(molecular_.topology, molecular_.bonded);
-  return constraints::plan_constraints(molecular_.topology,
-                                       {mass, geometry.bond_length, geometry.angle_theta0},
-                                       config_.constraints->request);
+  return constraints::plan_constraints(
+      molecular_.topology, {mass, element, geometry.bond_length, geometry.angle_theta0},
+      config_.constraints->request);
 }
 
 /// With `system.velocities.temperature`, the velocities scaled after the constraints took their

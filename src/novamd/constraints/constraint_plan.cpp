@@ -42,7 +42,11 @@ class Planner {
           "topology's particles, bonds or angles");
   }
 
-  bool hydrogen(std::int32_t id) const { return sources_.mass[id] < kHydrogenMassLimit; }
+  bool hydrogen(std::int32_t id) const {
+    if (!sources_.atomic_number.empty() && sources_.atomic_number[id] > 0)
+      return sources_.atomic_number[id] == 1;
+    return sources_.mass[id] < kHydrogenMassLimit;
+  }
   std::int32_t other_end(std::size_t bond, std::int32_t id) const {
     const auto& ids = topology_.bonds().ids;
     return ids[2 * bond] == id ? ids[2 * bond + 1] : ids[2 * bond];
@@ -150,6 +154,14 @@ std::vector<double> masses_by_id(const core::ParticleData& particles,
     mass[std::size_t(particles.id[i])] =
         particles.mass.empty() ? species[particles.type[i]].mass : particles.mass[i];
   return mass;
+}
+
+std::vector<int> atomic_numbers_by_id(const core::ParticleData& particles,
+                                      const core::SpeciesTable& species) {
+  std::vector<int> z(particles.size());
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    z[std::size_t(particles.id[i])] = species[particles.type[i]].atomic_number;
+  return z;
 }
 
 ConstraintPlan plan_constraints(const core::Topology& topology, const ConstraintSources& sources,

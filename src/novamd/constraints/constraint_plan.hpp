@@ -6,8 +6,10 @@
 /// (cluster_constraints.hpp: one thread per cluster, no two clusters share a particle), as
 /// OpenMM's constraints = HBonds with rigidWater and GROMACS's h-bonds do.
 ///
-/// - A hydrogen is a particle of mass below 2.2 (hydrogen and deuterium in g/mol; the plan is
-///   made from the masses as read, before any repartitioning).
+/// - A hydrogen is a particle of element hydrogen where the topology file says or implies the
+///   element (an AMBER prmtop: core::Species::atomic_number), else one of mass below 2.2
+///   (hydrogen and deuterium in g/mol): files whose hydrogens were made heavier (hydrogen mass
+///   repartitioning, as the JAC benchmark's prmtop) need the element.
 /// - A water is a molecule of three particles, one heavy and two hydrogens, with the two O-H
 ///   bonds (and possibly an H-H bond, as in AMBER's TIP3P); its H-H distance is that bond's
 ///   length, else 2 d_OH sin(theta0 / 2) from its H-O-H angle. Both O-H lengths and both
@@ -55,6 +57,7 @@ struct ConstraintSettings {
 /// and an equilibrium angle theta0 (radians) per angle term, NaN where a term has none.
 struct ConstraintSources {
   std::span<const double> mass;
+  std::span<const int> atomic_number;  ///< by id, 0 where unknown; may be empty (all unknown)
   std::span<const double> bond_length;
   std::span<const double> angle_theta0;
 };
@@ -86,6 +89,9 @@ struct ConstraintPlan {
 /// species'): ConstraintSources::mass for particles in any storage order.
 std::vector<double> masses_by_id(const core::ParticleData& particles,
                                  const core::SpeciesTable& species);
+/// Each particle's atomic number by id, from its species (0 where unknown).
+std::vector<int> atomic_numbers_by_id(const core::ParticleData& particles,
+                                      const core::SpeciesTable& species);
 
 /// The plan for `topology` and `request`. @throws core::InputError for what it cannot hold.
 ConstraintPlan plan_constraints(const core::Topology& topology, const ConstraintSources& sources,

@@ -13,6 +13,9 @@ struct Species {
   double charge = 0.0;  ///< charge number Z (units of the elementary charge)
   double mass = 1.0;    ///< in the unit system's mass unit
   int isospin = 0;      ///< tau_z: +1 proton, -1 neutron, 0 not a nucleon
+  /// The chemical element's atomic number where a topology file tells or implies it (an AMBER
+  /// prmtop's ATOMIC_NUMBER, else its atom names); 0 where unknown.
+  int atomic_number = 0;
 };
 
 /// The declared species, indexed by type id (the order of declaration).

@@ -6,12 +6,15 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "novamd/core/error.hpp"
@@ -152,11 +155,41 @@ std::vector<std::int32_t> lj_type_indices(const PrmtopSections& s, const Pointer
   return out;
 }
 
+/// The element of an atom from its name, as OpenMM's AmberPrmtopFile guesses it where a prmtop
+/// has no ATOMIC_NUMBER: CL, NA, MG and ZN by their two letters, else the first letter (H, C, N,
+/// O, S, P, F; 0 for anything else). Enough to tell hydrogens in files whose masses were
+/// repartitioned (the JAC benchmark's hydrogens weigh 3.024).
+int atomic_number_from_name(std::string_view name) {
+  std::string upper;
+  for (const char c : name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const auto& [prefix, z] : {std::pair<std::string_view, int>{"CL", 17}, {"NA", 11},
+                                  {"MG", 12}, {"ZN", 30}})
+    if (upper.starts_with(prefix)) return z;
+  for (const auto& [letter, z] : {std::pair<char, int>{'H', 1}, {'C', 6}, {'N', 7}, {'O', 8},
+                                  {'S', 16}, {'P', 15}, {'F', 9}})
+    if (!upper.empty() && upper[0] == letter) return z;
+  return 0;
+}
+
+/// Each atom's atomic number: ATOMIC_NUMBER where the file has it, else from its name.
+std::vector<int> atomic_numbers(const PrmtopSections& s, const Pointers& p,
+                                const std::vector<std::string>& atom_name) {
+  std::vector<int> z(atom_name.size(), 0);
+  if (s.has("ATOMIC_NUMBER")) {
+    const auto raw = s.integers("ATOMIC_NUMBER", p.natom, "NATOM in POINTERS");
+    for (std::size_t i = 0; i < z.size(); ++i) z[i] = raw[i] > 0 ? static_cast<int>(raw[i]) : 0;
+    return z;
+  }
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] = atomic_number_from_name(atom_name[i]);
+  return z;
+}
+
 /// Types from (AMBER_ATOM_TYPE, LJ index, mass); returns the LJ index of each NovaMD type.
 std::vector<std::int32_t> assign_types(const PrmtopSections& s, const Pointers& p,
                                        TopologyFile& out) {
   const auto names = s.strings("AMBER_ATOM_TYPE", p.natom, "NATOM in POINTERS");
   const auto lj = lj_type_indices(s, p);
+  const auto element = atomic_numbers(s, p, out.atom_name);
   using Key = std::tuple<std::string, std::int32_t, double>;
   std::map<Key, std::int32_t> index;
   std::vector<std::int32_t> lj_of_type;
@@ -165,7 +198,7 @@ std::vector<std::int32_t> assign_types(const PrmtopSections& s, const Pointers& 
     const Key key{names[i], lj[i], out.mass[i]};
     const auto [it, inserted] = index.try_emplace(key, static_cast<std::int32_t>(out.types.size()));
     if (inserted) {
-      out.types.push_back({names[i], out.mass[i]});
+      out.types.push_back({names[i], out.mass[i], element[i]});
       lj_of_type.push_back(lj[i]);
     }
     out.type[i] = it->second;

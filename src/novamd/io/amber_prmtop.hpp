@@ -41,8 +41,10 @@
 /// truncated octahedron), 10-12 hydrogen-bond terms with non-zero coefficients, 12-6-4 C
 /// coefficients, CMAP terms, CHAMBER (CHARMM) prmtops, polarizabilities, extra points
 /// (NUMEXTRA > 0), perturbation (IFPERT) and water caps (IFCAP), and NetCDF coordinates.
-/// ATOMIC_NUMBER and the sections NovaMD does not use (RADII, SCREEN, TREE_CHAIN_CLASSIFICATION,
-/// ...) are not read.
+/// A type's atomic number: its first atom's ATOMIC_NUMBER, or where the file has no such section
+/// the element its atom name implies (as OpenMM guesses it: CL, NA, MG, ZN, else the first
+/// letter). The sections NovaMD does not use (RADII, SCREEN, TREE_CHAIN_CLASSIFICATION, ...) are
+/// not read.
 
 #include <filesystem>
 

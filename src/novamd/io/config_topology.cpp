@@ -104,7 +104,7 @@ forces::Mixing mixing_of(const TopologyFile& file) {
 
 core::SpeciesTable species_of(const TopologyFile& file) {
   std::vector<core::Species> species;
-  for (const auto& t : file.types) species.push_back({t.name, 0.0, t.mass, 0});
+  for (const auto& t : file.types) species.push_back({t.name, 0.0, t.mass, 0, t.atomic_number});
   return core::SpeciesTable(std::move(species));
 }
 

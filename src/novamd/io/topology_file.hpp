@@ -31,6 +31,7 @@ namespace novamd::io {
 struct AtomType {
   std::string name;
   double mass = 0.0;
+  int atomic_number = 0;  ///< 0: the file does not say (LAMMPS data files)
 };
 
 /// Lennard-Jones parameters of one type, or of one pair of types; the 1-4 parameters where the
