@@ -84,8 +84,8 @@ Deviations deviations(const EndState& s, const std::vector<Held>& held,
   Deviations d;
   for (const auto& h : held) {
     const auto& p = s.particles;
-    const Vec3<double> r = view.minimum_image(p.position.get(std::size_t(h.i)) -
-                                              p.position.get(std::size_t(h.j)));
+    const Vec3<double> r =
+        view.minimum_image(p.position.get(std::size_t(h.i)) - p.position.get(std::size_t(h.j)));
     const Vec3<double> v = p.velocity.get(std::size_t(h.i)) - p.velocity.get(std::size_t(h.j));
     const double length = std::sqrt(dot(r, r));
     d.length = std::max(d.length, std::abs(length - h.length) / h.length);
@@ -190,8 +190,9 @@ TEST(CudaConstraints, RestartContinuesBitForBit) {
   // 0.4 A skin allows 0.2 A a step, which the lattice's first steps at 2 fs exceed).
   std::string config = novamd::test::water_pme_restart_config();
   config += "constraints: {bonds: none, water: settle}\n";
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"timestep: 0.5", "timestep: 1.0"},
-                                 {"skin: 0.4", "skin: 1.0"}})
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"timestep: 0.5", "timestep: 1.0"},
+        {"skin: 0.4", "skin: 1.0"}})
     config.replace(config.find(from), from.size(), to);
   for (const char* precision : {"double", "mixed"})
     novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 10);

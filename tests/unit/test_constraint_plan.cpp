@@ -251,8 +251,10 @@ TEST(ConstraintPlanFiles, RepartitionedPrmtopWithoutAtomicNumbersIsPlannedByAtom
   const std::string system =
       "units: real\n"
       "system:\n"
-      "  topology: {read: " + (dir.path() / "heavy.prmtop").string() +
-      ", coordinates: " NOVAMD_SOURCE_DIR "/examples/amber-dipeptide/dipeptide.inpcrd}\n"
+      "  topology: {read: " +
+      (dir.path() / "heavy.prmtop").string() +
+      ", coordinates: " NOVAMD_SOURCE_DIR
+      "/examples/amber-dipeptide/dipeptide.inpcrd}\n"
       "forces:\n"
       "  - lennard_jones: {cutoff: 10.0}\n"
       "integrator: {type: velocity_verlet, timestep: 0.5}\n"

@@ -124,9 +124,9 @@ constraints::ConstraintPlan Simulation::constraint_plan() const {
   const std::vector<int> element =
       constraints::atomic_numbers_by_id(particles_, config_.system.species);
   const auto geometry = constraints::term_geometry(molecular_.topology, molecular_.bonded);
-  return constraints::plan_constraints(
-      molecular_.topology, {mass, element, geometry.bond_length, geometry.angle_theta0},
-      config_.constraints->request);
+  return constraints::plan_constraints(molecular_.topology,
+                                       {mass, element, geometry.bond_length, geometry.angle_theta0},
+                                       config_.constraints->request);
 }
 
 /// With `system.velocities.temperature`, the velocities scaled after the constraints took their

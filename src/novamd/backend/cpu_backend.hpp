@@ -85,7 +85,7 @@ class CpuBackend final : public Backend {
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
   std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
   std::optional<constraints::HostConstraints> constraints_;  ///< distances held, if any
-  std::unique_ptr<parallel::Domain> domain_;      ///< which particles this rank owns and reads
+  std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads
 };
 
 }  // namespace novamd::backend

@@ -1,8 +1,8 @@
 #pragma once
 /// @file device_constraints.cuh
 /// A constraint plan held on particles in device memory: the CUDA backend's part of DESIGN
-/// principle 11, the twin of constraints/host_constraints.hpp. The groups (constraint_groups.hpp: each
-/// rigid water, each heavy atom with its hydrogens) live on the device, and each update runs
+/// principle 11, the twin of constraints/host_constraints.hpp. The groups (constraint_groups.hpp:
+/// each rigid water, each heavy atom with its hydrogens) live on the device, and each update runs
 /// one thread per group over the same host-device functors the CPU runs: no two threads write
 /// one particle (the groups share none), nothing is summed with atomics, and the virial's
 /// per-group shares are reduced in a fixed order (CUB), so runs repeat bit for bit.
@@ -62,14 +62,13 @@ class DeviceConstraints {
   }
 
   /// The positions of n particles kept as a drift's start (for a projection from themselves).
-  void keep_positions(const core::Vec3Pointers& position, std::size_t n,
-                      cudaStream_t stream) {
+  void keep_positions(const core::Vec3Pointers& position, std::size_t n, cudaStream_t stream) {
     const core::Vec3Pointers before = positions_before_drift(n);
     const double* from[3] = {position.x, position.y, position.z};
     double* to[3] = {before.x, before.y, before.z};
     for (int c = 0; c < 3; ++c)
-      NOVAMD_CUDA_CHECK(cudaMemcpyAsync(to[c], from[c], n * sizeof(double),
-                                        cudaMemcpyDeviceToDevice, stream));
+      NOVAMD_CUDA_CHECK(
+          cudaMemcpyAsync(to[c], from[c], n * sizeof(double), cudaMemcpyDeviceToDevice, stream));
   }
 
   /// Where a drift keeps the positions it starts from (RememberingPositions).
@@ -82,18 +81,18 @@ class DeviceConstraints {
   /// by displacement / dt (where `correct_velocities`), velocities constrained; `on_move(i, x)`
   /// with each moved particle's new position.
   template <class OnMove>
-  void after_drift(const GroupArrays& a, double dt, bool correct_velocities,
-                   const OnMove& on_move, cudaStream_t stream) {
+  void after_drift(const GroupArrays& a, double dt, bool correct_velocities, const OnMove& on_move,
+                   cudaStream_t stream) {
     for_each_group(
         groups(),
         constraints::ConstrainDrift<OnMove>{a,
-                               groups_.data(),
-                               {before_.x.data(), before_.y.data(), before_.z.data()},
-                               dt,
-                               correct_velocities,
-                               tolerance_,
-                               {failed_.data(), deviation_.data()},
-                               on_move},
+                                            groups_.data(),
+                                            {before_.x.data(), before_.y.data(), before_.z.data()},
+                                            dt,
+                                            correct_velocities,
+                                            tolerance_,
+                                            {failed_.data(), deviation_.data()},
+                                            on_move},
         stream);
   }
 

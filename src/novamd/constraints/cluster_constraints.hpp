@@ -132,10 +132,10 @@ NOVAMD_HD bool constraint_multipliers(const ConstraintCluster<P, C>& cluster,
     for (int l = 0; l < C; ++l) {
       const auto& cl = cluster.constraint[l];
       const auto sigma = [&](int p) { return p == cl.i ? 1.0 : (p == cl.j ? -1.0 : 0.0); };
-      a[k][l] = k < n && l < n ? core::dot(s[k], s[l]) *
-                                     (element(cluster.inverse_mass, ck.i) * sigma(ck.i) -
-                                      element(cluster.inverse_mass, ck.j) * sigma(ck.j))
-                               : (k == l ? 1.0 : 0.0);  // unused: the identity
+      a[k][l] = k < n && l < n
+                    ? core::dot(s[k], s[l]) * (element(cluster.inverse_mass, ck.i) * sigma(ck.i) -
+                                               element(cluster.inverse_mass, ck.j) * sigma(ck.j))
+                    : (k == l ? 1.0 : 0.0);  // unused: the identity
     }
   }
 #pragma unroll

@@ -197,8 +197,8 @@ NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupA
   for (int k = 0; k < P; ++k) {
     a.velocity.set(g.index[k], v[k]);
     if (heat)
-      heat[g.index[k]] += 0.5 / cluster.inverse_mass[k] *
-                          (core::dot(v[k], v[k]) - core::dot(before[k], before[k]));
+      heat[g.index[k]] +=
+          0.5 / cluster.inverse_mass[k] * (core::dot(v[k], v[k]) - core::dot(before[k], before[k]));
   }
 }
 

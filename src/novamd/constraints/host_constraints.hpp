@@ -85,7 +85,6 @@ class HostConstraints {
 };
 
 /// What a run says when SHAKE did not converge for `group`.
-std::string shake_failure_message(const ConstraintGroup& group, double deviation,
-                                  double tolerance);
+std::string shake_failure_message(const ConstraintGroup& group, double deviation, double tolerance);
 
 }  // namespace novamd::constraints

@@ -162,11 +162,11 @@ std::vector<std::int32_t> lj_type_indices(const PrmtopSections& s, const Pointer
 int atomic_number_from_name(std::string_view name) {
   std::string upper;
   for (const char c : name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  for (const auto& [prefix, z] : {std::pair<std::string_view, int>{"CL", 17}, {"NA", 11},
-                                  {"MG", 12}, {"ZN", 30}})
+  for (const auto& [prefix, z] :
+       {std::pair<std::string_view, int>{"CL", 17}, {"NA", 11}, {"MG", 12}, {"ZN", 30}})
     if (upper.starts_with(prefix)) return z;
-  for (const auto& [letter, z] : {std::pair<char, int>{'H', 1}, {'C', 6}, {'N', 7}, {'O', 8},
-                                  {'S', 16}, {'P', 15}, {'F', 9}})
+  for (const auto& [letter, z] :
+       {std::pair<char, int>{'H', 1}, {'C', 6}, {'N', 7}, {'O', 8}, {'S', 16}, {'P', 15}, {'F', 9}})
     if (!upper.empty() && upper[0] == letter) return z;
   return 0;
 }

@@ -14,7 +14,8 @@ namespace novamd::io {
 
 TopologyOutput topology_output_of(const TopologyFile& file) {
   std::vector<core::Species> species;
-  for (const AtomType& t : file.types) species.push_back(core::Species{t.name, 0.0, t.mass, 0, t.atomic_number});
+  for (const AtomType& t : file.types)
+    species.push_back(core::Species{t.name, 0.0, t.mass, 0, t.atomic_number});
   TopologyOutput out;
   out.species = core::SpeciesTable(std::move(species));
   out.topology = file.topology;
