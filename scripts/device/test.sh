@@ -18,7 +18,7 @@
 # water-rigid: rigid SPC/E water (SETTLE) with PME at 2 fs, 24,000, 98,304 and 943,296 atoms,
 # beside OpenMM (ms/step and ns/day), and the duration of every kernel of its steps at 24,000
 # atoms (kernels_rigid.txt). dhfr: the JAC benchmark (DHFR, 23,558 atoms) at 2 and 4 fs beside
-# OpenMM, its kernels (kernels_dhfr.txt), and the rigid water at list skins 1.08 to 2.5 A.
+# OpenMM, at the default list skin and at 2 A, and its kernels (kernels_dhfr.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
 # NovaMD and in OpenMM (kernels.txt).
 # pair-profile: Nsight Compute's full sections on the pair kernels of that water (per-particle
@@ -363,16 +363,23 @@ for name in ("JAC.prmtop", "JAC.inpcrd"):
 PY
   python3 benchmarks/dhfr/netcdf_to_rst7.py /tmp/dhfr/JAC.inpcrd /tmp/dhfr/JAC.rst7
   cp benchmarks/dhfr/dhfr.yaml /tmp/dhfr/
+  # At each time step with the default list skin (0.12 x the cutoff: 1.08 A) and with 2 A.
   for dt in 2.0 4.0; do
-    (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
-       --set integrator.timestep=$dt --steps 1000 --set "output.checkpoint={file: warm$dt.chk}" \
-       2>&1) | grep -E "particles|coulomb|constraints|neighbors" | sed "s/^/dhfr $dt fs: /" |
-      tee -a "$summary"
-    (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
-       --set integrator.timestep=$dt --steps 3000 --restart warm$dt.chk 2>&1) |
-      grep -E "built|Done" | sed "s/^/dhfr $dt fs, steps 1000-3000: /" |
-      awk -v dt=$dt '/ms\/step/ {for (i = 1; i <= NF; ++i) if ($i == "ms/step,") ms = $(i - 1)
-        printf "%s (%.0f ns/day)\n", $0, 86.4 * dt / ms; next} {print}' | tee -a "$summary"
+    for skin in default 2.0; do
+      skin_set=()
+      [[ $skin != default ]] && skin_set=(--set neighbors.skin=$skin)
+      (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+         --set integrator.timestep=$dt "${skin_set[@]}" --steps 1000 \
+         --set "output.checkpoint={file: warm$dt-$skin.chk}" 2>&1) |
+        grep -E "particles|coulomb|constraints|neighbors|stopped|error" |
+        sed "s/^/dhfr $dt fs, skin $skin: /" | tee -a "$summary"
+      (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+         --set integrator.timestep=$dt "${skin_set[@]}" --steps 3000 \
+         --restart warm$dt-$skin.chk 2>&1) |
+        grep -E "built|Done|stopped|error" | sed "s/^/dhfr $dt fs, skin $skin, steps 1000-3000: /" |
+        awk -v dt=$dt '/ms\/step/ {for (i = 1; i <= NF; ++i) if ($i == "ms/step,") ms = $(i - 1)
+          printf "%s (%.0f ns/day)\n", $0, 86.4 * dt / ms; next} {print}' | tee -a "$summary"
+    done
   done
   if compgen -G ".whl/openmm-*.whl" > /dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
@@ -383,22 +390,9 @@ PY
   # Every kernel of some steps at 2 fs (kernels_dhfr.txt).
   (cd /tmp/dhfr && ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 \
      --launch-count 200 "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
-     --steps 1080 --restart warm2.0.chk > "$OUT/ncu_kernels_dhfr.txt" 2>&1)
+     --steps 1080 --restart warm2.0-default.chk > "$OUT/ncu_kernels_dhfr.txt" 2>&1)
   kernel_medians "$OUT/ncu_kernels_dhfr.txt" | tee "$OUT/kernels_dhfr.txt" | head -25 |
     tee -a "$summary"
-  # The rigid water at 2 fs (water-rigid's 24,000 atoms) at list skins from 1.08 A (the default
-  # at 9 A) to 2.5 A: list builds against pairs.
-  rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
-    --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
-  for skin in 1.08 1.5 2.0 2.5; do
-    water_args 20 mixed 1000
-    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set neighbors.skin=$skin \
-      --set "output.checkpoint={file: /tmp/rigid20s$skin.chk}" > /dev/null 2>&1
-    water_args 20 mixed 3000
-    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set neighbors.skin=$skin \
-      --restart /tmp/rigid20s$skin.chk 2>&1 | grep -E "built|Done" |
-      sed "s/^/water20-rigid skin $skin, steps 1000-3000: /" | tee -a "$summary"
-  done
 fi
 if [[ $what == all || $what == pme-profile ]]; then
   # Every kernel of a few steps of 8,000 flexible SPC/E waters (24,000 atoms, examples/water)

@@ -250,6 +250,46 @@ TEST(CudaMolecular, ClusterPairListsMatchTheCpu) {
   }
 }
 
+// A table of 60 species (3,600 pairs of LJ and Ewald parameters, some 130 KiB: more than the
+// 48 KiB of shared memory a launch gets unasked) over cluster pairs: the JAC benchmark's prmtop
+// has 37 types. Charged LJ particles scattered at random, LJ and PME in one pass.
+TEST(CudaMolecular, ClusterPairsTakeATableOfManySpecies) {
+  SKIP_WITHOUT_GPU();
+  constexpr int kSpecies = 60;
+  std::string species, counts, pairs;
+  for (int t = 0; t < kSpecies; ++t) {
+    const std::string name = "S" + std::to_string(t);
+    species += "    - {name: " + name + ", mass: 12.0, charge: " + (t % 2 ? "0.5" : "-0.5") + "}\n";
+    counts += (t ? ", " : "") + name + ": 30";
+    pairs += "        - {types: [" + name + ", " + name + "], epsilon: " +
+             std::to_string(0.1 + 0.002 * t) + ", sigma: " + std::to_string(2.8 + 0.01 * t) +
+             "}\n";
+  }
+  const std::string yaml = "units: real\n"
+                           "seed: 11\n"
+                           "system:\n"
+                           "  density: 0.03\n"
+                           "  species:\n" +
+                           species +
+                           "  structure:\n"
+                           "    generate: {lattice: random, counts: {" +
+                           counts +
+                           "}, min_separation: 2.6}\n"
+                           "forces:\n"
+                           "  - lennard_jones:\n"
+                           "      cutoff: 9.0\n"
+                           "      pairs:\n" +
+                           pairs +
+                           "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 1e-6}\n"
+                           "neighbors: {layout: clusters}\n"
+                           "integrator: {type: velocity_verlet, timestep: 0.5}\n"
+                           "run: {steps: 0}\n";
+  for (const char* precision : {"double", "mixed"}) {
+    SCOPED_TRACE(precision);
+    expect_matches_cpu(yaml, precision, 1e-9);
+  }
+}
+
 // On an energy step the one-pass term reports LJ and Coulomb in passes of their own, with the
 // forces still the sum's: the trajectory does not depend on the thermo interval.
 TEST(CudaMolecular, OnePassEnergyStepsGiveTheForcesOfOtherStepsBitwise) {
