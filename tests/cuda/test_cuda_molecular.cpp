@@ -74,7 +74,8 @@ Evaluation evaluate(const std::string& yaml, const char* backend, const char* pr
   const auto config = novamd::io::parse_config(yaml, "molecular.yaml",
                                                {{"precision", precision}});
   auto initial = novamd::io::build_initial_system(config);
-  auto molecular = novamd::io::molecular_system(config);
+  auto molecular = config.system.topology ? novamd::io::molecular_system(config)
+                                          : novamd::io::MolecularSystem{};
   auto b = novamd::backend::make_backend(
       backend, {config.units, config.system.species, initial.box, std::move(initial.particles),
                 bonded_only == BondedOnly::Yes ? std::vector<novamd::forces::ForceSettings>{}
