@@ -12,8 +12,6 @@
 namespace novamd::constraints {
 namespace {
 
-constexpr double kHydrogenMassLimit = 2.2;  ///< below: hydrogen or deuterium (g/mol)
-
 /// Calls visit(term, place) for each term of `members` (terms of `arity` particles) that holds
 /// particle `id`, `place` its position in the term.
 template <class Visit>
@@ -43,9 +41,8 @@ class Planner {
   }
 
   bool hydrogen(std::int32_t id) const {
-    if (!sources_.atomic_number.empty() && sources_.atomic_number[id] > 0)
-      return sources_.atomic_number[id] == 1;
-    return sources_.mass[id] < kHydrogenMassLimit;
+    return is_hydrogen(sources_.atomic_number.empty() ? 0 : sources_.atomic_number[id],
+                       sources_.mass[id]);
   }
   std::int32_t other_end(std::size_t bond, std::int32_t id) const {
     const auto& ids = topology_.bonds().ids;

@@ -32,6 +32,12 @@
 
 namespace novamd::constraints {
 
+/// Whether a particle is a hydrogen: by its element where known (atomic number > 0), else by a
+/// mass below 2.2 (hydrogen and deuterium in g/mol).
+inline bool is_hydrogen(int atomic_number, double mass) {
+  return atomic_number > 0 ? atomic_number == 1 : mass < 2.2;
+}
+
 /// `constraints.bonds`.
 enum class BondConstraints {
   None,           ///< no bond held (waters may still be rigid)

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include "novamd/io/hydrogen_mass.hpp"
 #include "novamd/io/topology_reader.hpp"
 
 namespace novamd::io {
 namespace {
 
-const NameList kTopologyKeys{"read", "format", "coordinates", "styles", "special_bonds"};
+const NameList kTopologyKeys{"read",   "format",        "coordinates",
+                             "styles", "special_bonds", "hydrogen_mass"};
 const NameList kStyleKeys{"atom", "pair", "bond", "angle", "dihedral", "improper"};
 
 /// The format from the file name where `format` is left out.
@@ -75,7 +77,13 @@ TopologySettings parse_topology(const YamlReader& node, const std::filesystem::p
                     "special_bonds only with lammps_data");
     settings.special_bonds = parse_special_bonds(*special);
   }
-  settings.file = std::make_shared<const TopologyFile>(read_topology_file(settings));
+  if (const auto mass = node.optional("hydrogen_mass"))
+    settings.hydrogen_mass = mass->number(ValueRange::positive());
+  TopologyFile file = read_topology_file(settings);
+  if (settings.hydrogen_mass)
+    file =
+        repartition_hydrogen_mass(std::move(file), *settings.hydrogen_mass, settings.read.string());
+  settings.file = std::make_shared<const TopologyFile>(std::move(file));
   return settings;
 }
 

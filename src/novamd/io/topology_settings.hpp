@@ -29,6 +29,9 @@ struct TopologySettings {
   std::map<std::string, std::string, std::less<>> styles;
   /// Given in the config (lammps_data only); else LAMMPS's default, all zero.
   std::optional<SpecialBonds> special_bonds;
+  /// `hydrogen_mass`: the hydrogens' mass after repartitioning (io/hydrogen_mass.hpp); none: the
+  /// file's masses.
+  std::optional<double> hydrogen_mass;
   /// The file's contents, read once while the config is checked.
   std::shared_ptr<const TopologyFile> file;
 };
