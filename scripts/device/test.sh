@@ -371,12 +371,12 @@ PY
       (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
          --set integrator.timestep=$dt "${skin_set[@]}" --steps 1000 \
          --set "output.checkpoint={file: warm$dt-$skin.chk}" 2>&1) |
-        grep -E "particles|coulomb|constraints|neighbors|stopped|error" |
+        grep -E "particles|coulomb \(|constraints|neighbors|run stopped" |
         sed "s/^/dhfr $dt fs, skin $skin: /" | tee -a "$summary"
       (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
          --set integrator.timestep=$dt "${skin_set[@]}" --steps 3000 \
          --restart warm$dt-$skin.chk 2>&1) |
-        grep -E "built|Done|stopped|error" | sed "s/^/dhfr $dt fs, skin $skin, steps 1000-3000: /" |
+        grep -E "built|Done|run stopped" | sed "s/^/dhfr $dt fs, skin $skin, steps 1000-3000: /" |
         awk -v dt=$dt '/ms\/step/ {for (i = 1; i <= NF; ++i) if ($i == "ms/step,") ms = $(i - 1)
           printf "%s (%.0f ns/day)\n", $0, 86.4 * dt / ms; next} {print}' | tee -a "$summary"
     done
