@@ -13,6 +13,7 @@
 #include <iterator>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "novamd/backend/make_backend.hpp"
@@ -161,18 +162,24 @@ TEST(HydrogenMass, FourFemtosecondStepsKeepTheConservedEnergy) {
   EXPECT_LT(std::abs(drift), 1e-3);
 }
 
-TEST(HydrogenMass, AMassThatStripsAHeavyAtomIsRefused) {
-  novamd::test::TempDir dir;
-  const auto result =
-      novamd::test::run_novamd("run " NOVAMD_SOURCE_DIR
-                               "/examples/amber-dipeptide/dipeptide.yaml --backend cpu --steps 1 "
-                               "--set \"system.topology.hydrogen_mass=5.0\"",
-                               dir.path());
-  EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_NE(result.output.find("system.topology.hydrogen_mass: 5 would leave atom"),
-            std::string::npos)
-      << result.output;
-  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
+TEST(HydrogenMass, BadMassesAreRefused) {
+  // A mass that strips a heavy atom, and one that is not a mass: exit code 2, the key named,
+  // nothing written.
+  for (const auto& [value, expected] :
+       {std::pair<std::string, std::string>{"5.0",
+                                            "system.topology.hydrogen_mass: 5 would leave atom"},
+        {"-1.0", "system.topology.hydrogen_mass"}}) {
+    novamd::test::TempDir dir;
+    const auto result =
+        novamd::test::run_novamd("run " NOVAMD_SOURCE_DIR
+                                 "/examples/amber-dipeptide/dipeptide.yaml --backend cpu --steps 1 "
+                                 "--set \"system.topology.hydrogen_mass=" +
+                                     value + "\"",
+                                 dir.path());
+    EXPECT_EQ(result.exit_code, 2) << value << "\n" << result.output;
+    EXPECT_NE(result.output.find(expected), std::string::npos) << result.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv")) << value;
+  }
 }
 
 }  // namespace

@@ -34,21 +34,7 @@ using integrate::pointers_of;
 /// A position update (integrate::Drift, KickDrift) that also refreshes the moved particle's
 /// copy in the pair kernels' packed layout: the one place where the pair kernels' positions
 /// follow the particles' (besides uploads and reorders, which pack every particle).
-template <class Update, class PairT>
-struct RefreshPairPositions {
-  Update update;
-  const std::int32_t* type;
-  neighbors::PairPosition<PairT>* packed;
-
-  __device__ void operator()(int i) const {
-    const core::Vec3<double> x = update(i);
-    packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z),
-                 type[i]};
-  }
-};
-
-/// Writes a particle's new position into the pair kernels' packed layout (after a constraint
-/// moved it).
+/// Writes particle i's position x into the pair kernels' packed layout.
 template <class PairT>
 struct PackPosition {
   const std::int32_t* type;
@@ -58,6 +44,17 @@ struct PackPosition {
     packed[i] = {static_cast<PairT>(x.x), static_cast<PairT>(x.y), static_cast<PairT>(x.z),
                  type[i]};
   }
+};
+
+/// A position update (integrate::Drift, KickDrift) that also refreshes the moved particle's
+/// copy in the pair kernels' packed layout: the one place where the pair kernels' positions
+/// follow the particles' (besides uploads, reorders and constraints, which pack what they move).
+template <class Update, class PairT>
+struct RefreshPairPositions {
+  Update update;
+  PackPosition<PairT> pack;
+
+  __device__ void operator()(int i) const { pack(i, update(i)); }
 };
 
 template <core::Precision P>
@@ -451,7 +448,7 @@ class CudaBackend final : public Backend {
   /// that moves particles goes through here.
   template <class Update>
   RefreshPairPositions<Update, PairT> refreshing_pair_positions(const Update& update) {
-    return {update, device_.type.data() + first(), packed_.data() + first()};
+    return {update, pack_position(first())};
   }
 
   /// The first particle this rank integrates, and how many (all of them on one GPU).
@@ -468,7 +465,10 @@ class CudaBackend final : public Backend {
             inverse_mass_.data(),
             box_.view<double>()};
   }
-  PackPosition<PairT> pack_position() { return {device_.type.data(), packed_.data()}; }
+  /// Packing into the pair kernels' layout, indices counted from particle `from` on.
+  PackPosition<PairT> pack_position(std::size_t from = 0) {
+    return {device_.type.data() + from, packed_.data() + from};
+  }
 
   /// Positions of every particle packed for the pair kernels (after an upload).
   void pack_all_positions() {
@@ -476,10 +476,9 @@ class CudaBackend final : public Backend {
     // A drift by zero: wraps (counting images) and packs every particle, owned or not.
     const integrate::Drift wrap{pointers_of(device_.position), pointers_of(device_.velocity),
                                 images(0), box_.view<double>(), 0.0};
-    for_each_particle(
-        static_cast<int>(size()),
-        RefreshPairPositions<integrate::Drift, PairT>{wrap, device_.type.data(), packed_.data()},
-        stream_.get());
+    for_each_particle(static_cast<int>(size()),
+                      RefreshPairPositions<integrate::Drift, PairT>{wrap, pack_position(0)},
+                      stream_.get());
   }
 
   /// The owned particles' velocities and masses, for the kinetic sums.

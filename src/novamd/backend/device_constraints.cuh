@@ -42,9 +42,7 @@ class DeviceConstraints {
  public:
   /// The plan's groups on the device; locate() before the first update.
   DeviceConstraints(const constraints::ConstraintPlan& plan, double tolerance, cudaStream_t stream)
-      : host_groups_(constraints::groups_of(plan)),
-        count_(plan.constraint_count()),
-        tolerance_(tolerance) {
+      : host_groups_(constraints::groups_of(plan)), tolerance_(tolerance) {
     const std::size_t g = host_groups_.size();
     groups_.copy_from_host(host_groups_, stream);
     failed_.copy_from_host(std::vector<std::int32_t>(g, INT32_MAX), stream);
@@ -123,15 +121,15 @@ class DeviceConstraints {
     sums_.min(failed_.data(), first_failed_.data(), host_groups_.size(), stream);
     std::vector<std::int32_t> first;
     first_failed_.copy_to_host(first, stream);
-    std::vector<double> deviation;
-    deviation_.copy_to_host(deviation, stream);
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (first[0] == INT32_MAX) return std::nullopt;
     const auto g = static_cast<std::size_t>(first[0]);
-    return constraints::shake_failure_message(host_groups_[g], deviation[g], tolerance_);
+    double deviation = 0.0;  // that group's only, on the failure path
+    NOVAMD_CUDA_CHECK(
+        cudaMemcpy(&deviation, deviation_.data() + g, sizeof(double), cudaMemcpyDeviceToHost));
+    return constraints::shake_failure_message(host_groups_[g], deviation, tolerance_);
   }
 
-  std::size_t constraint_count() const { return count_; }
   std::size_t bytes() const {
     std::size_t total = groups_.bytes() + index_of_.bytes() + failed_.bytes() +
                         first_failed_.bytes() + deviation_.bytes() + results_.bytes();
@@ -144,7 +142,6 @@ class DeviceConstraints {
   int groups() const { return static_cast<int>(host_groups_.size()); }
 
   std::vector<ConstraintGroup> host_groups_;  ///< ids and geometry, for messages
-  std::size_t count_;
   double tolerance_;
   core::DeviceBuffer<ConstraintGroup> groups_;
   core::DeviceBuffer<std::int32_t> index_of_, failed_, first_failed_{1};

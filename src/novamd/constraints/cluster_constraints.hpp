@@ -171,6 +171,23 @@ NOVAMD_HD void constraint_separations(const ConstraintCluster<P, C>& cluster,
                : core::Vec3<double>{0.0, 0.0, 0.0};
 }
 
+/// The separations s_k at positions `r` and the multipliers l_k for the right-hand sides
+/// rhs_of(constraint k, s_k) (constraint_multipliers). Returns false where the constraints are
+/// linearly dependent.
+template <int P, int C, class Rhs>
+NOVAMD_HD bool multipliers_at(const ConstraintCluster<P, C>& cluster,
+                              const core::Vec3<double> (&r)[P], const Rhs& rhs_of,
+                              core::Vec3<double> (&s)[C], double (&lambda)[C]) {
+  constraint_separations(cluster, r, s);
+  double rhs[C] = {};
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    if (k >= cluster.constraints) break;
+    rhs[k] = rhs_of(cluster.constraint[k], s[k]);
+  }
+  return constraint_multipliers(cluster, s, rhs, lambda);
+}
+
 /// RATTLE's velocity condition on the cluster: velocities `v` corrected so that no particle pair
 /// of a constraint moves along it, at constrained positions `r`: v_p += w_p sum_k l_k sigma_kp
 /// s_k with the right-hand side -s_k . (v_i - v_j). Returns false (velocities unchanged) where
@@ -179,15 +196,11 @@ template <int P, int C>
 NOVAMD_HD bool rattle_velocities(const ConstraintCluster<P, C>& cluster,
                                  const core::Vec3<double> (&r)[P], core::Vec3<double> (&v)[P]) {
   core::Vec3<double> s[C];
-  constraint_separations(cluster, r, s);
-  double rhs[C] = {}, lambda[C] = {};
-#pragma unroll
-  for (int k = 0; k < C; ++k) {
-    if (k >= cluster.constraints) break;
-    const auto& c = cluster.constraint[k];
-    rhs[k] = -core::dot(s[k], element(v, c.i) - element(v, c.j));
-  }
-  if (!constraint_multipliers(cluster, s, rhs, lambda)) return false;
+  double lambda[C] = {};
+  const auto rhs = [&](const DistanceConstraint& c, const core::Vec3<double>& sk) {
+    return -core::dot(sk, element(v, c.i) - element(v, c.j));
+  };
+  if (!multipliers_at(cluster, r, rhs, s, lambda)) return false;
 #pragma unroll
   for (int k = 0; k < C; ++k) {
     if (k >= cluster.constraints) break;
@@ -209,18 +222,14 @@ NOVAMD_HD bool constraint_forces(const ConstraintCluster<P, C>& cluster,
                                  const core::Vec3<double> (&r)[P], const core::Vec3<double> (&v)[P],
                                  const core::Vec3<double> (&f)[P], core::Vec3<double> (&g)[P]) {
   core::Vec3<double> s[C];
-  constraint_separations(cluster, r, s);
-  double rhs[C] = {}, lambda[C] = {};
-#pragma unroll
-  for (int k = 0; k < C; ++k) {
-    if (k >= cluster.constraints) break;
-    const auto& c = cluster.constraint[k];
+  double lambda[C] = {};
+  const auto rhs = [&](const DistanceConstraint& c, const core::Vec3<double>& sk) {
     const core::Vec3<double> relative = element(v, c.i) - element(v, c.j);
-    rhs[k] = -core::dot(s[k], element(cluster.inverse_mass, c.i) * element(f, c.i) -
-                                  element(cluster.inverse_mass, c.j) * element(f, c.j)) -
-             core::dot(relative, relative);
-  }
-  if (!constraint_multipliers(cluster, s, rhs, lambda)) return false;
+    return -core::dot(sk, element(cluster.inverse_mass, c.i) * element(f, c.i) -
+                              element(cluster.inverse_mass, c.j) * element(f, c.j)) -
+           core::dot(relative, relative);
+  };
+  if (!multipliers_at(cluster, r, rhs, s, lambda)) return false;
 #pragma unroll
   for (int p = 0; p < P; ++p) g[p] = {0.0, 0.0, 0.0};
 #pragma unroll

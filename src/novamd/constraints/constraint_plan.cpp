@@ -171,11 +171,7 @@ ConstraintPlan plan_constraints(const core::Topology& topology, const Constraint
   const Planner planner(topology, sources);
   std::vector<bool> settled(std::size_t(topology.particle_count()), false);
   if (request.rigid_water) {
-    const core::Molecules molecules = topology.molecules();
-    std::vector<std::vector<std::int32_t>> members(std::size_t(molecules.count));
-    for (std::int32_t id = 0; id < topology.particle_count(); ++id)
-      members[molecules.molecule_of(id)].push_back(id);
-    for (const auto& m : members) {
+    for (const auto& m : topology.molecules().members()) {
       if (m.size() != 3) continue;
       if (const auto w = planner.water(m)) {
         plan.waters.push_back(*w);

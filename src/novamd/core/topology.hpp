@@ -146,6 +146,13 @@ struct Molecules {
   std::int32_t count = 0;
 
   std::int32_t molecule_of(std::int32_t id) const { return of_id[id]; }
+  /// The ids of each molecule's particles, ascending.
+  std::vector<std::vector<std::int32_t>> members() const {
+    std::vector<std::vector<std::int32_t>> m(static_cast<std::size_t>(count));
+    for (std::size_t id = 0; id < of_id.size(); ++id)
+      m[static_cast<std::size_t>(of_id[id])].push_back(static_cast<std::int32_t>(id));
+    return m;
+  }
 };
 
 /// Separations excluded from the pair lists (DESIGN principle 10: 1-2, 1-3 and 1-4; scaled 1-4

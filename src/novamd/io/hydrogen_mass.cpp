@@ -34,15 +34,10 @@ std::vector<bool> hydrogens(const TopologyFile& file, const std::vector<double>&
   return h;
 }
 
-/// Whether each atom belongs to a water: a molecule of three atoms, one heavy and two hydrogens,
-/// the heavy one bonded to both.
+/// Whether each atom belongs to a water: a molecule of three atoms, two of them hydrogens.
 std::vector<bool> waters(const TopologyFile& file, const std::vector<bool>& hydrogen) {
-  const core::Molecules molecules = file.topology.molecules();
-  std::vector<std::vector<std::int32_t>> members(std::size_t(molecules.count));
-  for (std::int32_t id = 0; id < file.topology.particle_count(); ++id)
-    members[molecules.molecule_of(id)].push_back(id);
   std::vector<bool> water(hydrogen.size(), false);
-  for (const auto& m : members) {
+  for (const auto& m : file.topology.molecules().members()) {
     if (m.size() != 3) continue;
     int light = 0;
     for (const auto id : m) light += hydrogen[std::size_t(id)] ? 1 : 0;
