@@ -18,7 +18,8 @@
 # water-rigid: rigid SPC/E water (SETTLE) with PME at 2 fs, 24,000, 98,304 and 943,296 atoms,
 # beside OpenMM (ms/step and ns/day), and the duration of every kernel of its steps at 24,000
 # atoms (kernels_rigid.txt). dhfr: the JAC benchmark (DHFR, 23,558 atoms) at 2 and 4 fs beside
-# OpenMM, at the default list skin and at 2 A, and its kernels (kernels_dhfr.txt).
+# OpenMM, at the default list skin and at 2 A, its kernels (kernels_dhfr.txt) and Nsight
+# Compute's sections on its constraint kernels (ncu_constraints.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
 # NovaMD and in OpenMM (kernels.txt).
 # pair-profile: Nsight Compute's full sections on the pair kernels of that water (per-particle
@@ -393,6 +394,13 @@ PY
      --steps 1080 --restart warm2.0-default.chk > "$OUT/ncu_kernels_dhfr.txt" 2>&1)
   kernel_medians "$OUT/ncu_kernels_dhfr.txt" | tee "$OUT/kernels_dhfr.txt" | head -25 |
     tee -a "$summary"
+  # What bounds the constraint kernels: Nsight Compute's sections on two launches of each
+  # (ncu_constraints.txt).
+  (cd /tmp/dhfr && ncu --clock-control none --section SpeedOfLight --section Occupancy \
+     --section WarpStateStats --section LaunchStats --section SchedulerStats \
+     -k regex:"for_each_particle_kernel.*Constrain" --launch-skip 20 --launch-count 4 \
+     "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1040 \
+     --restart warm2.0-default.chk > "$OUT/ncu_constraints.txt" 2>&1)
 fi
 if [[ $what == all || $what == pme-profile ]]; then
   # Every kernel of a few steps of 8,000 flexible SPC/E waters (24,000 atoms, examples/water)

@@ -2,6 +2,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "novamd/core/cuda_check.cuh"
@@ -48,7 +49,7 @@ struct GatherSet;
 
 template <>
 struct GatherSet<> {
-  __device__ core::Vec3<double> force(int, int) const { return {}; }
+  __device__ void term_forces(int, int, core::Vec3<double>*) const {}
 };
 
 template <class E, class... Rest>
@@ -56,9 +57,13 @@ struct GatherSet<E, Rest...> {
   BondedGather<E> head;
   GatherSet<Rest...> tail;
 
-  /// The force on particle i from the terms of family kind `kind`.
-  __device__ core::Vec3<double> force(int kind, int i) const {
-    return kind == 0 ? head.template share<false>(i).force : tail.force(kind - 1, i);
+  /// The forces of term t of family kind `kind` (BondedGather::term_forces).
+  __device__ void term_forces(int kind, int t, core::Vec3<double>* to) const {
+    if (kind == 0) {
+      head.term_forces(t, to);
+    } else {
+      tail.term_forces(kind - 1, t, to);
+    }
   }
   template <std::size_t K>
   auto& at() {
@@ -84,34 +89,53 @@ struct FamilyOrder {
   int kinds[kFamilyKinds] = {};
 };
 
-/// Particles per block of the fused kernel; the block has one row of that many threads per
-/// family (at most 320 threads: the kernel holds every evaluator, and its registers must fit).
-constexpr int kFusedParticles = 32;
+/// Where the term forces of a step without energy go: part p's terms are evaluated by blocks
+/// first_block[p] to first_block[p + 1] - 1 of the term kernel, and term t's force on its
+/// particle a is entry base[p] + t K + a of the buffer, the entry its membership row names
+/// (offsets[p], entries[p]: the rows by particle id).
+struct TermForceParts {
+  FamilyOrder order;
+  int first_block[kFamilyKinds + 1] = {};
+  int term_count[kFamilyKinds] = {};
+  long long base[kFamilyKinds] = {};
+  const std::int32_t* offsets[kFamilyKinds] = {};
+  const std::int32_t* entries[kFamilyKinds] = {};
+};
 
-/// Every family's force on particle i, added in the order of `order` to the output (or to zero):
-/// the same additions, in the same order, as the family-by-family kernels. Thread (x, p) of the
-/// block evaluates family p for the block's particle x, so that the families' chains of
-/// dependent loads (membership row, term, particle) run side by side; row 0 then adds the
-/// families' shares from shared memory in the run's order.
+/// A thread per term of every part: the term's forces on its particles to the buffer.
+__global__ void __launch_bounds__(kBlock)
+    bonded_term_kernel(AllGathers gathers, TermForceParts parts, core::Vec3<double>* term_force) {
+  const int block = static_cast<int>(blockIdx.x);
+  int p = 0;
+  while (p + 1 < parts.order.count && block >= parts.first_block[p + 1]) ++p;
+  const int t = (block - parts.first_block[p]) * kBlock + static_cast<int>(threadIdx.x);
+  if (t < parts.term_count[p])
+    gathers.term_forces(parts.order.kinds[p], t, term_force + parts.base[p]);
+}
+
+/// A thread per particle: each part's forces on particle i, its membership row of the buffer
+/// summed in order, the parts' sums added in the run's order to the output (or to zero). The
+/// additions of the particle-share kernel (bonded_share_kernel), in the same order.
 template <bool Accumulate>
-__global__ void __launch_bounds__(kFusedParticles* kFamilyKinds)
-    fused_bonded_kernel(int n, AllGathers gathers, FamilyOrder order,
-                        neighbors::ForceOutputView out) {
-  __shared__ core::Vec3<double> share[kFamilyKinds][kFusedParticles];
-  const int x = threadIdx.x, p = threadIdx.y;
-  const int i = blockIdx.x * kFusedParticles + x;
-  if (i < n) share[p][x] = gathers.force(order.kinds[p], i);
-  __syncthreads();
-  if (p != 0 || i >= n) return;
+__global__ void bonded_sum_kernel(int n, const std::int32_t* __restrict__ id, TermForceParts parts,
+                                  const core::Vec3<double>* __restrict__ term_force,
+                                  neighbors::ForceOutputView out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::int32_t self = id[i];
   core::Vec3<double> f;
-  int first = 0;
-  if constexpr (Accumulate) {
-    f = {out.fx[i], out.fy[i], out.fz[i]};
-  } else {
-    f = share[0][x];
-    first = 1;
+  if constexpr (Accumulate) f = {out.fx[i], out.fy[i], out.fz[i]};
+  for (int p = 0; p < parts.order.count; ++p) {
+    const core::Vec3<double>* forces = term_force + parts.base[p];
+    core::Vec3<double> sum;
+    for (std::int32_t k = parts.offsets[p][self]; k < parts.offsets[p][self + 1]; ++k)
+      sum += forces[parts.entries[p][k]];
+    if (!Accumulate && p == 0) {
+      f = sum;
+    } else {
+      f += sum;
+    }
   }
-  for (int k = first; k < order.count; ++k) f += share[k][x];
   out.fx[i] = f.x;
   out.fy[i] = f.y;
   out.fz[i] = f.z;
@@ -123,9 +147,12 @@ struct FamilyBuffers {
   using Evaluator = typename Settings::Evaluator;
   core::DeviceBuffer<typename Evaluator::Params> params;
   core::DeviceBuffer<std::int32_t> offsets, entries;
+  int term_count = 0;
 
   FamilyBuffers(const Settings& s, const core::Topology& topology) {
-    const auto rows = core::memberships_of(s.terms_of(topology), topology.particle_count());
+    const auto& terms = s.terms_of(topology);
+    term_count = static_cast<int>(terms.size());
+    const auto rows = core::memberships_of(terms, topology.particle_count());
     params.copy_from_host(s.types, nullptr);
     offsets.copy_from_host(rows.offsets, nullptr);
     entries.copy_from_host(rows.entries, nullptr);
@@ -174,7 +201,8 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
 
   int parts() const override { return order_.count; }
 
-  // Steps without energy: every family in one kernel. With energy: part by part.
+  // Steps without energy: a thread per term (every family in one kernel), then a thread per
+  // particle sums its terms' forces. With energy: part by part, a thread per particle.
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (mode.with_energy) {
@@ -185,15 +213,33 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     if (in.n == 0 || order_.count == 0) return;
     refresh_map(in, stream);
     AllGathers gathers{};
-    for (int p = 0; p < order_.count; ++p)
-      with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
-    const dim3 block(kFusedParticles, order_.count);
-    const int fused_blocks = (in.n + kFusedParticles - 1) / kFusedParticles;
-    if (mode.accumulate) {
-      fused_bonded_kernel<true><<<fused_blocks, block, 0, stream>>>(in.n, gathers, order_, out);
-    } else {
-      fused_bonded_kernel<false><<<fused_blocks, block, 0, stream>>>(in.n, gathers, order_, out);
+    TermForceParts parts;
+    parts.order = order_;
+    long long entries = 0;
+    for (int p = 0; p < order_.count; ++p) {
+      with_kind(order_.kinds[p], [&](auto K) {
+        gathers.template at<K>() = gather_of<K>(in);
+        const auto& f = *std::get<K>(buffers_);
+        parts.term_count[p] = f.term_count;
+        parts.first_block[p + 1] = parts.first_block[p] + blocks(f.term_count);
+        parts.base[p] = entries;
+        parts.offsets[p] = f.offsets.data();
+        parts.entries[p] = f.entries.data();
+        entries += static_cast<long long>(f.term_count) *
+                   std::variant_alternative_t<K, BondedSettings>::Evaluator::kParticles;
+      });
     }
+    term_force_.resize(static_cast<std::size_t>(entries));
+    if (parts.first_block[order_.count] > 0) {
+      bonded_term_kernel<<<parts.first_block[order_.count], kBlock, 0, stream>>>(
+          gathers, parts, term_force_.data());
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    }
+    const auto launch = [&](auto accumulate) {
+      bonded_sum_kernel<decltype(accumulate)::value>
+          <<<blocks(in.n), kBlock, 0, stream>>>(in.n, in.fields.id, parts, term_force_.data(), out);
+    };
+    mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
@@ -215,7 +261,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   // The storage order changed: the id map is rebuilt at the next evaluation.
   void invalidate_lists() override { map_stale_ = true; }
   std::size_t bytes() const override {
-    std::size_t b = index_of_id_.bytes();
+    std::size_t b = index_of_id_.bytes() + term_force_.bytes();
     std::apply([&](const auto&... f) { ((b += f ? f->bytes() : 0), ...); }, buffers_);
     return b;
   }
@@ -254,6 +300,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   typename BufferSetOf<BondedSettings>::type buffers_;
   FamilyOrder order_;
   core::DeviceBuffer<std::int32_t> index_of_id_;
+  core::DeviceBuffer<core::Vec3<double>> term_force_;  ///< TermForceParts' entries
   bool map_stale_ = true;
 };
 

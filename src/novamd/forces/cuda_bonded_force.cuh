@@ -1,12 +1,13 @@
 #pragma once
 /// @file cuda_bonded_force.cuh
-/// The CUDA force term of a run's bonded families: one thread per particle gathers its share of
-/// its terms (bonded_gather.hpp, the same loop body as the CPU's), in double at every precision.
-/// Steps without energy evaluate every family in one kernel (a thread per particle and family,
-/// the families' forces added in order from shared memory); energy steps evaluate the families
-/// one by one (the term's parts), so that each family's energy reaches its thermo column. Both
-/// paths add the families' forces in the same order; each repeats bit for bit, and they agree
-/// with each other to round-off (two kernels, whose multiply-adds the compiler may contract
+/// The CUDA force term of a run's bonded families, in double at every precision
+/// (bonded_gather.hpp, the same evaluation as the CPU's). Steps without energy evaluate each term
+/// once (a thread per term of every family, in one kernel), store its forces, and a thread per
+/// particle sums its row of them, family by family in the run's order. Energy steps evaluate the
+/// families one by one (the term's parts), a thread per particle gathering its share of its
+/// terms, so that each family's energy reaches its thermo column. Both paths add the same
+/// forces in the same order, without atomics; each repeats bit for bit, and they agree with
+/// each other to round-off (different kernels, whose multiply-adds the compiler may contract
 /// differently).
 /// Declared here, compiled once in forces/cuda_bonded_force.cu for each precision.
 

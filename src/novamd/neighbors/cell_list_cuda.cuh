@@ -81,17 +81,19 @@ void cell_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int
                           const ExcludedRowsView& excluded = {}) {
   if (n == 0) return;
   bins.bin(pos, n, host_box, cutoff, stream);
-  const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
   with_lanes(lanes, [&](auto lanes_constant) {
     constexpr int G = decltype(lanes_constant)::value;
     const long long threads = static_cast<long long>(n) * G;
     const int blocks = static_cast<int>((threads + kCellForceBlock - 1) / kCellForceBlock);
     with_output_mode(mode, [&](auto with_energy, auto accumulate) {
       const auto launch = [&](auto excluding) {
-        cell_list_force_kernel<Evaluator, G, decltype(with_energy)::value,
-                               decltype(accumulate)::value, decltype(excluding)::value>
-            <<<blocks, kCellForceBlock, shared, stream>>>(pos, n, box, table, num_types, charge,
-                                                          bins.view(), excluded, out);
+        auto* kernel =
+            cell_list_force_kernel<Evaluator, G, decltype(with_energy)::value,
+                                   decltype(accumulate)::value, decltype(excluding)::value>;
+        const std::size_t shared =
+            table_shared_bytes<typename Evaluator::Params>(kernel, num_types);
+        kernel<<<blocks, kCellForceBlock, shared, stream>>>(pos, n, box, table, num_types, charge,
+                                                            bins.view(), excluded, out);
       };
       excluded.any() ? launch(std::true_type{}) : launch(std::false_type{});
       NOVAMD_CUDA_CHECK_LAUNCH();

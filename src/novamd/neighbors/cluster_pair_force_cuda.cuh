@@ -257,19 +257,10 @@ void cluster_pair_force_cuda(const PairPosition<typename Evaluator::Real>* pos, 
                              cudaStream_t stream) {
   if (n == 0) return;
   fixed.resize(n, stream);
-  const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
   with_output_mode(mode, [&](auto with_energy, auto accumulate) {
     constexpr bool kEnergy = decltype(with_energy)::value;
     auto* kernel = cluster_pair_force_kernel<Evaluator, kEnergy>;
-    // A table of many types (the 37 of the JAC benchmark's prmtop: 1,369 pairs) can outgrow the
-    // 48 KiB a launch gets by default: raise the kernel's limit once per size (one device per
-    // process: the attribute holds for every later launch).
-    static std::size_t configured_bytes = 48 * 1024;
-    if (shared > configured_bytes) {
-      NOVAMD_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(shared)));
-      configured_bytes = shared;
-    }
+    const std::size_t shared = table_shared_bytes<typename Evaluator::Params>(kernel, num_types);
     if (list.tile_count > 0) {
       const long long warps = (list.tile_count + list.tiles_per_warp - 1) / list.tiles_per_warp;
       const int blocks =

@@ -69,16 +69,16 @@ void neighbor_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos,
                               const double* charge, const NeighborListView& list,
                               ForceOutputView out, OutputMode mode, cudaStream_t stream) {
   if (n == 0) return;
-  const std::size_t shared = sizeof(typename Evaluator::Params) * num_types * num_types;
   with_lanes(list.lanes, [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
     const long long threads = static_cast<long long>(n) * G;
     const int blocks = static_cast<int>((threads + kListForceBlock - 1) / kListForceBlock);
     with_output_mode(mode, [&](auto with_energy, auto accumulate) {
-      neighbor_list_force_kernel<Evaluator, G, decltype(with_energy)::value,
-                                 decltype(accumulate)::value>
-          <<<blocks, kListForceBlock, shared, stream>>>(pos, n, box, table, num_types, charge, list,
-                                                        out);
+      auto* kernel = neighbor_list_force_kernel<Evaluator, G, decltype(with_energy)::value,
+                                                decltype(accumulate)::value>;
+      const std::size_t shared = table_shared_bytes<typename Evaluator::Params>(kernel, num_types);
+      kernel<<<blocks, kListForceBlock, shared, stream>>>(pos, n, box, table, num_types, charge,
+                                                          list, out);
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
   });

@@ -9,8 +9,10 @@
 #include <cuda_runtime.h>
 
 #include <type_traits>
+#include <unordered_map>
 
 #include "novamd/core/box.hpp"
+#include "novamd/core/cuda_check.cuh"
 #include "novamd/core/tensor.hpp"
 #include "novamd/neighbors/all_pairs_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
@@ -37,8 +39,8 @@ struct LaneSums {
   __device__ void add(const PairPosition<T>& target, const PairPosition<T>& source,
                       const core::BoxView<T>& box, const typename Evaluator::Params* row, T qi,
                       T qj) {
-    const auto d = box.minimum_image({target.x - source.x, target.y - source.y,
-                                      target.z - source.z});
+    const auto d =
+        box.minimum_image({target.x - source.x, target.y - source.y, target.z - source.z});
     const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
     accumulate(physics::evaluate_pair<Evaluator>(r2, row[source.type], qi, qj), d);
   }
@@ -91,24 +93,65 @@ struct LaneSums {
   }
 };
 
-/// The evaluator's parameter table copied to shared memory by the whole block.
+/// The evaluator's parameter table copied to shared memory by the whole block; the table in
+/// global memory itself where the launch gave too little dynamic shared memory to hold it (a
+/// table beyond the device's limit: table_shared_bytes).
 template <class Params>
 __device__ const Params* table_in_shared(const Params* __restrict__ table, int num_types) {
   extern __shared__ unsigned char dynamic_shared[];
+  unsigned int given;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
+  if (given < sizeof(Params) * num_types * num_types) return table;
   auto* params = reinterpret_cast<Params*>(dynamic_shared);
   for (int k = threadIdx.x; k < num_types * num_types; k += blockDim.x) params[k] = table[k];
   __syncthreads();
   return params;
 }
 
+/// The dynamic shared memory a launch of `kernel` gives the evaluator's table of num_types^2
+/// entries of `Params`: the table's bytes, the kernel's limit raised to them where they pass the
+/// default 48 KiB, or 0 where they pass the device's opt-in limit (227 KiB on Hopper; a table of
+/// about 60 species of LJ + PME), and the kernel reads the table from global memory. One
+/// device per process: a raised limit holds for every later launch.
+template <class Params, class Kernel>
+std::size_t table_shared_bytes(Kernel* kernel, int num_types) {
+  const std::size_t bytes = sizeof(Params) * std::size_t(num_types) * std::size_t(num_types);
+  constexpr std::size_t kDefault = 48 * 1024;
+  if (bytes <= kDefault) return bytes;
+  static const int opt_in = [] {
+    int device = 0, limit = 0;
+    NOVAMD_CUDA_CHECK(cudaGetDevice(&device));
+    NOVAMD_CUDA_CHECK(
+        cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return limit;
+  }();
+  if (bytes > std::size_t(opt_in)) return 0;
+  static std::unordered_map<const void*, std::size_t> raised_to;  // per kernel
+  std::size_t& raised = raised_to[reinterpret_cast<const void*>(kernel)];
+  if (bytes > raised) {
+    NOVAMD_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(bytes)));
+    raised = bytes;
+  }
+  return bytes;
+}
+
 /// Calls `launch(std::integral_constant<int, G>{})` for the runtime lane count G.
 template <class Launch>
 void with_lanes(int lanes, Launch&& launch) {
   switch (lanes) {
-    case 1: launch(std::integral_constant<int, 1>{}); break;
-    case 2: launch(std::integral_constant<int, 2>{}); break;
-    case 4: launch(std::integral_constant<int, 4>{}); break;
-    default: launch(std::integral_constant<int, 8>{}); break;
+    case 1:
+      launch(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      launch(std::integral_constant<int, 2>{});
+      break;
+    case 4:
+      launch(std::integral_constant<int, 4>{});
+      break;
+    default:
+      launch(std::integral_constant<int, 8>{});
+      break;
   }
 }
 
