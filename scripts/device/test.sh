@@ -398,6 +398,7 @@ PY
   # (ncu_constraints.txt).
   (cd /tmp/dhfr && ncu --clock-control none --section SpeedOfLight --section Occupancy \
      --section WarpStateStats --section LaunchStats --section SchedulerStats \
+     --section SourceCounters --kernel-name-base demangled \
      -k regex:"for_each_particle_kernel.*Constrain" --launch-skip 20 --launch-count 4 \
      "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1040 \
      --restart warm2.0-default.chk > "$OUT/ncu_constraints.txt" 2>&1)

@@ -130,6 +130,34 @@ TEST(CudaConstraints, PeptideMatchesTheCpuInDoubleUnderEveryIntegrator) {
   }
 }
 
+TEST(CudaConstraints, PeptideWithEveryBondHeldMatchesTheCpuAndRepeats) {
+  SKIP_WITHOUT_GPU();
+  // Every bond of the peptide coupled (CCMA, one thread per molecule on the GPU), waters rigid:
+  // 20 Langevin steps of 2 fs from the same start, bounds as above; and the GPU's run again,
+  // bit for bit.
+  const std::vector<novamd::io::Override> o{
+      {"constraints", "{bonds: all_bonds, water: settle}"},
+      {"integrator", "{type: langevin, timestep: 2.0, temperature: 300, friction: 0.01}"}};
+  const EndState cpu = run(kPeptide, "cpu", "double", 20, o);
+  const EndState gpu = run(kPeptide, "cuda", "double", 20, o);
+  const EndState again = run(kPeptide, "cuda", "double", 20, o);
+  double worst_x = 0.0, worst_v = 0.0;
+  for (std::size_t i = 0; i < cpu.particles.size(); ++i) {
+    const auto dx = cpu.particles.position.get(i) - gpu.particles.position.get(i);
+    const auto dv = cpu.particles.velocity.get(i) - gpu.particles.velocity.get(i);
+    worst_x = std::max({worst_x, std::abs(dx.x), std::abs(dx.y), std::abs(dx.z)});
+    worst_v = std::max({worst_v, std::abs(dv.x), std::abs(dv.y), std::abs(dv.z)});
+  }
+  std::printf("all bonds: largest difference: positions %.3g A, velocities %.3g A/fs\n", worst_x,
+              worst_v);
+  EXPECT_LT(worst_x, 1e-9);
+  EXPECT_LT(worst_v, 1e-9);
+  EXPECT_NEAR(gpu.observables.virial.trace(), cpu.observables.virial.trace(),
+              1e-8 * std::abs(cpu.observables.virial.trace()));
+  EXPECT_EQ(again.particles.position.x, gpu.particles.position.x);
+  EXPECT_EQ(again.particles.velocity.z, gpu.particles.velocity.z);
+}
+
 /// The held distances of the rigid water example: O-H 1 A and H-H 1.633 A (SPC/E) per molecule
 /// of three consecutive ids.
 std::vector<Held> water_held(std::size_t particles) {

@@ -43,21 +43,22 @@ struct System {
 
   explicit System(std::vector<double> masses)
       : topology(static_cast<std::int32_t>(masses.size())), mass(std::move(masses)) {}
-  void bond(int i, int j, double length) {
-    topology.add_bond({0, {i, j}});
+  /// A bond of internal type `type` (the file's number minus one).
+  void bond(int i, int j, double length, int type = 0) {
+    topology.add_bond({type, {i, j}});
     bond_length.push_back(length);
   }
   void angle(int i, int j, int k, double theta) {
     topology.add_angle({0, {i, j, k}});
     theta0.push_back(theta);
   }
-  ConstraintPlan plan(BondConstraints bonds, bool water) const {
+  ConstraintPlan plan(BondConstraints bonds, bool water, std::vector<int> types = {}) const {
     return plan_constraints(topology, {mass, element, bond_length, theta0},
-                            ConstraintRequest{bonds, water});
+                            ConstraintRequest{bonds, water, std::move(types)});
   }
-  std::string error(BondConstraints bonds, bool water) const {
+  std::string error(BondConstraints bonds, bool water, std::vector<int> types = {}) const {
     try {
-      plan(bonds, water);
+      plan(bonds, water, std::move(types));
     } catch (const novamd::core::InputError& e) {
       return e.what();
     }
@@ -151,8 +152,13 @@ TEST(ConstraintPlan, RefusesWhatItsClustersCannotHold) {
     const auto e = s.error(BondConstraints::HydrogenBonds, false);
     EXPECT_NE(e.find("particle 0 (id) has more than 4 bonded hydrogens"), std::string::npos) << e;
   }
-  const auto e = waters_and_methane().error(BondConstraints::AllBonds, true);
-  EXPECT_NE(e.find("all_bonds needs the coupled-constraint solver"), std::string::npos) << e;
+  {  // all_bonds with a bond given twice: dependent constraints
+    System s({12.011, 1.008});
+    s.bond(0, 1, 1.09);
+    s.bond(0, 1, 1.09);
+    const auto e = s.error(BondConstraints::AllBonds, false);
+    EXPECT_NE(e.find("particles 0 and 1 (ids) are bonded twice"), std::string::npos) << e;
+  }
   // A bond whose length is unknown.
   System s({12.011, 1.008});
   s.bond(0, 1, kNone);
@@ -264,6 +270,80 @@ TEST(ConstraintPlanFiles, RepartitionedPrmtopWithoutAtomicNumbersIsPlannedByAtom
   EXPECT_EQ(plan.clusters.size(), 6u);
   EXPECT_EQ(plan.constraint_count(), 861u * 3 + 12);
   EXPECT_EQ(plan.waters[0].geometry.m_h, 3.024);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ConstraintPlan, AllBondsHoldEachMoleculeAsOneCoupledSet) {
+  // Two rigid waters go to SETTLE; the methane's four bonds are one set, whose K^-1 couples
+  // each C-H bond to the other three through the carbon (the angles' theta0, 109.47 degrees).
+  System s = waters_and_methane();
+  for (int a = 7; a <= 10; ++a)
+    for (int b = a + 1; b <= 10; ++b) s.angle(a, 6, b, kTheta);
+  const auto plan = s.plan(BondConstraints::AllBonds, true);
+  EXPECT_EQ(plan.waters.size(), 2u);
+  EXPECT_TRUE(plan.clusters.empty());
+  ASSERT_EQ(plan.coupled.size(), 1u);
+  const auto& set = plan.coupled[0];
+  EXPECT_EQ(set.ids, (std::vector<std::int32_t>{6, 7, 8, 9, 10}));
+  EXPECT_EQ(set.constraints.size(), 4u);
+  EXPECT_EQ(plan.constraint_count(), 2u * 3 + 4);
+  // K_kl = w_C cos(theta) / (w_C + w_H) for every pair of C-H bonds (equal lengths): K =
+  // (1 - c) I + c J with c that value (J: all ones, J^2 = 4 J), whose inverse is
+  // (I - c J / (1 + 3 c)) / (1 - c).
+  const double wc = 1.0 / 12.011, wh = 1.0 / 1.008;
+  const double c = wc * std::cos(kTheta) / (wc + wh);
+  const double diagonal = (1.0 - c / (1.0 + 3 * c)) / (1.0 - c);
+  const double off = -c / ((1.0 + 3 * c) * (1.0 - c));
+  ASSERT_EQ(set.inverse_offsets.size(), 5u);
+  for (std::size_t r = 0; r < 4; ++r) {
+    for (auto e = set.inverse_offsets[r]; e < set.inverse_offsets[r + 1]; ++e) {
+      const bool on_diagonal = std::size_t(set.inverse_column[std::size_t(e)]) == r;
+      EXPECT_NEAR(set.inverse_value[std::size_t(e)], on_diagonal ? diagonal : off, 1e-14);
+    }
+  }
+  // |off| = 0.027, above the 0.02 below which entries are dropped: every row keeps all four.
+  EXPECT_NEAR(std::abs(off), 0.0273, 1e-4);
+  EXPECT_EQ(set.inverse_column.size(), 16u);
+}
+
+TEST(ConstraintPlan, ListedBondTypesMakeStarsClustersAndOtherGroupsCoupledSets) {
+  // A butane-like chain C0-C1-C2-C3 (bond type 2 in the file's numbering) with a hydrogen on
+  // C0 and two on C3 (type 1), and an ethane-like pair C8-C9 (type 2) apart.
+  System s({12.011, 12.011, 12.011, 12.011, 1.008, 1.008, 1.008, 12.011, 12.011});
+  for (int c = 0; c < 3; ++c) s.bond(c, c + 1, 1.53, 1);
+  s.bond(0, 4, 1.09);
+  s.bond(3, 5, 1.09);
+  s.bond(3, 6, 1.09);
+  s.bond(7, 8, 1.54, 1);
+  {  // type 1: the C-H bonds, stars around C0 and C3
+    const auto plan = s.plan(BondConstraints::ListedTypes, false, {1});
+    ASSERT_EQ(plan.clusters.size(), 2u);
+    EXPECT_TRUE(plan.coupled.empty());
+    EXPECT_EQ(plan.clusters[0].central, 0);
+    EXPECT_EQ(plan.clusters[0].count, 1);
+    EXPECT_EQ(plan.clusters[1].central, 3);
+    EXPECT_EQ(plan.clusters[1].count, 2);
+  }
+  {  // type 2: the chain of three C-C bonds is no star (coupled); the lone C-C pair is a cluster
+    const auto plan = s.plan(BondConstraints::ListedTypes, false, {2});
+    ASSERT_EQ(plan.coupled.size(), 1u);
+    EXPECT_EQ(plan.coupled[0].ids, (std::vector<std::int32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(plan.coupled[0].constraints.size(), 3u);
+    ASSERT_EQ(plan.clusters.size(), 1u);
+    EXPECT_EQ(plan.clusters[0].central, 7);
+    EXPECT_EQ(plan.constraint_count(), 4u);
+  }
+  {  // both: one molecule of six bonds, coupled, and the pair
+    const auto plan = s.plan(BondConstraints::ListedTypes, false, {1, 2});
+    ASSERT_EQ(plan.coupled.size(), 1u);
+    EXPECT_EQ(plan.coupled[0].constraints.size(), 6u);
+    EXPECT_EQ(plan.constraint_count(), 7u);
+  }
+  const auto e = s.error(BondConstraints::ListedTypes, false, {3});
+  EXPECT_NE(e.find("no bond has type 3"), std::string::npos) << e;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "novamd/app/run_command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -100,9 +101,15 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
   lines.push_back({"neighbors", describe_neighbors(config, box, cluster_pairs)});
   lines.push_back({"integrator", describe_integrator(config)});
   if (const auto& c = config.constraints) {
-    const char* bonds = c->request.bonds == constraints::BondConstraints::HydrogenBonds
-                            ? "bonds to hydrogens (SHAKE and RATTLE)"
-                            : "no bonds";
+    using constraints::BondConstraints;
+    const std::string bonds =
+        c->request.bonds == BondConstraints::HydrogenBonds ? "bonds to hydrogens (SHAKE and RATTLE)"
+        : c->request.bonds == BondConstraints::AllBonds
+            ? "all bonds (each molecule's coupled: CCMA)"
+        : c->request.bonds == BondConstraints::ListedTypes
+            ? fmt::format("bonds of types {} (clusters: SHAKE and RATTLE; others: CCMA)",
+                          fmt::join(c->request.bond_types, ", "))
+            : "no bonds";
     lines.push_back({"constraints", fmt::format("{}, {}, tolerance {:.3g}", bonds,
                                                 c->request.rigid_water ? "rigid waters (SETTLE)"
                                                                        : "flexible waters",

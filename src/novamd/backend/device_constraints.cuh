@@ -7,12 +7,17 @@
 /// one particle (the groups share none), nothing is summed with atomics, and the virial's
 /// per-group shares are reduced in a fixed order (CUB), so runs repeat bit for bit.
 ///
-/// A cluster where SHAKE does not converge is marked on the device (ShakeFailures) and read at
-/// the backend's next check (failure()), not at every step: the run stops there, naming the
-/// cluster and its deviation.
+/// Each molecule of coupled bonds (all_bonds: coupled_constraints.hpp) is one thread's work,
+/// with scratch of its own: correct, and fast for many small molecules; one large molecule
+/// (a protein with all bonds held) is a single thread's serial CCMA.
+///
+/// A cluster or set where SHAKE or CCMA does not converge is marked on the device
+/// (ShakeFailures) and read at the backend's next check (failure()), not at every step: the run
+/// stops there, naming the particles and the deviation.
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <optional>
@@ -22,6 +27,7 @@
 #include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/constraints/constraint_groups.hpp"
+#include "novamd/constraints/coupled_constraints.hpp"
 #include "novamd/constraints/host_constraints.hpp"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/tensor.hpp"
@@ -38,18 +44,85 @@ void for_each_group(int n, const F& f, cudaStream_t stream) {
   for_each_particle<64>(n, f, stream);
 }
 
+/// The plan's coupled sets (all_bonds) on the device, with their scratch, failure marks and
+/// virial shares; the host layout kept for messages.
+struct DeviceCoupledSets {
+  constraints::CoupledLayout host;
+  core::DeviceBuffer<std::int32_t> particle_offset, id, index, constraint_offset, row_offset,
+      column, failed;
+  core::DeviceBuffer<constraints::DistanceConstraint> constraint;
+  core::DeviceBuffer<double> value, deviation;
+  core::DeviceBuffer<core::Vec3<double>> r, y, s, t;
+  core::DeviceBuffer<double> scratch[5];
+  core::DeviceBuffer<double> virial[core::kTensorComponents];  ///< per set
+
+  DeviceCoupledSets(const std::vector<constraints::CoupledSet>& plan_sets, cudaStream_t stream)
+      : host(constraints::layout_of(plan_sets)) {
+    particle_offset.copy_from_host(host.particle_offset, stream);
+    id.copy_from_host(host.id, stream);
+    constraint_offset.copy_from_host(host.constraint_offset, stream);
+    constraint.copy_from_host(host.constraint, stream);
+    row_offset.copy_from_host(host.row_offset, stream);
+    column.copy_from_host(host.column, stream);
+    value.copy_from_host(host.value, stream);
+    const auto n = std::size_t(sets());
+    failed.copy_from_host(std::vector<std::int32_t>(n, INT32_MAX), stream);
+    deviation.copy_from_host(std::vector<double>(n, 0.0), stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors are temporaries
+    index.resize(host.particles());
+    r.resize(host.particles());
+    y.resize(host.particles());
+    s.resize(host.constraints());
+    t.resize(host.constraints());
+    for (auto& a : scratch) a.resize(host.constraints());
+    for (auto& a : virial) a.resize(n);
+  }
+  int sets() const { return host.sets(); }
+  constraints::CoupledView view() {
+    return {particle_offset.data(),
+            id.data(),
+            index.data(),
+            constraint_offset.data(),
+            constraint.data(),
+            row_offset.data(),
+            column.data(),
+            value.data(),
+            r.data(),
+            y.data(),
+            s.data(),
+            t.data(),
+            scratch[0].data(),
+            scratch[1].data(),
+            scratch[2].data(),
+            scratch[3].data(),
+            scratch[4].data()};
+  }
+  constraints::ShakeFailures failures() { return {failed.data(), deviation.data()}; }
+  std::size_t bytes() const {
+    std::size_t total = particle_offset.bytes() + id.bytes() + index.bytes() +
+                        constraint_offset.bytes() + row_offset.bytes() + column.bytes() +
+                        failed.bytes() + constraint.bytes() + value.bytes() + deviation.bytes() +
+                        r.bytes() + y.bytes() + s.bytes() + t.bytes();
+    for (const auto& a : scratch) total += a.bytes();
+    for (const auto& a : virial) total += a.bytes();
+    return total;
+  }
+};
+
 class DeviceConstraints {
  public:
   /// The plan's groups on the device; locate() before the first update.
   DeviceConstraints(const constraints::ConstraintPlan& plan, double tolerance, cudaStream_t stream)
-      : host_groups_(constraints::groups_of(plan)), tolerance_(tolerance) {
+      : host_groups_(constraints::groups_of(plan)),
+        tolerance_(tolerance),
+        coupled_(plan.coupled, stream) {
     const std::size_t g = host_groups_.size();
     groups_.copy_from_host(host_groups_, stream);
     failed_.copy_from_host(std::vector<std::int32_t>(g, INT32_MAX), stream);
     deviation_.copy_from_host(std::vector<double>(g, 0.0), stream);
     for (auto& component : virial_) component.resize(g);
     results_.resize(core::kTensorComponents + 1);
-    sums_.reserve(g);
+    sums_.reserve(std::max(g, std::size_t(coupled_.sets())));
   }
 
   /// Finds each group's particles from the particle ids (storage order, n particles).
@@ -57,6 +130,8 @@ class DeviceConstraints {
     index_of_.resize(n);
     for_each_particle(static_cast<int>(n), constraints::IndexById{id, index_of_.data()}, stream);
     for_each_group(groups(), constraints::LocateGroup{groups_.data(), index_of_.data()}, stream);
+    for_each_group(coupled_.sets(), constraints::LocateCoupled{coupled_.view(), index_of_.data()},
+                   stream);
   }
 
   /// The positions of n particles kept as a drift's start (for a projection from themselves).
@@ -92,47 +167,60 @@ class DeviceConstraints {
                                             {failed_.data(), deviation_.data()},
                                             on_move},
         stream);
+    for_each_group(
+        coupled_.sets(),
+        constraints::CoupledDrift<OnMove>{a,
+                                          coupled_.view(),
+                                          {before_.x.data(), before_.y.data(), before_.z.data()},
+                                          dt,
+                                          correct_velocities,
+                                          tolerance_,
+                                          coupled_.failures(),
+                                          on_move},
+        stream);
   }
 
   /// The velocity condition; with `heat`, the kinetic-energy changes added to it.
   void constrain_velocities(const GroupArrays& a, double* heat, cudaStream_t stream) {
     for_each_group(groups(), constraints::ConstrainVelocities{a, groups_.data(), heat}, stream);
+    for_each_group(coupled_.sets(),
+                   constraints::CoupledVelocities{a, coupled_.view(), heat, coupled_.failures()},
+                   stream);
   }
 
   /// The virial of the constraint forces (waits for the stream).
   core::SymmetricTensor<double> virial(const GroupArrays& a, cudaStream_t stream) {
     core::SymmetricTensor<double> total;
-    if (groups() == 0) return total;
-    constraints::ConstraintVirial update{a, groups_.data(), {}};
-    for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = virial_[c].data();
-    for_each_group(groups(), update, stream);
-    for (int c = 0; c < core::kTensorComponents; ++c)
-      sums_.sum(virial_[c].data(), results_.data() + c, host_groups_.size(), stream);
-    std::vector<double> host;
-    results_.copy_to_host(host, stream);
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (int c = 0; c < core::kTensorComponents; ++c) total.c[c] = host[c];
+    if (groups() > 0) {
+      constraints::ConstraintVirial update{a, groups_.data(), {}};
+      for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = virial_[c].data();
+      for_each_group(groups(), update, stream);
+      total += summed(virial_, host_groups_.size(), stream);
+    }
+    if (coupled_.sets() > 0) {
+      constraints::CoupledVirial update{a, coupled_.view(), {}};
+      for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = coupled_.virial[c].data();
+      for_each_group(coupled_.sets(), update, stream);
+      total += summed(coupled_.virial, std::size_t(coupled_.sets()), stream);
+    }
     return total;
   }
 
   /// What to say if SHAKE failed on some cluster since the start (waits for the stream).
   std::optional<std::string> failure(cudaStream_t stream) {
-    if (groups() == 0) return std::nullopt;
-    sums_.min(failed_.data(), first_failed_.data(), host_groups_.size(), stream);
-    std::vector<std::int32_t> first;
-    first_failed_.copy_to_host(first, stream);
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (first[0] == INT32_MAX) return std::nullopt;
-    const auto g = static_cast<std::size_t>(first[0]);
-    double deviation = 0.0;  // that group's only, on the failure path
-    NOVAMD_CUDA_CHECK(
-        cudaMemcpy(&deviation, deviation_.data() + g, sizeof(double), cudaMemcpyDeviceToHost));
-    return constraints::shake_failure_message(host_groups_[g], deviation, tolerance_);
+    if (const auto g = first_failed(failed_.data(), host_groups_.size(), stream))
+      return constraints::shake_failure_message(host_groups_[*g], deviation_at(deviation_, *g),
+                                                tolerance_);
+    if (const auto k = first_failed(coupled_.failed.data(), std::size_t(coupled_.sets()), stream))
+      return constraints::ccma_failure_message(coupled_.host, int(*k),
+                                               deviation_at(coupled_.deviation, *k), tolerance_);
+    return std::nullopt;
   }
 
   std::size_t bytes() const {
     std::size_t total = groups_.bytes() + index_of_.bytes() + failed_.bytes() +
-                        first_failed_.bytes() + deviation_.bytes() + results_.bytes();
+                        first_failed_.bytes() + deviation_.bytes() + results_.bytes() +
+                        coupled_.bytes();
     for (const auto* a : before_.components()) total += a->bytes();
     for (const auto& component : virial_) total += component.bytes();
     return total;
@@ -141,6 +229,40 @@ class DeviceConstraints {
  private:
   int groups() const { return static_cast<int>(host_groups_.size()); }
 
+  /// The per-group (or per-set) virial shares summed in a fixed order (waits for the stream).
+  core::SymmetricTensor<double> summed(
+      core::DeviceBuffer<double> (&shares)[core::kTensorComponents], std::size_t n,
+      cudaStream_t stream) {
+    for (int c = 0; c < core::kTensorComponents; ++c)
+      sums_.sum(shares[c].data(), results_.data() + c, n, stream);
+    std::vector<double> host;
+    results_.copy_to_host(host, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    core::SymmetricTensor<double> total;
+    for (int c = 0; c < core::kTensorComponents; ++c) total.c[c] = host[c];
+    return total;
+  }
+
+  /// The lowest of n failure marks (INT32_MAX: none), if any is set (waits for the stream).
+  std::optional<std::size_t> first_failed(const std::int32_t* failed, std::size_t n,
+                                          cudaStream_t stream) {
+    if (n == 0) return std::nullopt;
+    sums_.min(failed, first_failed_.data(), n, stream);
+    std::vector<std::int32_t> first;
+    first_failed_.copy_to_host(first, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (first[0] == INT32_MAX) return std::nullopt;
+    return static_cast<std::size_t>(first[0]);
+  }
+
+  /// Entry k of a device array of deviations (one copy, on the failure path).
+  static double deviation_at(const core::DeviceBuffer<double>& deviation, std::size_t k) {
+    double value = 0.0;
+    NOVAMD_CUDA_CHECK(
+        cudaMemcpy(&value, deviation.data() + k, sizeof(double), cudaMemcpyDeviceToHost));
+    return value;
+  }
+
   std::vector<ConstraintGroup> host_groups_;  ///< ids and geometry, for messages
   double tolerance_;
   core::DeviceBuffer<ConstraintGroup> groups_;
@@ -148,6 +270,7 @@ class DeviceConstraints {
   core::DeviceBuffer<double> deviation_, results_;
   core::Vec3Of<core::DeviceBuffer<double>> before_;
   core::DeviceBuffer<double> virial_[core::kTensorComponents];  ///< per group
+  DeviceCoupledSets coupled_;
   DeviceSums sums_;
 };
 

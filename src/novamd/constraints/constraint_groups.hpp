@@ -202,6 +202,24 @@ NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupA
   }
 }
 
+/// Particle i moved by delta (wrapped again, its periodic images counted where tracked), its
+/// velocity by delta / dt where `correct_velocities`; then on_move(i, new position).
+template <class OnMove>
+NOVAMD_HD void move_particle(const GroupArrays& a, int i, const core::Vec3<double>& delta,
+                             double dt, bool correct_velocities, const OnMove& on_move) {
+  core::Vec3<double> x;
+  if (a.image.present()) {
+    core::Vec3<std::int32_t> crossed = a.image.get(i);
+    x = a.box.wrap(a.position.get(i) + delta, crossed);
+    a.image.set(i, crossed);
+  } else {
+    x = a.box.wrap(a.position.get(i) + delta);
+  }
+  a.position.set(i, x);
+  if (correct_velocities) a.velocity.set(i, a.velocity.get(i) + (1.0 / dt) * delta);
+  on_move(i, x);
+}
+
 /// After a drift over dt from `before`: a group's positions constrained, its velocities
 /// corrected by the displacements over dt (where `correct_velocities`), then the velocity
 /// condition. `on_move(i, x)` is called with each particle's new position.
@@ -237,23 +255,9 @@ struct ConstrainDrift {
       if (!result.converged) failures.record(k, result.worst);
     }
 #pragma unroll
-    for (int q = 0; q < P; ++q) move(g.index[q], r[q] - now[q]);
+    for (int q = 0; q < P; ++q)
+      move_particle(a, g.index[q], r[q] - now[q], dt, correct_velocities, on_move);
     constrain_group_velocities<P, C>(g, a, nullptr);
-  }
-
-  /// Particle i moved by delta (wrapped again), its velocity by delta / dt.
-  NOVAMD_HD void move(int i, const core::Vec3<double>& delta) const {
-    core::Vec3<double> x;
-    if (a.image.present()) {
-      core::Vec3<std::int32_t> crossed = a.image.get(i);
-      x = a.box.wrap(a.position.get(i) + delta, crossed);
-      a.image.set(i, crossed);
-    } else {
-      x = a.box.wrap(a.position.get(i) + delta);
-    }
-    a.position.set(i, x);
-    if (correct_velocities) a.velocity.set(i, a.velocity.get(i) + (1.0 / dt) * delta);
-    on_move(i, x);
   }
 };
 

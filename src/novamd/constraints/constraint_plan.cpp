@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
+#include <numeric>
 #include <optional>
 
+#include "novamd/constraints/coupled_plan.hpp"
 #include "novamd/core/error.hpp"
 
 namespace novamd::constraints {
@@ -79,14 +82,7 @@ class Planner {
 
   /// theta0 of the angle h1-o-h2 (throws where there is none).
   double angle_at(std::int32_t o, std::int32_t h1, std::int32_t h2) const {
-    double theta0 = NAN;
-    for_each_term(angles_of_, o, 3, [&](std::size_t a, int place) {
-      const auto t = topology_.angles()[a];
-      if (place == 1 && (t.ids[0] == h1 || t.ids[0] == h2) && (t.ids[2] == h1 || t.ids[2] == h2) &&
-          !std::isnan(sources_.angle_theta0[a]))
-        theta0 = sources_.angle_theta0[a];
-    });
-    if (!std::isnan(theta0)) return theta0;
+    if (const auto theta0 = theta0_at(h1, o, h2)) return *theta0;
     throw core::InputError(fmt::format(
         "constraints.water: the water of particles {}, {}, {} (ids) has neither an H-H bond nor "
         "an H-O-H angle to give its H-H distance",
@@ -131,6 +127,148 @@ class Planner {
     return clusters;
   }
 
+  /// Each molecule's bonds not in `settled` as one coupled set, with CCMA's K^-1.
+  std::vector<CoupledSet> coupled_sets(const std::vector<bool>& settled) const {
+    const auto& molecules = topology_.molecules();
+    std::vector<std::vector<std::size_t>> bonds_of_molecule(std::size_t(molecules.count));
+    const auto& bonds = topology_.bonds();
+    for (std::size_t b = 0; b < bonds.size(); ++b) {
+      const std::int32_t i = bonds.ids[2 * b], j = bonds.ids[2 * b + 1];
+      if (settled[i] || settled[j]) continue;
+      if (std::isnan(sources_.bond_length[b]))
+        throw core::InputError(
+            fmt::format("constraints.bonds: the bond {}-{} (ids) has no length to hold", i, j));
+      bonds_of_molecule[std::size_t(molecules.molecule_of(i))].push_back(b);
+    }
+    std::vector<CoupledSet> sets;
+    for (const auto& group : bonds_of_molecule)
+      if (!group.empty()) sets.push_back(coupled_set_of(group));
+    return sets;
+  }
+
+  /// The bonds of the listed types (the file's numbers) not in `settled`, each connected group
+  /// as a cluster where it is a star of at most four bonds, else as a coupled set.
+  void listed_bonds(const std::vector<bool>& settled, const std::vector<int>& types,
+                    ConstraintPlan& plan) const {
+    const auto& bonds = topology_.bonds();
+    std::vector<bool> listed;
+    for (const int t : types) {
+      if (std::size_t(t) > listed.size()) listed.resize(std::size_t(t), false);
+      listed[std::size_t(t - 1)] = true;
+    }
+    std::vector<bool> used(listed.size(), false);
+    std::vector<std::size_t> held;
+    for (std::size_t b = 0; b < bonds.size(); ++b) {
+      const auto type = std::size_t(bonds.type[b]);
+      if (type >= listed.size() || !listed[type]) continue;
+      used[type] = true;
+      const std::int32_t i = bonds.ids[2 * b], j = bonds.ids[2 * b + 1];
+      if (settled[i] || settled[j]) continue;
+      if (std::isnan(sources_.bond_length[b]))
+        throw core::InputError(
+            fmt::format("constraints.bonds: the bond {}-{} (ids) has no length to hold", i, j));
+      held.push_back(b);
+    }
+    for (const int t : types)
+      if (!used[std::size_t(t - 1)])
+        throw core::InputError(fmt::format(
+            "constraints.bonds: no bond has type {} (types as the topology file numbers them, "
+            "from 1)",
+            t));
+    for (auto& group : connected_groups(held)) {
+      if (auto cluster = star_of(group)) {
+        plan.clusters.push_back(*cluster);
+      } else {
+        plan.coupled.push_back(coupled_set_of(group));
+      }
+    }
+    std::sort(
+        plan.clusters.begin(), plan.clusters.end(),
+        [](const HydrogenCluster& a, const HydrogenCluster& b) { return a.central < b.central; });
+  }
+
+  /// The bonds `held` grouped by the particles they connect (each group's bonds in order; the
+  /// groups by their lowest id).
+  std::vector<std::vector<std::size_t>> connected_groups(
+      const std::vector<std::size_t>& held) const {
+    const auto& ids = topology_.bonds().ids;
+    std::vector<std::int32_t> root(std::size_t(topology_.particle_count()));
+    std::iota(root.begin(), root.end(), 0);
+    const auto find = [&](std::int32_t a) {
+      while (root[a] != a) a = root[a] = root[root[a]];
+      return a;
+    };
+    for (const std::size_t b : held) {
+      const std::int32_t a = find(ids[2 * b]), c = find(ids[2 * b + 1]);
+      if (a != c) root[std::max(a, c)] = std::min(a, c);  // the lowest id is the root
+    }
+    std::map<std::int32_t, std::vector<std::size_t>> by_root;
+    for (const std::size_t b : held) by_root[find(ids[2 * b])].push_back(b);
+    std::vector<std::vector<std::size_t>> groups;
+    for (auto& [r, group] : by_root) groups.push_back(std::move(group));
+    return groups;
+  }
+
+  /// The group as a cluster, if one particle is in every bond and there are at most four (one
+  /// bond: its heavier particle, or its lower id, is the centre).
+  std::optional<HydrogenCluster> star_of(const std::vector<std::size_t>& group) const {
+    if (group.size() > std::size_t(HydrogenCluster::kMaxHydrogens)) return std::nullopt;
+    const auto& ids = topology_.bonds().ids;
+    std::int32_t centre = ids[2 * group[0]], other = ids[2 * group[0] + 1];
+    if (group.size() == 1) {
+      if (sources_.mass[other] > sources_.mass[centre] ||
+          (sources_.mass[other] == sources_.mass[centre] && other < centre))
+        std::swap(centre, other);
+    } else {
+      const std::int32_t next_i = ids[2 * group[1]], next_j = ids[2 * group[1] + 1];
+      if (centre != next_i && centre != next_j) std::swap(centre, other);
+    }
+    HydrogenCluster c;
+    c.central = centre;
+    for (const std::size_t b : group) {
+      const std::int32_t i = ids[2 * b], j = ids[2 * b + 1];
+      if (i != centre && j != centre) return std::nullopt;
+      const std::int32_t leaf = i == centre ? j : i;
+      for (int k = 0; k < c.count; ++k)
+        if (c.hydrogen[k] == leaf) return std::nullopt;  // a bond given twice
+      c.hydrogen[c.count] = leaf;
+      c.length[c.count] = sources_.bond_length[b];
+      ++c.count;
+    }
+    return c;
+  }
+
+  /// The group's bonds as one coupled set, with CCMA's K^-1.
+  CoupledSet coupled_set_of(const std::vector<std::size_t>& group) const {
+    const auto& ids = topology_.bonds().ids;
+    CoupledSet set;
+    for (const std::size_t b : group) set.ids.insert(set.ids.end(), {ids[2 * b], ids[2 * b + 1]});
+    std::sort(set.ids.begin(), set.ids.end());
+    set.ids.erase(std::unique(set.ids.begin(), set.ids.end()), set.ids.end());
+    const auto local = [&](std::int32_t id) {
+      return int(std::lower_bound(set.ids.begin(), set.ids.end(), id) - set.ids.begin());
+    };
+    for (const std::size_t b : group)
+      set.constraints.push_back(
+          {local(ids[2 * b]), local(ids[2 * b + 1]), sources_.bond_length[b]});
+    invert_coupling(set, sources_.mass, [&](std::int32_t p, std::int32_t x, std::int32_t q) {
+      return std::cos(theta0_at(p, x, q).value_or(0.5 * std::numbers::pi));
+    });
+    return set;
+  }
+
+  /// theta0 of an angle term p-x-q (either way round), if the topology has one.
+  std::optional<double> theta0_at(std::int32_t p, std::int32_t x, std::int32_t q) const {
+    std::optional<double> theta0;
+    for_each_term(angles_of_, x, 3, [&](std::size_t a, int place) {
+      const auto t = topology_.angles()[a];
+      if (place == 1 && ((t.ids[0] == p && t.ids[2] == q) || (t.ids[0] == q && t.ids[2] == p)) &&
+          !std::isnan(sources_.angle_theta0[a]))
+        theta0 = sources_.angle_theta0[a];
+    });
+    return theta0;
+  }
+
   const core::Topology& topology_;
   const ConstraintSources& sources_;
   core::TermMemberships bonds_of_, angles_of_;  ///< each particle's bonds and angles
@@ -141,6 +279,7 @@ class Planner {
 std::size_t ConstraintPlan::constraint_count() const {
   std::size_t n = 3 * waters.size();
   for (const auto& c : clusters) n += std::size_t(c.count);
+  for (const auto& set : coupled) n += set.constraints.size();
   return n;
 }
 
@@ -163,10 +302,6 @@ std::vector<int> atomic_numbers_by_id(const core::ParticleData& particles,
 
 ConstraintPlan plan_constraints(const core::Topology& topology, const ConstraintSources& sources,
                                 const ConstraintRequest& request) {
-  if (request.bonds == BondConstraints::AllBonds)
-    throw core::InputError(
-        "constraints.bonds: all_bonds needs the coupled-constraint solver, which this version "
-        "does not have; use h_bonds (bonds to hydrogens) or none");
   ConstraintPlan plan;
   const Planner planner(topology, sources);
   std::vector<bool> settled(std::size_t(topology.particle_count()), false);
@@ -183,6 +318,9 @@ ConstraintPlan plan_constraints(const core::Topology& topology, const Constraint
   }
   if (request.bonds == BondConstraints::HydrogenBonds)
     plan.clusters = planner.hydrogen_clusters(settled);
+  if (request.bonds == BondConstraints::AllBonds) plan.coupled = planner.coupled_sets(settled);
+  if (request.bonds == BondConstraints::ListedTypes)
+    planner.listed_bonds(settled, request.bond_types, plan);
   return plan;
 }
 

@@ -16,15 +16,22 @@
 ///   hydrogen masses must agree.
 /// - With `bonds: h_bonds` every other bond with exactly one hydrogen is constrained at its
 ///   length; a heavy atom and its constrained hydrogens (at most four) form a cluster.
-/// - What these clusters cannot hold is refused, naming the particles: a hydrogen bonded to two
-///   heavy atoms, a bond between two hydrogens outside a water, a fifth hydrogen, and all bonds
-///   (a coupled network: the coupled solver's work).
+/// - With `bonds: all_bonds` every bond of each molecule that is not a rigid water is held, the
+///   molecule's bonds one coupled set for CCMA (coupled_constraints.hpp).
+/// - With `bonds: [types]` the bonds of those types (numbered as the topology file numbers them,
+///   from 1: LAMMPS's fix shake b) are held: each connected group of them that is a star of at
+///   most four bonds around one particle is a cluster for SHAKE and RATTLE, any other (a chain,
+///   a ring) a coupled set for CCMA.
+/// - What the clusters cannot hold is refused, naming the particles: a hydrogen bonded to two
+///   heavy atoms, a bond between two hydrogens outside a water, a fifth hydrogen; and a
+///   molecule whose bonds are dependent (a bond given twice) or too many for the coupled solver.
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "novamd/constraints/coupled_set.hpp"
 #include "novamd/constraints/settle.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/species.hpp"
@@ -42,13 +49,15 @@ inline bool is_hydrogen(int atomic_number, double mass) {
 enum class BondConstraints {
   None,           ///< no bond held (waters may still be rigid)
   HydrogenBonds,  ///< bonds to hydrogens
-  AllBonds,       ///< every bond (refused until the coupled solver exists)
+  AllBonds,       ///< every bond, each molecule's coupled (CCMA)
+  ListedTypes,    ///< the bonds of the types listed (LAMMPS's fix shake b)
 };
 
 /// What the run asks for: `constraints: {bonds, water}`.
 struct ConstraintRequest {
   BondConstraints bonds = BondConstraints::None;
-  bool rigid_water = false;  ///< `water: settle`
+  bool rigid_water = false;     ///< `water: settle`
+  std::vector<int> bond_types;  ///< ListedTypes: numbered as the file numbers them, from 1
 };
 
 /// `constraints: {bonds, water, tolerance}` (absent: nothing held). A present section holds the
@@ -86,8 +95,9 @@ struct HydrogenCluster {
 struct ConstraintPlan {
   std::vector<RigidWater> waters;         ///< by oxygen id
   std::vector<HydrogenCluster> clusters;  ///< by central id
-  /// Distances held: three per water, one per hydrogen of a cluster (the degrees of freedom
-  /// they remove).
+  std::vector<CoupledSet> coupled;        ///< all_bonds: each molecule's bonds, by lowest id
+  /// Distances held: three per water, one per hydrogen of a cluster, one per coupled bond (the
+  /// degrees of freedom they remove).
   std::size_t constraint_count() const;
 };
 

@@ -16,9 +16,10 @@
 /// instant, given the positions, velocities and forces) have the virial sum_p r_p (x) G_p (r_p
 /// relative to the group's first particle: the forces of a group add up to zero), which joins the
 /// pressure at any step, whatever the integrator.
-/// Each water and cluster is solved alone by the updates of constraint_groups.hpp (the CUDA
-/// backend runs the same), and the virial summed over them in the plan's order, so the result
-/// does not depend on the thread count.
+/// Each water and cluster is solved alone by the updates of constraint_groups.hpp, each
+/// molecule of coupled bonds (all_bonds) by those of coupled_constraints.hpp (the CUDA backend
+/// runs the same), and the virial summed over them in the plan's order, so the result does not
+/// depend on the thread count.
 
 #include <cstdint>
 #include <string>
@@ -26,6 +27,7 @@
 
 #include "novamd/constraints/constraint_groups.hpp"
 #include "novamd/constraints/constraint_plan.hpp"
+#include "novamd/constraints/coupled_constraints.hpp"
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/tensor.hpp"
@@ -82,9 +84,27 @@ class HostConstraints {
   std::vector<std::int32_t> index_of_, failed_;
   std::vector<double> deviation_;
   std::vector<double> virial_[core::kTensorComponents];  ///< per group
+
+  /// Runs `update` on every coupled set, in parallel.
+  template <class Update>
+  void for_each_set(const Update& update) const;
+  CoupledView coupled_view();
+  /// Throws core::RunError naming the first coupled set that failed.
+  void check_coupled() const;
+
+  CoupledLayout coupled_;  ///< the plan's coupled sets (all_bonds)
+  std::vector<std::int32_t> coupled_index_, coupled_failed_;
+  std::vector<double> coupled_deviation_;
+  std::vector<core::Vec3<double>> coupled_r_, coupled_y_, coupled_s_, coupled_t_;  ///< scratch
+  std::vector<double> coupled_scratch_[5];                                         ///< scratch
+  std::vector<double> coupled_virial_[core::kTensorComponents];                    ///< per set
 };
 
 /// What a run says when SHAKE did not converge for `group`.
 std::string shake_failure_message(const ConstraintGroup& group, double deviation, double tolerance);
+
+/// What a run says when CCMA (or the velocity solve) did not converge for set k of `layout`.
+std::string ccma_failure_message(const CoupledLayout& layout, int k, double deviation,
+                                 double tolerance);
 
 }  // namespace novamd::constraints

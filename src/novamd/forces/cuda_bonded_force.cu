@@ -1,4 +1,5 @@
 #include <array>
+#include <climits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -89,17 +90,14 @@ struct FamilyOrder {
   int kinds[kFamilyKinds] = {};
 };
 
-/// Where the term forces of a step without energy go: part p's terms are evaluated by blocks
-/// first_block[p] to first_block[p + 1] - 1 of the term kernel, and term t's force on its
-/// particle a is entry base[p] + t K + a of the buffer, the entry its membership row names
-/// (offsets[p], entries[p]: the rows by particle id).
+/// Where the term kernel of a step without energy works: part p's terms are evaluated by blocks
+/// first_block[p] to first_block[p + 1] - 1, and term t's force on its particle a is entry
+/// base[p] + t K + a of the buffer of term forces.
 struct TermForceParts {
   FamilyOrder order;
   int first_block[kFamilyKinds + 1] = {};
   int term_count[kFamilyKinds] = {};
   long long base[kFamilyKinds] = {};
-  const std::int32_t* offsets[kFamilyKinds] = {};
-  const std::int32_t* entries[kFamilyKinds] = {};
 };
 
 /// A thread per term of every part: the term's forces on its particles to the buffer.
@@ -113,29 +111,21 @@ __global__ void __launch_bounds__(kBlock)
     gathers.term_forces(parts.order.kinds[p], t, term_force + parts.base[p]);
 }
 
-/// A thread per particle: each part's forces on particle i, its membership row of the buffer
-/// summed in order, the parts' sums added in the run's order to the output (or to zero). The
-/// additions of the particle-share kernel (bonded_share_kernel), in the same order.
+/// A thread per particle: the entries of the buffer its row names (every part's terms on it, in
+/// the run's order of the parts), added in order to the output (or to zero).
 template <bool Accumulate>
-__global__ void bonded_sum_kernel(int n, const std::int32_t* __restrict__ id, TermForceParts parts,
+__global__ void bonded_sum_kernel(int n, const std::int32_t* __restrict__ id,
+                                  const std::int32_t* __restrict__ row_offsets,
+                                  const std::int32_t* __restrict__ row_entries,
                                   const core::Vec3<double>* __restrict__ term_force,
                                   neighbors::ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::int32_t self = id[i];
-  core::Vec3<double> f;
+  core::Vec3<double> f{0.0, 0.0, 0.0};
   if constexpr (Accumulate) f = {out.fx[i], out.fy[i], out.fz[i]};
-  for (int p = 0; p < parts.order.count; ++p) {
-    const core::Vec3<double>* forces = term_force + parts.base[p];
-    core::Vec3<double> sum;
-    for (std::int32_t k = parts.offsets[p][self]; k < parts.offsets[p][self + 1]; ++k)
-      sum += forces[parts.entries[p][k]];
-    if (!Accumulate && p == 0) {
-      f = sum;
-    } else {
-      f += sum;
-    }
-  }
+  for (std::int32_t k = row_offsets[self]; k < row_offsets[self + 1]; ++k)
+    f += term_force[row_entries[k]];
   out.fx[i] = f.x;
   out.fy[i] = f.y;
   out.fz[i] = f.z;
@@ -197,6 +187,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
       with_kind(kind,
                 [&](auto K) { std::get<K>(buffers_).emplace(std::get<K>(family), topology); });
     }
+    upload_gather_rows(families, topology);
   }
 
   int parts() const override { return order_.count; }
@@ -223,13 +214,10 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
         parts.term_count[p] = f.term_count;
         parts.first_block[p + 1] = parts.first_block[p] + blocks(f.term_count);
         parts.base[p] = entries;
-        parts.offsets[p] = f.offsets.data();
-        parts.entries[p] = f.entries.data();
         entries += static_cast<long long>(f.term_count) *
                    std::variant_alternative_t<K, BondedSettings>::Evaluator::kParticles;
       });
     }
-    term_force_.resize(static_cast<std::size_t>(entries));
     if (parts.first_block[order_.count] > 0) {
       bonded_term_kernel<<<parts.first_block[order_.count], kBlock, 0, stream>>>(
           gathers, parts, term_force_.data());
@@ -237,7 +225,8 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     }
     const auto launch = [&](auto accumulate) {
       bonded_sum_kernel<decltype(accumulate)::value>
-          <<<blocks(in.n), kBlock, 0, stream>>>(in.n, in.fields.id, parts, term_force_.data(), out);
+          <<<blocks(in.n), kBlock, 0, stream>>>(in.n, in.fields.id, gather_offsets_.data(),
+                                                gather_entries_.data(), term_force_.data(), out);
     };
     mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
     NOVAMD_CUDA_CHECK_LAUNCH();
@@ -261,7 +250,8 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   // The storage order changed: the id map is rebuilt at the next evaluation.
   void invalidate_lists() override { map_stale_ = true; }
   std::size_t bytes() const override {
-    std::size_t b = index_of_id_.bytes() + term_force_.bytes();
+    std::size_t b = index_of_id_.bytes() + term_force_.bytes() + gather_offsets_.bytes() +
+                    gather_entries_.bytes();
     std::apply([&](const auto&... f) { ((b += f ? f->bytes() : 0), ...); }, buffers_);
     return b;
   }
@@ -272,6 +262,37 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
 
  private:
   static int blocks(int n) { return (n + kBlock - 1) / kBlock; }
+
+  /// Each particle's row of the buffer of term forces (by id): the entries of its terms of
+  /// every family, in the run's order of the families and each family's membership order.
+  void upload_gather_rows(const std::vector<BondedSettings>& families,
+                          const core::Topology& topology) {
+    const auto n = static_cast<std::size_t>(topology.particle_count());
+    std::vector<std::vector<std::int32_t>> rows(n);
+    long long base = 0;
+    for (const auto& family : families) {
+      std::visit(
+          [&](const auto& settings) {
+            const auto& terms = settings.terms_of(topology);
+            const auto m = core::memberships_of(terms, topology.particle_count());
+            for (std::size_t id = 0; id < n; ++id)
+              for (auto k = m.offsets[id]; k < m.offsets[id + 1]; ++k)
+                rows[id].push_back(static_cast<std::int32_t>(base + m.entries[std::size_t(k)]));
+            base += static_cast<long long>(m.entries.size());
+          },
+          family);
+    }
+    if (base > INT32_MAX) throw core::InputError("bonded terms: more than 2^31 term particles");
+    std::vector<std::int32_t> offsets{0}, entries;
+    for (const auto& row : rows) {
+      entries.insert(entries.end(), row.begin(), row.end());
+      offsets.push_back(static_cast<std::int32_t>(entries.size()));
+    }
+    gather_offsets_.copy_from_host(offsets, nullptr);
+    gather_entries_.copy_from_host(entries, nullptr);
+    term_force_.resize(static_cast<std::size_t>(base));
+    NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // the host vectors go out of scope
+  }
 
   void refresh_map(const CudaForceInput<PairT>& in, cudaStream_t stream) {
     if (!map_stale_) return;
@@ -300,7 +321,8 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   typename BufferSetOf<BondedSettings>::type buffers_;
   FamilyOrder order_;
   core::DeviceBuffer<std::int32_t> index_of_id_;
-  core::DeviceBuffer<core::Vec3<double>> term_force_;  ///< TermForceParts' entries
+  core::DeviceBuffer<core::Vec3<double>> term_force_;                 ///< TermForceParts' entries
+  core::DeviceBuffer<std::int32_t> gather_offsets_, gather_entries_;  ///< upload_gather_rows
   bool map_stale_ = true;
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "novamd/analysis/thermo_columns.hpp"
+#include "novamd/core/error.hpp"
 #include "novamd/io/config_quantities.hpp"
 
 namespace novamd::io {
@@ -157,10 +158,22 @@ IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSyst
 constraints::ConstraintSettings parse_constraints(const YamlReader& node) {
   node.check_keys({"bonds", "water", "tolerance"});
   constraints::ConstraintSettings settings;
-  const std::string bonds = node.choice_or("bonds", "h_bonds", {"none", "h_bonds", "all_bonds"});
-  settings.request.bonds = bonds == "none"        ? constraints::BondConstraints::None
-                           : bonds == "all_bonds" ? constraints::BondConstraints::AllBonds
-                                                  : constraints::BondConstraints::HydrogenBonds;
+  const auto listed = node.optional("bonds");
+  if (listed && listed->is_list()) {  // bond types, numbered as the topology file numbers them
+    settings.request.bonds = constraints::BondConstraints::ListedTypes;
+    for (const auto& element : listed->elements())
+      settings.request.bond_types.push_back(
+          static_cast<int>(element.integer(ValueRange::between(1, 1e9))));
+    if (settings.request.bond_types.empty())
+      throw core::InputError(listed->location() +
+                             ": constraints.bonds: an empty list of bond types; expected bond "
+                             "types as the topology file numbers them (from 1), or none");
+  } else {
+    const std::string bonds = node.choice_or("bonds", "h_bonds", {"none", "h_bonds", "all_bonds"});
+    settings.request.bonds = bonds == "none"        ? constraints::BondConstraints::None
+                             : bonds == "all_bonds" ? constraints::BondConstraints::AllBonds
+                                                    : constraints::BondConstraints::HydrogenBonds;
+  }
   settings.request.rigid_water = node.choice_or("water", "settle", {"settle", "none"}) == "settle";
   settings.tolerance =
       node.number_or("tolerance", settings.tolerance, ValueRange::between(1e-14, 1e-2));

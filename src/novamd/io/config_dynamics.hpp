@@ -14,7 +14,8 @@ IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSyst
 /// `run: {steps, walltime}`.
 RunSettings parse_run(const YamlReader& node);
 
-/// `constraints: {bonds: none | h_bonds | all_bonds, water: settle | none, tolerance}`.
+/// `constraints: {bonds: none | h_bonds | all_bonds | [bond types], water: settle | none,
+/// tolerance}`.
 constraints::ConstraintSettings parse_constraints(const YamlReader& node);
 
 /// `output: {thermo, console, trajectory, checkpoint}`.
