@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|pair-profile|pme-skin|water-rigid|dhfr|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|pair-profile|pme-skin|water-rigid|dhfr|drift|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -20,6 +20,8 @@
 # atoms (kernels_rigid.txt). dhfr: the JAC benchmark (DHFR, 23,558 atoms) at 2 and 4 fs beside
 # OpenMM, at the default list skin and at 2 A, its kernels (kernels_dhfr.txt) and Nsight
 # Compute's sections on its constraint kernels (ncu_constraints.txt).
+# drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
+# NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
 # NovaMD and in OpenMM (kernels.txt).
 # pair-profile: Nsight Compute's full sections on the pair kernels of that water (per-particle
@@ -119,7 +121,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 targets=()
 case $what in
   pme-quick | cuda-tests) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr)
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | drift)
     targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -402,6 +404,39 @@ PY
      -k regex:"for_each_particle_kernel.*Constrain" --launch-skip 20 --launch-count 4 \
      "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1040 \
      --restart warm2.0-default.chk > "$OUT/ncu_constraints.txt" 2>&1)
+fi
+if [[ $what == drift ]]; then
+  # Rigid SPC/E and TIP3P, 1,000 waters each (examples/water/make_water.py --model), at 2 fs:
+  # 20 ps of Langevin from the lattice (examples/water/water_rigid.yaml), then 50 ps of constant
+  # energy (benchmarks/drift/water_nve.yaml) from that state in NovaMD (mixed and double) and in
+  # OpenMM (benchmarks/openmm/water_drift.py, mixed and double), on the same GPU: the drift of
+  # the conserved energy, least squares over a row every 500 fs (drift.txt).
+  root=$PWD
+  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl
+  fi
+  for model in spce tip3p; do
+    d=/tmp/drift/$model
+    mkdir -p $d
+    python3 examples/water/make_water.py --model $model --out $d/water.data > /dev/null
+    cp benchmarks/drift/water_nve.yaml $d/
+    (cd $d && "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
+       --precision mixed --set system.topology.read=$d/water.data --steps 10000 \
+       --set output.trajectory=[] --set "output.data={file: $d/equilibrated.data}" \
+       --set output.thermo.file=$d/equilibrate.csv 2>&1) | grep -E "Done|run stopped" |
+      sed "s/^/drift $model, equilibration: /" | tee -a "$OUT/drift.txt"
+    for precision in mixed double; do
+      (cd $d && "$root/$build/novamd" run water_nve.yaml --backend cuda --precision $precision \
+         --set output.thermo.file=$d/nve_$precision.csv 2>&1) | grep -E "run stopped" |
+        tee -a "$OUT/drift.txt"
+      python3 benchmarks/drift/drift.py $d/nve_$precision.csv --molecules 1000 \
+        --label "$model $precision" | tee -a "$OUT/drift.txt"
+      PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/water_drift.py $d/equilibrated.data \
+        --precision $precision 2>&1 | sed "s/^/$model: /" | tee -a "$OUT/drift.txt"
+    done
+  done
+  cat "$OUT/drift.txt" >> "$summary"
 fi
 if [[ $what == all || $what == pme-profile ]]; then
   # Every kernel of a few steps of 8,000 flexible SPC/E waters (24,000 atoms, examples/water)

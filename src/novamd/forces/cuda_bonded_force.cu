@@ -111,21 +111,35 @@ __global__ void __launch_bounds__(kBlock)
     gathers.term_forces(parts.order.kinds[p], t, term_force + parts.base[p]);
 }
 
-/// A thread per particle: the entries of the buffer its row names (every part's terms on it, in
-/// the run's order of the parts), added in order to the output (or to zero).
+/// A thread per particle: for each of the `families` families in the run's order, the sum of
+/// the buffer's entries its row (id, family) names, in membership order from zero; the families'
+/// sums added in order to the output (or to zero). The additions of the particle-share kernels
+/// of energy steps (bonded_share_kernel, family by family), so that both give the same forces
+/// bit for bit.
 template <bool Accumulate>
-__global__ void bonded_sum_kernel(int n, const std::int32_t* __restrict__ id,
+__global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __restrict__ id,
                                   const std::int32_t* __restrict__ row_offsets,
                                   const std::int32_t* __restrict__ row_entries,
                                   const core::Vec3<double>* __restrict__ term_force,
                                   neighbors::ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const std::int32_t self = id[i];
-  core::Vec3<double> f{0.0, 0.0, 0.0};
+  const std::int32_t* row = row_offsets + std::size_t(id[i]) * families;
+  core::Vec3<double> f;
   if constexpr (Accumulate) f = {out.fx[i], out.fy[i], out.fz[i]};
-  for (std::int32_t k = row_offsets[self]; k < row_offsets[self + 1]; ++k)
-    f += term_force[row_entries[k]];
+  for (int p = 0; p < families; ++p) {
+    core::Vec3<double> sum;
+    // Unrolled so that several loads are in flight at once: a protein atom's row holds some
+    // hundred entries (its dihedrals, 1-4 pairs and exclusion corrections), each a load from
+    // anywhere in the buffer; the additions stay in order.
+#pragma unroll 8
+    for (std::int32_t k = row[p]; k < row[p + 1]; ++k) sum += term_force[row_entries[k]];
+    if (!Accumulate && p == 0) {
+      f = sum;
+    } else {
+      f += sum;
+    }
+  }
   out.fx[i] = f.x;
   out.fy[i] = f.y;
   out.fz[i] = f.z;
@@ -224,9 +238,9 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
       NOVAMD_CUDA_CHECK_LAUNCH();
     }
     const auto launch = [&](auto accumulate) {
-      bonded_sum_kernel<decltype(accumulate)::value>
-          <<<blocks(in.n), kBlock, 0, stream>>>(in.n, in.fields.id, gather_offsets_.data(),
-                                                gather_entries_.data(), term_force_.data(), out);
+      bonded_sum_kernel<decltype(accumulate)::value><<<blocks(in.n), kBlock, 0, stream>>>(
+          in.n, order_.count, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
+          term_force_.data(), out);
     };
     mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
     NOVAMD_CUDA_CHECK_LAUNCH();
@@ -263,24 +277,26 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
  private:
   static int blocks(int n) { return (n + kBlock - 1) / kBlock; }
 
-  /// Each particle's row of the buffer of term forces (by id): the entries of its terms of
-  /// every family, in the run's order of the families and each family's membership order.
+  /// Each particle's rows of the buffer of term forces, one per family (row (id, p) at
+  /// offsets[id F + p], F families): the entries of its terms of family p in membership order.
   void upload_gather_rows(const std::vector<BondedSettings>& families,
                           const core::Topology& topology) {
     const auto n = static_cast<std::size_t>(topology.particle_count());
-    std::vector<std::vector<std::int32_t>> rows(n);
+    const std::size_t count = families.size();
+    std::vector<std::vector<std::int32_t>> rows(n * count);
     long long base = 0;
-    for (const auto& family : families) {
+    for (std::size_t p = 0; p < count; ++p) {
       std::visit(
           [&](const auto& settings) {
             const auto& terms = settings.terms_of(topology);
             const auto m = core::memberships_of(terms, topology.particle_count());
             for (std::size_t id = 0; id < n; ++id)
               for (auto k = m.offsets[id]; k < m.offsets[id + 1]; ++k)
-                rows[id].push_back(static_cast<std::int32_t>(base + m.entries[std::size_t(k)]));
+                rows[id * count + p].push_back(
+                    static_cast<std::int32_t>(base + m.entries[std::size_t(k)]));
             base += static_cast<long long>(m.entries.size());
           },
-          family);
+          families[p]);
     }
     if (base > INT32_MAX) throw core::InputError("bonded terms: more than 2^31 term particles");
     std::vector<std::int32_t> offsets{0}, entries;

@@ -2,13 +2,12 @@
 /// @file cuda_bonded_force.cuh
 /// The CUDA force term of a run's bonded families, in double at every precision
 /// (bonded_gather.hpp, the same evaluation as the CPU's). Steps without energy evaluate each term
-/// once (a thread per term of every family, in one kernel), store its forces, and a thread per
-/// particle sums its row of them (its terms of every family, in the run's order of the
-/// families). Energy steps evaluate the
-/// families one by one (the term's parts), a thread per particle gathering its share of its
-/// terms, so that each family's energy reaches its thermo column. Neither uses atomics; each
-/// repeats bit for bit, and they agree with each other to round-off (the same terms, summed in
-/// groups of their families on energy steps).
+/// once (a thread per term of every family, in one kernel) and store its forces; a thread per
+/// particle then sums its rows of them, family by family. Energy steps evaluate the families one
+/// by one (the term's parts), a thread per particle gathering its share of its terms, so that
+/// each family's energy reaches its thermo column. Both add the same term forces in the same
+/// order, without atomics: the forces do not depend on whether a step computes energies, and
+/// each repeats bit for bit.
 /// Declared here, compiled once in forces/cuda_bonded_force.cu for each precision.
 
 #include <memory>
