@@ -13,10 +13,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/cli_runner.hpp"
@@ -83,6 +85,88 @@ TEST(ConstrainedDynamics, AllBondsConserveEnergyToSecondOrderInTheTimeStep) {
   EXPECT_LT(ratio, 4.8) << coarse << " / " << fine;
 }
 
+/// 54 rigid LJ dimers: the 108 sites of a 3 x 3 x 3 fcc lattice at density 0.8 (LJ units),
+/// paired along nearest-neighbour bonds (length a / sqrt 2), as a LAMMPS data file.
+std::string dimer_data() {
+  const double a = std::cbrt(4.0 / 0.8), length = 3 * a;
+  const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
+  std::string atoms, bonds;
+  int id = 0, bond = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k)
+        for (int b = 0; b < 4; ++b) {
+          ++id;
+          atoms += fmt::format("{} {} 1 0.0 {:.10f} {:.10f} {:.10f}\n", id, (id + 1) / 2,
+                               a * (i + basis[b][0]), a * (j + basis[b][1]), a * (k + basis[b][2]));
+          if (b % 2 == 1) bonds += fmt::format("{} 1 {} {}\n", ++bond, id - 1, id);
+        }
+  return fmt::format(
+      "54 rigid LJ dimers\n\n108 atoms\n54 bonds\n\n1 atom types\n1 bond types\n\n"
+      "0 {0:.10f} xlo xhi\n0 {0:.10f} ylo yhi\n0 {0:.10f} zlo zhi\n\nMasses\n\n1 1.0\n\n"
+      "Pair Coeffs\n\n1 1.0 1.0\n\nBond Coeffs\n\n1 100.0 {1:.12f}\n\nAtoms # full\n\n{2}"
+      "\nBonds\n\n{3}",
+      length, a / std::sqrt(2.0), atoms, bonds);
+}
+
+// The canonical kinetic-energy test of the thermostats (test_thermostats.cpp) with 54 rigid
+// dimers (every bond held, CCMA): the kinetic energy of f = 3N - 54 degrees of freedom (- 3 more
+// where the thermostat keeps the momentum) is Gamma distributed, <K> = f kT / 2 and
+// Var K = f (kT)^2 / 2, at kT = 1.5. 4,000 samples 10 steps (0.04 tau) apart after 5,000 steps,
+// in 20 blocks; bounds as there: 4 standard errors plus 0.5% (mean) and 2% (variance). A
+// thermostat that counted the constraints' freedom would be off by 54/270 = 20%.
+TEST(ConstrainedDynamics, ThermostatsGiveTheCanonicalKineticEnergyOverTheFreedomLeft) {
+  for (const auto& [integrator, dof] : {std::pair<std::string, double>{"type: langevin, "
+                                                                       "friction: 1.0",
+                                                                       3.0 * 108 - 54},
+                                        {"type: nose_hoover, tau: 0.25", 3.0 * 108 - 54 - 3},
+                                        {"type: bussi, tau: 0.25", 3.0 * 108 - 54 - 3}}) {
+    SCOPED_TRACE(integrator);
+    novamd::test::TempDir dir;
+    std::ofstream(dir.path() / "dimers.data") << dimer_data();
+    std::ofstream(dir.path() / "dimers.yaml")
+        << "units: lj\nseed: 5\nsystem:\n"
+           "  topology: {read: dimers.data, styles: {pair: lj_cut, bond: harmonic}}\n"
+           "  velocities: {temperature: 1.0}\n"
+           "forces:\n  - lennard_jones: {cutoff: 2.5, truncation: force_shift}\n"
+           "constraints: {bonds: all_bonds, water: none, tolerance: 1.0e-10}\n"
+           "integrator: {"
+        << integrator
+        << ", timestep: 0.004, temperature: 1.5}\n"
+           "run: {steps: 45000}\noutput: {thermo: {every: 10}}\n";
+    const auto result = novamd::test::run_novamd("run dimers.yaml --backend cpu", dir.path());
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const auto lines = novamd::test::read_lines(dir.path() / "thermo.csv");
+    ASSERT_EQ(lines.size(), 4502u);  // header, steps 0, 10, ..., 45000
+    std::vector<double> kinetic;
+    for (std::size_t r = 502; r < lines.size(); ++r)  // after step 5,000
+      kinetic.push_back(novamd::test::numbers_of(lines[r])[3]);
+    const double kT = 1.5, mean_expected = 0.5 * dof * kT, var_expected = 0.5 * dof * kT * kT;
+    double overall = 0.0;
+    for (const double k : kinetic) overall += k / double(kinetic.size());
+    const std::size_t blocks = 20, length = kinetic.size() / blocks;
+    std::vector<double> means(blocks, 0.0), squares(blocks, 0.0);
+    for (std::size_t b = 0; b < blocks; ++b)
+      for (std::size_t k = b * length; k < (b + 1) * length; ++k) {
+        means[b] += kinetic[k] / double(length);
+        squares[b] += (kinetic[k] - overall) * (kinetic[k] - overall) / double(length);
+      }
+    const auto mean_and_error = [&](const std::vector<double>& v) {
+      double m = 0.0, s = 0.0;
+      for (const double x : v) m += x / double(v.size());
+      for (const double x : v) s += (x - m) * (x - m) / double(v.size() - 1);
+      return std::pair{m, std::sqrt(s / double(v.size()))};
+    };
+    const auto [k_mean, k_error] = mean_and_error(means);
+    const auto [k_var, var_error] = mean_and_error(squares);
+    std::printf("%s: <K>/target %.4f +- %.4f, Var K/canonical %.4f +- %.4f\n", integrator.c_str(),
+                k_mean / mean_expected, k_error / mean_expected, k_var / var_expected,
+                var_error / var_expected);
+    EXPECT_NEAR(k_mean / mean_expected, 1.0, 4 * k_error / mean_expected + 0.005);
+    EXPECT_NEAR(k_var / var_expected, 1.0, 4 * var_error / var_expected + 0.02);
+  }
+}
+
 TEST(ConstrainedDynamics, LammpsShakeBondTypesHoldTheBondsToHydrogens) {
   // in.peptide of the LAMMPS examples holds its bonds to hydrogens as `fix shake ... b 4 6 8 10
   // 12 14 18` (and its waters by angle type 31): listed so, the same clusters as h_bonds, and
@@ -145,12 +229,14 @@ TEST(ConstrainedDynamics, FreshRunStartsAtTheTemperatureAskedForOverTheFreedomLe
   EXPECT_LT(all_row[3], row[3]);
 }
 
-TEST(ConstrainedDynamics, RestartContinuesBitForBit) {
+/// A Langevin run of 20 steps at 2 fs with constraints `held`, whole and split at step 10:
+/// the last rows, every column but the conserved energy's drift.
+void expect_bitwise_restart(const std::string& held) {
   novamd::test::TempDir dir;
   const std::string common =
       " --set \"integrator={type: langevin, timestep: 2.0, temperature: 300, friction: 0.01}\""
       " --set output.thermo.every=10" +
-      kHeld;
+      held;
   const auto whole = peptide_rows(" --steps 20" + common, dir);
   novamd::test::TempDir split;
   peptide_rows(" --steps 10 --set \"output.checkpoint={file: run.chk}\"" + common, split);
@@ -162,6 +248,11 @@ TEST(ConstrainedDynamics, RestartContinuesBitForBit) {
   const auto without_last = [](const std::string& row) { return row.substr(0, row.rfind(',')); };
   EXPECT_EQ(without_last(resumed.back()), without_last(whole.back()));
   EXPECT_EQ(resumed.back().substr(0, 3), "20,");
+}
+
+TEST(ConstrainedDynamics, RestartContinuesBitForBit) {
+  expect_bitwise_restart(kHeld);      // clusters and waters
+  expect_bitwise_restart(kAllBonds);  // the peptide's bonds coupled (CCMA), waters
 }
 
 TEST(ConstrainedDynamics, PeptideFollowsLammpsRattle) {

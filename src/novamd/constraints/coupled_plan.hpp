@@ -2,7 +2,8 @@
 /// @file coupled_plan.hpp
 /// Setting up the coupled sets of coupled_constraints.hpp: CCMA's approximate inverse K^-1 of
 /// each molecule, computed once (dense Gauss-Jordan elimination, O(n^3) in the molecule's bonds:
-/// about a second for the 2,500 bonds of a protein of 2,500 atoms), and the sets' flat layout.
+/// about 4 s of CPU time for the 2,523 bonds of the JAC benchmark's DHFR), and the sets' flat
+/// layout.
 
 #include <cstddef>
 #include <cstdint>
