@@ -1,12 +1,14 @@
 // Held distances on the CUDA backend (backend/device_constraints.cuh) against the CPU backend on
-// the same input: the LAMMPS peptide with its bonds to hydrogens under SHAKE and RATTLE and its
-// TIP3P waters under SETTLE, every integrator, in double: the same trajectory; rigid SPC/E water
+// the same input: the LAMMPS peptide with its bonds to hydrogens under SHAKE and RATTLE (or every
+// bond under CCMA) and its TIP3P waters under SETTLE, every integrator, in double: the same
+// trajectory, as for 1 to 17 rigid waters; rigid SPC/E water
 // with PME in mixed precision: every held distance within the tolerance and no velocity along
 // one after each step, the constraint virial in the pressure as the CPU has it; a run repeats
 // bit for bit, and continues bit for bit from its checkpoint; rigid SPC/E and TIP3P water keep
 // their energy at 2 fs in mixed precision (scripts/device/test.sh drift puts OpenMM's drift
 // from the same state beside it). Skipped where no CUDA device exists.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -187,6 +189,54 @@ TEST(CudaConstraints, RigidWaterInMixedPrecisionKeepsEveryDistance) {
   std::printf("largest deviation: length %.3g, velocity along %.3g\n", d.length, d.along);
   EXPECT_LT(d.length, 1e-12);
   EXPECT_LT(d.along, 1e-12);
+}
+
+/// n SPC/E waters (ids 3m + 1 .. 3m + 3, oxygen first) 5 to 7 A apart in a 24 A box, at rest in
+/// their rigid geometry, as a LAMMPS data file of the style of make_water.py.
+std::string few_waters(int n) {
+  const double half = 0.5 * 109.47 * std::numbers::pi / 180.0;
+  std::string atoms, bonds, angles;
+  for (int m = 0; m < n; ++m) {
+    const double o[3] = {3.0 + 5.3 * (m % 4), 3.0 + 5.9 * ((m / 4) % 4), 3.0 + 7.1 * (m / 16)};
+    const double dy[3] = {0.0, std::sin(half), -std::sin(half)};
+    for (int a = 0; a < 3; ++a)
+      atoms += fmt::format("{} {} {} {} {:.12f} {:.12f} {:.12f}\n", 3 * m + a + 1, m + 1,
+                           a == 0 ? 1 : 2, a == 0 ? -0.8476 : 0.4238,
+                           o[0] + (a == 0 ? 0.0 : std::cos(half)), o[1] + dy[a], o[2]);
+    bonds += fmt::format("{} 1 {} {}\n{} 1 {} {}\n", 2 * m + 1, 3 * m + 1, 3 * m + 2, 2 * m + 2,
+                         3 * m + 1, 3 * m + 3);
+    angles += fmt::format("{} 1 {} {} {}\n", m + 1, 3 * m + 2, 3 * m + 1, 3 * m + 3);
+  }
+  return fmt::format(
+      "{0} SPC/E waters\n\n{1} atoms\n{2} bonds\n{0} angles\n\n2 atom types\n1 bond types\n"
+      "1 angle types\n\n0 24 xlo xhi\n0 24 ylo yhi\n0 24 zlo zhi\n\nMasses\n\n1 15.9994\n"
+      "2 1.008\n\nPair Coeffs\n\n1 0.1553 3.166\n2 0.0 1.0\n\nBond Coeffs\n\n1 450.0 1.0\n\n"
+      "Angle Coeffs\n\n1 55.0 109.47\n\nAtoms # full\n\n{3}\nBonds\n\n{4}\nAngles\n\n{5}",
+      n, 3 * n, 2 * n, atoms, bonds, angles);
+}
+
+TEST(CudaConstraints, OneToSeventeenWatersMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  // Fewer groups than a block of threads, and a block and more: 20 steps of velocity Verlet at
+  // 1 fs in double from the same start on both backends (bounds as for the peptide), every
+  // distance held exactly (SETTLE) on the GPU.
+  for (const int n : {1, 2, 5, 17}) {
+    SCOPED_TRACE(n);
+    novamd::test::TempDir dir;
+    std::ofstream(dir.path() / "few.data") << few_waters(n);
+    const std::vector<novamd::io::Override> o{
+        {"system.topology.read", (dir.path() / "few.data").string()},
+        {"integrator", "{type: velocity_verlet, timestep: 1.0}"}};
+    const EndState cpu = run(kRigidWater, "cpu", "double", 20, o);
+    const EndState gpu = run(kRigidWater, "cuda", "double", 20, o);
+    ASSERT_EQ(gpu.particles.size(), std::size_t(3 * n));
+    const auto [worst_x, worst_v] = largest_differences(cpu, gpu);
+    EXPECT_LT(worst_x, 1e-9);
+    EXPECT_LT(worst_v, 1e-9);
+    const auto d = deviations(gpu, water_held(gpu.particles.size()), gpu.box);
+    EXPECT_LT(d.length, 1e-12);
+    EXPECT_LT(d.along, 1e-12);
+  }
 }
 
 TEST(CudaConstraints, RigidWaterPressureMatchesTheCpuAtTheStart) {
