@@ -66,15 +66,21 @@ if [[ ! -f /usr/include/fftw3.h && -f .fftw/usr/include/fftw3.h ]]; then
   export LD_LIBRARY_PATH="$PWD/.fftw/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 
-# OpenMM's CUDA platform on the same GPU (benchmarks/openmm/molecular.py with these arguments),
-# from the wheels carried in .whl/ (openmm, openmm-cuda-13).
-openmm_side() {
+# OpenMM from the wheels carried in .whl/ (openmm, openmm-cuda-13), installed once into
+# /tmp/openmm-site (PYTHONPATH); false, saying so, where no wheels travelled.
+have_openmm() {
   if ! compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    echo "no OpenMM wheels in .whl/: the OpenMM side of the benchmarks left out" | tee -a "$summary"
-    return
+    echo "no OpenMM wheels in .whl/: the OpenMM side left out" | tee -a "$summary"
+    return 1
   fi
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/openmm-site .whl/*.whl &&
+  [[ -d /tmp/openmm-site/openmm ]] ||
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/openmm-site .whl/*.whl
+}
+
+# OpenMM's CUDA platform on the same GPU (benchmarks/openmm/molecular.py with these arguments).
+openmm_side() {
+  have_openmm &&
     PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py "$@" 2>&1 | tee -a "$summary"
 }
 
@@ -258,9 +264,7 @@ if [[ $what == pme-kernels ]]; then
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 --launch-count 150 \
     $build/novamd run "${water_run[@]}" "${verlet_set[@]}" --set neighbors.layout=clusters \
     > "$OUT/ncu_kernels_clusters.txt" 2>&1
-  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/openmm-site .whl/*.whl
+  if have_openmm; then
     PYTHONPATH=/tmp/openmm-site ncu --clock-control none --metrics gpu__time_duration.sum \
       --launch-skip 2500 --launch-count 150 python3 benchmarks/openmm/molecular.py --steps 60 \
       --precision mixed --water-edges 20 > "$OUT/ncu_kernels_openmm.txt" 2>&1
@@ -282,9 +286,7 @@ if [[ $what == pair-profile ]]; then
       $build/novamd run "${water_run[@]}" "${verlet_set[@]}" --set neighbors.layout=$layout \
       >> "$OUT/ncu_pairs.txt" 2>&1
   done
-  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/openmm-site .whl/*.whl
+  if have_openmm; then
     PYTHONPATH=/tmp/openmm-site ncu --clock-control none --kernel-name computeNonbonded \
       --launch-skip 20 --launch-count 2 "${sections[@]}" python3 benchmarks/openmm/molecular.py \
       --steps 30 --precision mixed --water-edges 20 --integrator verlet >> "$OUT/ncu_pairs.txt" 2>&1
@@ -384,9 +386,7 @@ PY
           printf "%s (%.0f ns/day)\n", $0, 86.4 * dt / ms; next} {print}' | tee -a "$summary"
     done
   done
-  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/openmm-site .whl/*.whl
+  if have_openmm; then
     PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop \
       /tmp/dhfr/JAC.rst7 --timesteps 2 4 2>&1 | tee -a "$summary"
   fi
@@ -412,10 +412,7 @@ if [[ $what == drift ]]; then
   # OpenMM (benchmarks/openmm/water_drift.py, mixed and double), on the same GPU: the drift of
   # the conserved energy, least squares over a row every 500 fs (drift.txt).
   root=$PWD
-  if compgen -G ".whl/openmm-*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/openmm-site .whl/*.whl
-  fi
+  have_openmm
   for model in spce tip3p; do
     d=/tmp/drift/$model
     mkdir -p $d

@@ -44,70 +44,9 @@ void for_each_group(int n, const F& f, cudaStream_t stream) {
   for_each_particle<64>(n, f, stream);
 }
 
-/// The plan's coupled sets (all_bonds) on the device, with their scratch, failure marks and
-/// virial shares; the host layout kept for messages.
-struct DeviceCoupledSets {
-  constraints::CoupledLayout host;
-  core::DeviceBuffer<std::int32_t> particle_offset, id, index, constraint_offset, row_offset,
-      column, failed;
-  core::DeviceBuffer<constraints::DistanceConstraint> constraint;
-  core::DeviceBuffer<double> value, deviation;
-  core::DeviceBuffer<core::Vec3<double>> r, y, s, t;
-  core::DeviceBuffer<double> scratch[5];
-  core::DeviceBuffer<double> virial[core::kTensorComponents];  ///< per set
-
-  DeviceCoupledSets(const std::vector<constraints::CoupledSet>& plan_sets, cudaStream_t stream)
-      : host(constraints::layout_of(plan_sets)) {
-    particle_offset.copy_from_host(host.particle_offset, stream);
-    id.copy_from_host(host.id, stream);
-    constraint_offset.copy_from_host(host.constraint_offset, stream);
-    constraint.copy_from_host(host.constraint, stream);
-    row_offset.copy_from_host(host.row_offset, stream);
-    column.copy_from_host(host.column, stream);
-    value.copy_from_host(host.value, stream);
-    const auto n = std::size_t(sets());
-    failed.copy_from_host(std::vector<std::int32_t>(n, INT32_MAX), stream);
-    deviation.copy_from_host(std::vector<double>(n, 0.0), stream);
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors are temporaries
-    index.resize(host.particles());
-    r.resize(host.particles());
-    y.resize(host.particles());
-    s.resize(host.constraints());
-    t.resize(host.constraints());
-    for (auto& a : scratch) a.resize(host.constraints());
-    for (auto& a : virial) a.resize(n);
-  }
-  int sets() const { return host.sets(); }
-  constraints::CoupledView view() {
-    return {particle_offset.data(),
-            id.data(),
-            index.data(),
-            constraint_offset.data(),
-            constraint.data(),
-            row_offset.data(),
-            column.data(),
-            value.data(),
-            r.data(),
-            y.data(),
-            s.data(),
-            t.data(),
-            scratch[0].data(),
-            scratch[1].data(),
-            scratch[2].data(),
-            scratch[3].data(),
-            scratch[4].data()};
-  }
-  constraints::ShakeFailures failures() { return {failed.data(), deviation.data()}; }
-  std::size_t bytes() const {
-    std::size_t total = particle_offset.bytes() + id.bytes() + index.bytes() +
-                        constraint_offset.bytes() + row_offset.bytes() + column.bytes() +
-                        failed.bytes() + constraint.bytes() + value.bytes() + deviation.bytes() +
-                        r.bytes() + y.bytes() + s.bytes() + t.bytes();
-    for (const auto& a : scratch) total += a.bytes();
-    for (const auto& a : virial) total += a.bytes();
-    return total;
-  }
-};
+/// Device storage for CoupledArrays.
+template <class T>
+using DeviceArray = core::DeviceBuffer<T>;
 
 class DeviceConstraints {
  public:
@@ -115,14 +54,17 @@ class DeviceConstraints {
   DeviceConstraints(const constraints::ConstraintPlan& plan, double tolerance, cudaStream_t stream)
       : host_groups_(constraints::groups_of(plan)),
         tolerance_(tolerance),
-        coupled_(plan.coupled, stream) {
+        layout_(constraints::layout_of(plan.coupled)) {
     const std::size_t g = host_groups_.size();
+    coupled_.fill(layout_,
+                  [stream](auto& to, const auto& from) { to.copy_from_host(from, stream); });
     groups_.copy_from_host(host_groups_, stream);
     failed_.copy_from_host(std::vector<std::int32_t>(g, INT32_MAX), stream);
     deviation_.copy_from_host(std::vector<double>(g, 0.0), stream);
     for (auto& component : virial_) component.resize(g);
     results_.resize(core::kTensorComponents + 1);
-    sums_.reserve(std::max(g, std::size_t(coupled_.sets())));
+    sums_.reserve(std::max(g, std::size_t(sets())));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors are temporaries
   }
 
   /// Finds each group's particles from the particle ids (storage order, n particles).
@@ -130,8 +72,7 @@ class DeviceConstraints {
     index_of_.resize(n);
     for_each_particle(static_cast<int>(n), constraints::IndexById{id, index_of_.data()}, stream);
     for_each_group(groups(), constraints::LocateGroup{groups_.data(), index_of_.data()}, stream);
-    for_each_group(coupled_.sets(), constraints::LocateCoupled{coupled_.view(), index_of_.data()},
-                   stream);
+    for_each_group(sets(), constraints::LocateCoupled{coupled_.view(), index_of_.data()}, stream);
   }
 
   /// The positions of n particles kept as a drift's start (for a projection from themselves).
@@ -156,34 +97,25 @@ class DeviceConstraints {
   template <class OnMove>
   void after_drift(const GroupArrays& a, double dt, bool correct_velocities, const OnMove& on_move,
                    cudaStream_t stream) {
+    const constraints::DriftCorrection<OnMove> drift{
+        {before_.x.data(), before_.y.data(), before_.z.data()},
+        dt,
+        correct_velocities,
+        tolerance_,
+        on_move};
+    for_each_group(groups(),
+                   constraints::ConstrainDrift<OnMove>{
+                       a, groups_.data(), drift, {failed_.data(), deviation_.data()}},
+                   stream);
     for_each_group(
-        groups(),
-        constraints::ConstrainDrift<OnMove>{a,
-                                            groups_.data(),
-                                            {before_.x.data(), before_.y.data(), before_.z.data()},
-                                            dt,
-                                            correct_velocities,
-                                            tolerance_,
-                                            {failed_.data(), deviation_.data()},
-                                            on_move},
-        stream);
-    for_each_group(
-        coupled_.sets(),
-        constraints::CoupledDrift<OnMove>{a,
-                                          coupled_.view(),
-                                          {before_.x.data(), before_.y.data(), before_.z.data()},
-                                          dt,
-                                          correct_velocities,
-                                          tolerance_,
-                                          coupled_.failures(),
-                                          on_move},
+        sets(), constraints::CoupledDrift<OnMove>{a, coupled_.view(), drift, coupled_.failures()},
         stream);
   }
 
   /// The velocity condition; with `heat`, the kinetic-energy changes added to it.
   void constrain_velocities(const GroupArrays& a, double* heat, cudaStream_t stream) {
     for_each_group(groups(), constraints::ConstrainVelocities{a, groups_.data(), heat}, stream);
-    for_each_group(coupled_.sets(),
+    for_each_group(sets(),
                    constraints::CoupledVelocities{a, coupled_.view(), heat, coupled_.failures()},
                    stream);
   }
@@ -197,11 +129,11 @@ class DeviceConstraints {
       for_each_group(groups(), update, stream);
       total += summed(virial_, host_groups_.size(), stream);
     }
-    if (coupled_.sets() > 0) {
+    if (sets() > 0) {
       constraints::CoupledVirial update{a, coupled_.view(), {}};
       for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = coupled_.virial[c].data();
-      for_each_group(coupled_.sets(), update, stream);
-      total += summed(coupled_.virial, std::size_t(coupled_.sets()), stream);
+      for_each_group(sets(), update, stream);
+      total += summed(coupled_.virial, std::size_t(sets()), stream);
     }
     return total;
   }
@@ -211,23 +143,24 @@ class DeviceConstraints {
     if (const auto g = first_failed(failed_.data(), host_groups_.size(), stream))
       return constraints::shake_failure_message(host_groups_[*g], deviation_at(deviation_, *g),
                                                 tolerance_);
-    if (const auto k = first_failed(coupled_.failed.data(), std::size_t(coupled_.sets()), stream))
-      return constraints::ccma_failure_message(coupled_.host, int(*k),
+    if (const auto k = first_failed(coupled_.failed.data(), std::size_t(sets()), stream))
+      return constraints::ccma_failure_message(layout_, int(*k),
                                                deviation_at(coupled_.deviation, *k), tolerance_);
     return std::nullopt;
   }
 
   std::size_t bytes() const {
     std::size_t total = groups_.bytes() + index_of_.bytes() + failed_.bytes() +
-                        first_failed_.bytes() + deviation_.bytes() + results_.bytes() +
-                        coupled_.bytes();
+                        first_failed_.bytes() + deviation_.bytes() + results_.bytes();
     for (const auto* a : before_.components()) total += a->bytes();
     for (const auto& component : virial_) total += component.bytes();
+    coupled_.for_each_array([&total](const auto& a) { total += a.bytes(); });
     return total;
   }
 
  private:
   int groups() const { return static_cast<int>(host_groups_.size()); }
+  int sets() const { return layout_.sets(); }
 
   /// The per-group (or per-set) virial shares summed in a fixed order (waits for the stream).
   core::SymmetricTensor<double> summed(
@@ -270,7 +203,8 @@ class DeviceConstraints {
   core::DeviceBuffer<double> deviation_, results_;
   core::Vec3Of<core::DeviceBuffer<double>> before_;
   core::DeviceBuffer<double> virial_[core::kTensorComponents];  ///< per group
-  DeviceCoupledSets coupled_;
+  constraints::CoupledLayout layout_;  // the plan's coupled sets (all_bonds), for messages
+  constraints::CoupledArrays<DeviceArray> coupled_;
   DeviceSums sums_;
 };
 

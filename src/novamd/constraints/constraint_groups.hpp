@@ -202,37 +202,42 @@ NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupA
   }
 }
 
-/// Particle i moved by delta (wrapped again, its periodic images counted where tracked), its
-/// velocity by delta / dt where `correct_velocities`; then on_move(i, new position).
-template <class OnMove>
-NOVAMD_HD void move_particle(const GroupArrays& a, int i, const core::Vec3<double>& delta,
-                             double dt, bool correct_velocities, const OnMove& on_move) {
-  core::Vec3<double> x;
-  if (a.image.present()) {
-    core::Vec3<std::int32_t> crossed = a.image.get(i);
-    x = a.box.wrap(a.position.get(i) + delta, crossed);
-    a.image.set(i, crossed);
-  } else {
-    x = a.box.wrap(a.position.get(i) + delta);
-  }
-  a.position.set(i, x);
-  if (correct_velocities) a.velocity.set(i, a.velocity.get(i) + (1.0 / dt) * delta);
-  on_move(i, x);
-}
-
-/// After a drift over dt from `before`: a group's positions constrained, its velocities
-/// corrected by the displacements over dt (where `correct_velocities`), then the velocity
-/// condition. `on_move(i, x)` is called with each particle's new position.
+/// What a constraint pass after a drift takes, whatever it solves: the positions the drift
+/// started from, its time, whether velocities follow the corrections, the tolerance, and what
+/// to call with each moved particle's new position.
 template <class OnMove = NoMoveHook>
-struct ConstrainDrift {
-  GroupArrays a;
-  const ConstraintGroup* groups;
+struct DriftCorrection {
   core::Vec3Pointers before;
   double dt;
   bool correct_velocities;
   double tolerance;
-  ShakeFailures failures;
   OnMove on_move{};
+
+  /// Particle i moved by delta (wrapped again, its periodic images counted where tracked), its
+  /// velocity by delta / dt where `correct_velocities`; then on_move(i, new position).
+  NOVAMD_HD void move(const GroupArrays& a, int i, const core::Vec3<double>& delta) const {
+    core::Vec3<double> x;
+    if (a.image.present()) {
+      core::Vec3<std::int32_t> crossed = a.image.get(i);
+      x = a.box.wrap(a.position.get(i) + delta, crossed);
+      a.image.set(i, crossed);
+    } else {
+      x = a.box.wrap(a.position.get(i) + delta);
+    }
+    a.position.set(i, x);
+    if (correct_velocities) a.velocity.set(i, a.velocity.get(i) + (1.0 / dt) * delta);
+    on_move(i, x);
+  }
+};
+
+/// After a drift (`drift`): a group's positions constrained, its velocities corrected by the
+/// displacements over the drift's time (where asked), then the velocity condition.
+template <class OnMove = NoMoveHook>
+struct ConstrainDrift {
+  GroupArrays a;
+  const ConstraintGroup* groups;
+  DriftCorrection<OnMove> drift;
+  ShakeFailures failures;
 
   NOVAMD_HD void operator()(int k) const { for_group_shape(groups[k], k, *this); }
 
@@ -240,7 +245,7 @@ struct ConstrainDrift {
   NOVAMD_HD void run(const ConstraintGroup& g, int k) const {
     core::Vec3<double> now[P], then[P], r[P];
     relative_positions<P>(g, a.position, a.box, now);
-    relative_positions<P>(g, before, a.box, then);
+    relative_positions<P>(g, drift.before, a.box, then);
     if constexpr (P == 3 && C == 3) {  // a water: SETTLE
       const Water solved =
           settle_positions({then[0], then[1], then[2]}, {now[0], now[1], now[2]}, g.geometry);
@@ -251,12 +256,11 @@ struct ConstrainDrift {
 #pragma unroll
       for (int q = 0; q < P; ++q) r[q] = now[q];
       const ShakeResult result =
-          shake_positions(cluster_of<P, C>(g, a), then, r, tolerance, kMaxShakeSweeps);
+          shake_positions(cluster_of<P, C>(g, a), then, r, drift.tolerance, kMaxShakeSweeps);
       if (!result.converged) failures.record(k, result.worst);
     }
 #pragma unroll
-    for (int q = 0; q < P; ++q)
-      move_particle(a, g.index[q], r[q] - now[q], dt, correct_velocities, on_move);
+    for (int q = 0; q < P; ++q) drift.move(a, g.index[q], r[q] - now[q]);
     constrain_group_velocities<P, C>(g, a, nullptr);
   }
 };

@@ -89,6 +89,15 @@ class Planner {
         o, h1, h2));
   }
 
+  /// Throws where bond b has no length (r0) to hold it at.
+  void check_length(std::size_t b) const {
+    if (!std::isnan(sources_.bond_length[b])) return;
+    const auto& ids = topology_.bonds().ids;
+    throw core::InputError(
+        fmt::format("constraints.bonds: the bond {}-{} (ids) has no length to hold", ids[2 * b],
+                    ids[2 * b + 1]));
+  }
+
   /// Clusters of the bonds to hydrogens not in `settled`.
   std::vector<HydrogenCluster> hydrogen_clusters(const std::vector<bool>& settled) const {
     std::map<std::int32_t, HydrogenCluster> by_central;
@@ -109,9 +118,7 @@ class Planner {
             "hydrogen may belong to one cluster only",
             h, held_by[h], central));
       held_by[h] = central;
-      if (std::isnan(sources_.bond_length[b]))
-        throw core::InputError(
-            fmt::format("constraints.bonds: the bond {}-{} (ids) has no length to hold", i, j));
+      check_length(b);
       auto& c = by_central[central];
       c.central = central;
       if (c.count == HydrogenCluster::kMaxHydrogens)
@@ -129,20 +136,15 @@ class Planner {
 
   /// Each molecule's bonds not in `settled` as one coupled set, with CCMA's K^-1.
   std::vector<CoupledSet> coupled_sets(const std::vector<bool>& settled) const {
-    const auto& molecules = topology_.molecules();
-    std::vector<std::vector<std::size_t>> bonds_of_molecule(std::size_t(molecules.count));
     const auto& bonds = topology_.bonds();
+    std::vector<std::size_t> held;
     for (std::size_t b = 0; b < bonds.size(); ++b) {
-      const std::int32_t i = bonds.ids[2 * b], j = bonds.ids[2 * b + 1];
-      if (settled[i] || settled[j]) continue;
-      if (std::isnan(sources_.bond_length[b]))
-        throw core::InputError(
-            fmt::format("constraints.bonds: the bond {}-{} (ids) has no length to hold", i, j));
-      bonds_of_molecule[std::size_t(molecules.molecule_of(i))].push_back(b);
+      if (settled[bonds.ids[2 * b]] || settled[bonds.ids[2 * b + 1]]) continue;
+      check_length(b);
+      held.push_back(b);
     }
     std::vector<CoupledSet> sets;
-    for (const auto& group : bonds_of_molecule)
-      if (!group.empty()) sets.push_back(coupled_set_of(group));
+    for (const auto& group : connected_groups(held)) sets.push_back(coupled_set_of(group));
     return sets;
   }
 
@@ -164,9 +166,7 @@ class Planner {
       used[type] = true;
       const std::int32_t i = bonds.ids[2 * b], j = bonds.ids[2 * b + 1];
       if (settled[i] || settled[j]) continue;
-      if (std::isnan(sources_.bond_length[b]))
-        throw core::InputError(
-            fmt::format("constraints.bonds: the bond {}-{} (ids) has no length to hold", i, j));
+      check_length(b);
       held.push_back(b);
     }
     for (const int t : types)

@@ -26,8 +26,10 @@
 /// as preconditioner to a residual of 1e-13 of the right-hand side: the velocity condition to
 /// round-off.
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "novamd/constraints/cluster_constraints.hpp"
 #include "novamd/constraints/constraint_groups.hpp"
@@ -64,6 +66,78 @@ struct CoupledView {
   core::Vec3<double>* t;  ///< separations after a drift, before its correction
   double *g, *lambda, *residual, *direction, *product;
 };
+
+/// The sets' arrays in one kind of storage, `Array<T>` (std::vector on the host, DeviceBuffer on
+/// the device): the layout, the storage indices, the scratch, the failure marks (per set:
+/// INT32_MAX where none) and the per-set virial shares.
+template <template <class> class Array>
+struct CoupledArrays {
+  Array<std::int32_t> particle_offset, id, index, constraint_offset, row_offset, column, failed;
+  Array<DistanceConstraint> constraint;
+  Array<double> value, deviation;
+  Array<core::Vec3<double>> r, y, s, t;
+  Array<double> scratch[5];
+  Array<double> virial[core::kTensorComponents];
+
+  /// Fills the arrays from `layout`, `put(array, host vector)` copying a vector in.
+  template <class Put>
+  void fill(const CoupledLayout& layout, Put&& put) {
+    put(particle_offset, layout.particle_offset);
+    put(id, layout.id);
+    put(constraint_offset, layout.constraint_offset);
+    put(constraint, layout.constraint);
+    put(row_offset, layout.row_offset);
+    put(column, layout.column);
+    put(value, layout.value);
+    const auto sets = static_cast<std::size_t>(layout.sets());
+    put(failed, std::vector<std::int32_t>(sets, INT32_MAX));
+    put(deviation, std::vector<double>(sets, 0.0));
+    for (auto* a : {&r, &y}) a->resize(layout.particles());
+    for (auto* a : {&s, &t}) a->resize(layout.constraints());
+    index.resize(layout.particles());
+    for (auto& a : scratch) a.resize(layout.constraints());
+    for (auto& a : virial) a.resize(sets);
+  }
+
+  CoupledView view() {
+    return {particle_offset.data(),
+            id.data(),
+            index.data(),
+            constraint_offset.data(),
+            constraint.data(),
+            row_offset.data(),
+            column.data(),
+            value.data(),
+            r.data(),
+            y.data(),
+            s.data(),
+            t.data(),
+            scratch[0].data(),
+            scratch[1].data(),
+            scratch[2].data(),
+            scratch[3].data(),
+            scratch[4].data()};
+  }
+  ShakeFailures failures() { return {failed.data(), deviation.data()}; }
+
+  /// f(array) for every array (memory accounting).
+  template <class F>
+  void for_each_array(F&& f) const {
+    for (const auto* a :
+         {&particle_offset, &id, &index, &constraint_offset, &row_offset, &column, &failed})
+      f(*a);
+    for (const auto* a : {&r, &y, &s, &t}) f(*a);
+    f(constraint);
+    f(value);
+    f(deviation);
+    for (const auto& a : scratch) f(a);
+    for (const auto& a : virial) f(a);
+  }
+};
+
+/// Host storage for CoupledArrays.
+template <class T>
+using HostArray = std::vector<T>;
 
 /// Set k's particles and constraints: where they start in the flat arrays, and how many.
 struct SetRange {
@@ -212,28 +286,22 @@ NOVAMD_HD bool coupled_velocities(const CoupledView& v, const GroupArrays& a, in
   return true;
 }
 
-/// After a drift over dt from `before`: each set's positions constrained by CCMA, its velocities
-/// corrected by the displacements over dt (where `correct_velocities`), then the velocity
-/// condition. `on_move(i, x)` is called with each particle's new position.
+/// After a drift (`drift`): each set's positions constrained by CCMA, its velocities corrected
+/// by the displacements over the drift's time (where asked), then the velocity condition.
 template <class OnMove = NoMoveHook>
 struct CoupledDrift {
   GroupArrays a;
   CoupledView v;
-  core::Vec3Pointers before;
-  double dt;
-  bool correct_velocities;
-  double tolerance;
+  DriftCorrection<OnMove> drift;
   ShakeFailures failures;
-  OnMove on_move{};
 
   NOVAMD_HD void operator()(int k) const {
     const SetRange s = range_of(v, k);
-    load_separations(v, s, before, a.box, v.s);  // the drift's start
+    load_separations(v, s, drift.before, a.box, v.s);  // the drift's start
     load_separations(v, s, a.position, a.box, v.t);
-    const ShakeResult result = ccma_positions(v, a, s, tolerance);
+    const ShakeResult result = ccma_positions(v, a, s, drift.tolerance);
     if (!result.converged) failures.record(k, result.worst);
-    for (int p = s.p0; p < s.p0 + s.particles; ++p)
-      move_particle(a, v.index[p], v.r[p], dt, correct_velocities, on_move);
+    for (int p = s.p0; p < s.p0 + s.particles; ++p) drift.move(a, v.index[p], v.r[p]);
     if (!coupled_velocities(v, a, k, nullptr)) failures.record(k, result.worst);
   }
 };

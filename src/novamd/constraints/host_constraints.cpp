@@ -15,17 +15,9 @@ HostConstraints::HostConstraints(const ConstraintPlan& plan, double tolerance)
       tolerance_(tolerance),
       failed_(groups_.size(), INT32_MAX),
       deviation_(groups_.size(), 0.0),
-      coupled_(layout_of(plan.coupled)),
-      coupled_index_(coupled_.particles()),
-      coupled_failed_(std::size_t(coupled_.sets()), INT32_MAX),
-      coupled_deviation_(std::size_t(coupled_.sets()), 0.0),
-      coupled_r_(coupled_.particles()),
-      coupled_y_(coupled_.particles()),
-      coupled_s_(coupled_.constraints()),
-      coupled_t_(coupled_.constraints()) {
+      layout_(layout_of(plan.coupled)) {
   for (auto& component : virial_) component.resize(groups_.size());
-  for (auto& scratch : coupled_scratch_) scratch.resize(coupled_.constraints());
-  for (auto& component : coupled_virial_) component.resize(std::size_t(coupled_.sets()));
+  coupled_.fill(layout_, [](auto& to, const auto& from) { to = from; });
 }
 
 template <class Update>
@@ -37,36 +29,16 @@ void HostConstraints::for_each_group(const Update& update) const {
 
 template <class Update>
 void HostConstraints::for_each_set(const Update& update) const {
-  const auto sets = static_cast<std::ptrdiff_t>(coupled_.sets());
+  const auto sets = static_cast<std::ptrdiff_t>(layout_.sets());
 #pragma omp parallel for schedule(dynamic)
   for (std::ptrdiff_t k = 0; k < sets; ++k) update(static_cast<int>(k));
 }
 
-CoupledView HostConstraints::coupled_view() {
-  return {coupled_.particle_offset.data(),
-          coupled_.id.data(),
-          coupled_index_.data(),
-          coupled_.constraint_offset.data(),
-          coupled_.constraint.data(),
-          coupled_.row_offset.data(),
-          coupled_.column.data(),
-          coupled_.value.data(),
-          coupled_r_.data(),
-          coupled_y_.data(),
-          coupled_s_.data(),
-          coupled_t_.data(),
-          coupled_scratch_[0].data(),
-          coupled_scratch_[1].data(),
-          coupled_scratch_[2].data(),
-          coupled_scratch_[3].data(),
-          coupled_scratch_[4].data()};
-}
-
 void HostConstraints::check_coupled() const {
-  for (int k = 0; k < coupled_.sets(); ++k)
-    if (coupled_failed_[std::size_t(k)] != INT32_MAX)
+  for (int k = 0; k < layout_.sets(); ++k)
+    if (coupled_.failed[std::size_t(k)] != INT32_MAX)
       throw core::RunError(
-          ccma_failure_message(coupled_, k, coupled_deviation_[std::size_t(k)], tolerance_));
+          ccma_failure_message(layout_, k, coupled_.deviation[std::size_t(k)], tolerance_));
 }
 
 void HostConstraints::locate(const core::ParticleData& p) {
@@ -74,7 +46,7 @@ void HostConstraints::locate(const core::ParticleData& p) {
   const IndexById index{p.id.data(), index_of_.data()};
   for (std::size_t i = 0; i < p.size(); ++i) index(static_cast<int>(i));
   for_each_group(LocateGroup{groups_.data(), index_of_.data()});
-  for_each_set(LocateCoupled{coupled_view(), index_of_.data()});
+  for_each_set(LocateCoupled{coupled_.view(), index_of_.data()});
 }
 
 core::Vec3Pointers HostConstraints::positions_before_drift(std::size_t n) {
@@ -122,23 +94,13 @@ void HostConstraints::constrain_drift(core::ParticleData& p, double dt,
                                       const core::BoxView<double>& box,
                                       const std::vector<double>& inverse_mass_by_type,
                                       bool correct_velocities) {
-  for_each_group(ConstrainDrift<>{arrays_of(p, box, inverse_mass_by_type),
-                                  groups_.data(),
-                                  core::pointers_of(before_),
-                                  dt,
-                                  correct_velocities,
-                                  tolerance_,
-                                  {failed_.data(), deviation_.data()}});
+  const GroupArrays a = arrays_of(p, box, inverse_mass_by_type);
+  const DriftCorrection<> drift{core::pointers_of(before_), dt, correct_velocities, tolerance_};
+  for_each_group(ConstrainDrift<>{a, groups_.data(), drift, {failed_.data(), deviation_.data()}});
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (failed_[g] != INT32_MAX)
       throw core::RunError(shake_failure_message(groups_[g], deviation_[g], tolerance_));
-  for_each_set(CoupledDrift<>{arrays_of(p, box, inverse_mass_by_type),
-                              coupled_view(),
-                              core::pointers_of(before_),
-                              dt,
-                              correct_velocities,
-                              tolerance_,
-                              {coupled_failed_.data(), coupled_deviation_.data()}});
+  for_each_set(CoupledDrift<>{a, coupled_.view(), drift, coupled_.failures()});
   check_coupled();
 }
 
@@ -151,28 +113,26 @@ void HostConstraints::after_drift(core::ParticleData& p, double dt,
 void HostConstraints::constrain_velocities(core::ParticleData& p, const core::BoxView<double>& box,
                                            const std::vector<double>& inverse_mass_by_type,
                                            double* heat) {
-  for_each_group(
-      ConstrainVelocities{arrays_of(p, box, inverse_mass_by_type), groups_.data(), heat});
-  for_each_set(CoupledVelocities{arrays_of(p, box, inverse_mass_by_type),
-                                 coupled_view(),
-                                 heat,
-                                 {coupled_failed_.data(), coupled_deviation_.data()}});
+  const GroupArrays a = arrays_of(p, box, inverse_mass_by_type);
+  for_each_group(ConstrainVelocities{a, groups_.data(), heat});
+  for_each_set(CoupledVelocities{a, coupled_.view(), heat, coupled_.failures()});
   check_coupled();
 }
 
 core::SymmetricTensor<double> HostConstraints::virial(
     core::ParticleData& p, const core::BoxView<double>& box,
     const std::vector<double>& inverse_mass_by_type) {
-  ConstraintVirial update{arrays_of(p, box, inverse_mass_by_type), groups_.data(), {}};
+  const GroupArrays a = arrays_of(p, box, inverse_mass_by_type);
+  ConstraintVirial update{a, groups_.data(), {}};
   for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = virial_[c].data();
   for_each_group(update);
-  CoupledVirial coupled{arrays_of(p, box, inverse_mass_by_type), coupled_view(), {}};
-  for (int c = 0; c < core::kTensorComponents; ++c) coupled.out[c] = coupled_virial_[c].data();
+  CoupledVirial coupled{a, coupled_.view(), {}};
+  for (int c = 0; c < core::kTensorComponents; ++c) coupled.out[c] = coupled_.virial[c].data();
   for_each_set(coupled);
   core::SymmetricTensor<double> total;
   for (int c = 0; c < core::kTensorComponents; ++c) {
     for (const double w : virial_[c]) total.c[c] += w;
-    for (const double w : coupled_virial_[c]) total.c[c] += w;
+    for (const double w : coupled_.virial[c]) total.c[c] += w;
   }
   return total;
 }

@@ -88,16 +88,11 @@ class HostConstraints {
   /// Runs `update` on every coupled set, in parallel.
   template <class Update>
   void for_each_set(const Update& update) const;
-  CoupledView coupled_view();
   /// Throws core::RunError naming the first coupled set that failed.
   void check_coupled() const;
 
-  CoupledLayout coupled_;  ///< the plan's coupled sets (all_bonds)
-  std::vector<std::int32_t> coupled_index_, coupled_failed_;
-  std::vector<double> coupled_deviation_;
-  std::vector<core::Vec3<double>> coupled_r_, coupled_y_, coupled_s_, coupled_t_;  ///< scratch
-  std::vector<double> coupled_scratch_[5];                                         ///< scratch
-  std::vector<double> coupled_virial_[core::kTensorComponents];                    ///< per set
+  CoupledLayout layout_;              // the plan's coupled sets (all_bonds), for messages
+  CoupledArrays<HostArray> coupled_;  // the same, with their scratch
 };
 
 /// What a run says when SHAKE did not converge for `group`.

@@ -151,12 +151,8 @@ struct FamilyBuffers {
   using Evaluator = typename Settings::Evaluator;
   core::DeviceBuffer<typename Evaluator::Params> params;
   core::DeviceBuffer<std::int32_t> offsets, entries;
-  int term_count = 0;
 
-  FamilyBuffers(const Settings& s, const core::Topology& topology) {
-    const auto& terms = s.terms_of(topology);
-    term_count = static_cast<int>(terms.size());
-    const auto rows = core::memberships_of(terms, topology.particle_count());
+  FamilyBuffers(const Settings& s, const core::TermMemberships& rows) {
     params.copy_from_host(s.types, nullptr);
     offsets.copy_from_host(rows.offsets, nullptr);
     entries.copy_from_host(rows.entries, nullptr);
@@ -189,6 +185,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
  public:
   CudaBondedTerms(const std::vector<BondedSettings>& families, const core::Topology& topology) {
     index_of_id_.resize(static_cast<std::size_t>(topology.particle_count()));
+    std::vector<core::TermMemberships> rows;  // each family's, in the run's order
     for (const auto& family : families) {
       check_term_types(family, topology);
       const int kind = static_cast<int>(family.index());
@@ -197,11 +194,23 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
           throw core::InputError(std::string("bonded terms: the family ") +
                                  std::visit([](const auto& s) { return s.kName; }, family) +
                                  " is given twice");
+      const int p = order_.count;
       order_.kinds[order_.count++] = kind;
-      with_kind(kind,
-                [&](auto K) { std::get<K>(buffers_).emplace(std::get<K>(family), topology); });
+      with_kind(kind, [&](auto K) {
+        const auto& settings = std::get<K>(family);
+        const auto& terms = settings.terms_of(topology);
+        rows.push_back(core::memberships_of(terms, topology.particle_count()));
+        std::get<K>(buffers_).emplace(settings, rows.back());
+        parts_.term_count[p] = static_cast<int>(terms.size());
+        parts_.first_block[p + 1] = parts_.first_block[p] + blocks(parts_.term_count[p]);
+        parts_.base[p] = p == 0
+                             ? 0
+                             : parts_.base[p - 1] +
+                                   static_cast<long long>(rows[std::size_t(p) - 1].entries.size());
+      });
     }
-    upload_gather_rows(families, topology);
+    parts_.order = order_;
+    upload_gather_rows(rows);
   }
 
   int parts() const override { return order_.count; }
@@ -218,23 +227,11 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     if (in.n == 0 || order_.count == 0) return;
     refresh_map(in, stream);
     AllGathers gathers{};
-    TermForceParts parts;
-    parts.order = order_;
-    long long entries = 0;
-    for (int p = 0; p < order_.count; ++p) {
-      with_kind(order_.kinds[p], [&](auto K) {
-        gathers.template at<K>() = gather_of<K>(in);
-        const auto& f = *std::get<K>(buffers_);
-        parts.term_count[p] = f.term_count;
-        parts.first_block[p + 1] = parts.first_block[p] + blocks(f.term_count);
-        parts.base[p] = entries;
-        entries += static_cast<long long>(f.term_count) *
-                   std::variant_alternative_t<K, BondedSettings>::Evaluator::kParticles;
-      });
-    }
-    if (parts.first_block[order_.count] > 0) {
-      bonded_term_kernel<<<parts.first_block[order_.count], kBlock, 0, stream>>>(
-          gathers, parts, term_force_.data());
+    for (int p = 0; p < order_.count; ++p)
+      with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
+    if (parts_.first_block[order_.count] > 0) {
+      bonded_term_kernel<<<parts_.first_block[order_.count], kBlock, 0, stream>>>(
+          gathers, parts_, term_force_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     }
     const auto launch = [&](auto accumulate) {
@@ -278,35 +275,28 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   static int blocks(int n) { return (n + kBlock - 1) / kBlock; }
 
   /// Each particle's rows of the buffer of term forces, one per family (row (id, p) at
-  /// offsets[id F + p], F families): the entries of its terms of family p in membership order.
-  void upload_gather_rows(const std::vector<BondedSettings>& families,
-                          const core::Topology& topology) {
-    const auto n = static_cast<std::size_t>(topology.particle_count());
-    const std::size_t count = families.size();
-    std::vector<std::vector<std::int32_t>> rows(n * count);
-    long long base = 0;
-    for (std::size_t p = 0; p < count; ++p) {
-      std::visit(
-          [&](const auto& settings) {
-            const auto& terms = settings.terms_of(topology);
-            const auto m = core::memberships_of(terms, topology.particle_count());
-            for (std::size_t id = 0; id < n; ++id)
-              for (auto k = m.offsets[id]; k < m.offsets[id + 1]; ++k)
-                rows[id * count + p].push_back(
-                    static_cast<std::int32_t>(base + m.entries[std::size_t(k)]));
-            base += static_cast<long long>(m.entries.size());
-          },
-          families[p]);
-    }
-    if (base > INT32_MAX) throw core::InputError("bonded terms: more than 2^31 term particles");
+  /// offsets[id F + p], F families): the entries of its terms of family p in membership order,
+  /// family p's taking their place from parts_.base[p].
+  void upload_gather_rows(const std::vector<core::TermMemberships>& rows) {
+    const std::size_t families = rows.size();
+    const std::size_t n = families == 0 ? 0 : rows[0].offsets.size() - 1;
+    const long long total = families == 0 ? 0
+                                          : parts_.base[families - 1] +
+                                                static_cast<long long>(rows.back().entries.size());
+    if (total > INT32_MAX) throw core::InputError("bonded terms: more than 2^31 term particles");
     std::vector<std::int32_t> offsets{0}, entries;
-    for (const auto& row : rows) {
-      entries.insert(entries.end(), row.begin(), row.end());
-      offsets.push_back(static_cast<std::int32_t>(entries.size()));
+    entries.reserve(static_cast<std::size_t>(total));
+    for (std::size_t id = 0; id < n; ++id) {
+      for (std::size_t p = 0; p < families; ++p) {
+        for (auto k = rows[p].offsets[id]; k < rows[p].offsets[id + 1]; ++k)
+          entries.push_back(
+              static_cast<std::int32_t>(parts_.base[p] + rows[p].entries[std::size_t(k)]));
+        offsets.push_back(static_cast<std::int32_t>(entries.size()));
+      }
     }
     gather_offsets_.copy_from_host(offsets, nullptr);
     gather_entries_.copy_from_host(entries, nullptr);
-    term_force_.resize(static_cast<std::size_t>(base));
+    term_force_.resize(static_cast<std::size_t>(total));
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // the host vectors go out of scope
   }
 
@@ -336,6 +326,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
 
   typename BufferSetOf<BondedSettings>::type buffers_;
   FamilyOrder order_;
+  TermForceParts parts_;  ///< where the term kernel works, fixed by the topology
   core::DeviceBuffer<std::int32_t> index_of_id_;
   core::DeviceBuffer<core::Vec3<double>> term_force_;                 ///< TermForceParts' entries
   core::DeviceBuffer<std::int32_t> gather_offsets_, gather_entries_;  ///< upload_gather_rows
