@@ -346,4 +346,13 @@ TEST(ConstraintPlan, ListedBondTypesMakeStarsClustersAndOtherGroupsCoupledSets) 
   EXPECT_NE(e.find("no bond has type 3"), std::string::npos) << e;
 }
 
+TEST(ConstraintPlan, AllBondsRefusesAMoleculeBeyondTheCoupledSolversSize) {
+  // A chain of 6,001 bonds: more than kMaxCoupledConstraints, refused before any matrix is made.
+  System s(std::vector<double>(6002, 12.011));
+  for (int i = 0; i < 6001; ++i) s.bond(i, i + 1, 1.53);
+  const auto e = s.error(BondConstraints::AllBonds, false);
+  EXPECT_NE(e.find("particles 0 to 6001 (ids) has 6001 bonds"), std::string::npos) << e;
+  EXPECT_NE(e.find("at most 6000"), std::string::npos) << e;
+}
+
 }  // namespace
