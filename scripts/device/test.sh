@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|pair-profile|pme-skin|water-rigid|dhfr|drift|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|drift|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -29,6 +29,8 @@
 # cluster pair kernels (sass_clusters.txt).
 # pme-skin: the 24,000-atom PME water at list skins 0.8 to 2.5 A, and with lists never checked.
 # cuda-tests: builds only the program and the CUDA tests, and runs every CUDA test (about 70 s).
+# build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
+# a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
 # the 24,000-atom PME water over per-particle lists and over cluster pairs (neighbors.layout)
 # beside OpenMM (quick_tests.log).
@@ -126,7 +128,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 targets=()
 case $what in
-  pme-quick | cuda-tests) targets=(--target novamd novamd_cuda_tests) ;;
+  pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
   pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | drift)
     targets=(--target novamd) ;;
 esac
@@ -135,6 +137,7 @@ if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1
   exit 1
 fi
 $build/novamd --version | tee -a "$summary"
+[[ $what == build ]] && exit 0
 
 # Registers, shared memory and spills of every kernel; SASS of the pair kernels.
 cuobjdump -res-usage $build/novamd 2>&1 |

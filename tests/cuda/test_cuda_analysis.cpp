@@ -185,7 +185,7 @@ TEST(CudaAnalysis, StructureFactorOfManySpeciesMatchesTheCpu) {
 /// kick, drift, forces, kick: velocity Verlet on the backend's primitives.
 void step(Backend& backend, double dt) {
   backend.kick(0.5 * dt);
-  backend.drift(dt);
+  backend.drift(dt, novamd::integrate::VelocityCondition::Apply);
   backend.compute_forces(novamd::backend::EnergyRequest::Skip);
   backend.kick(0.5 * dt);
 }

@@ -27,10 +27,10 @@ void advance(Backend& backend, int steps, double dt) {
   for (int s = 0; s < steps; ++s) {
     if (s % 3 == 0) {
       backend.kick(0.5 * dt);
-      backend.drift(0.5 * dt);
-      backend.drift(0.5 * dt);
+      backend.drift(0.5 * dt, novamd::integrate::VelocityCondition::Apply);
+      backend.drift(0.5 * dt, novamd::integrate::VelocityCondition::Apply);
     } else {
-      backend.kick_drift(0.5 * dt, dt);
+      backend.kick_drift(0.5 * dt, dt, novamd::integrate::VelocityCondition::Apply);
     }
     backend.compute_forces(novamd::backend::EnergyRequest::Compute);
     backend.kick(0.5 * dt);

@@ -14,8 +14,10 @@ class TwoPassOperations final : public integrate::StepOperations {
   explicit TwoPassOperations(backend::Backend& backend) : b_(backend) {}
   void compute_forces(integrate::EnergyRequest e) override { b_.compute_forces(e); }
   void kick(double dt) override { b_.kick(dt); }
-  void drift(double dt) override { b_.drift(dt); }
-  void kick_drift(double kick_dt, double drift_dt) override { b_.kick_drift(kick_dt, drift_dt); }
+  void drift(double dt, integrate::VelocityCondition after) override { b_.drift(dt, after); }
+  void kick_drift(double kick_dt, double drift_dt, integrate::VelocityCondition after) override {
+    b_.kick_drift(kick_dt, drift_dt, after);
+  }
   void scale_velocities(double factor) override { b_.scale_velocities(factor); }
   void thermalize(const integrate::VelocityNoise& noise) override { b_.thermalize(noise); }
   double langevin_heat() override { return b_.langevin_heat(); }

@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <cstdlib>
 #include <string>
 
 #include "novamd/backend/cpu_backend.hpp"
@@ -33,7 +33,7 @@ BackendSetup moving_particles_with_fields() {
 
 void advance(CpuBackend& backend, int steps, double dt) {
   for (int s = 0; s < steps; ++s) {
-    backend.kick_drift(0.5 * dt, dt);
+    backend.kick_drift(0.5 * dt, dt, novamd::integrate::VelocityCondition::Apply);
     backend.compute_forces(novamd::backend::EnergyRequest::Compute);
     backend.kick(0.5 * dt);
   }
@@ -139,8 +139,7 @@ TEST(ParticleFields, XyzFramesNameAndHoldEveryPresentOptionalField) {
   std::string count, comment, line;
   std::getline(in, count);
   std::getline(in, comment);
-  EXPECT_NE(comment.find("Properties=species:S:1:pos:R:3:charge:R:1:image:I:3 "),
-            std::string::npos)
+  EXPECT_NE(comment.find("Properties=species:S:1:pos:R:3:charge:R:1:image:I:3 "), std::string::npos)
       << comment;
   const ParticleData& p = backend.particles_on_host();
   for (std::int32_t id = 0; std::getline(in, line); ++id) {  // particles in id order

@@ -149,7 +149,7 @@ void CpuBackend::kick(double dt) {
     constraints_->constrain_velocities(particles_, box_.view<double>(), inverse_mass_);
 }
 
-void CpuBackend::drift(double dt) {
+void CpuBackend::drift(double dt, integrate::VelocityCondition after) {
   energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
   if (!constraints_) {
@@ -161,14 +161,15 @@ void CpuBackend::drift(double dt) {
                     constraints::RememberingPositions<integrate::Drift>{
                         drift_update(dt), integrate::pointers_of(particles_.position),
                         constraints_->positions_before_drift(size())});
-  constraints_->after_drift(particles_, dt, box_.view<double>(), inverse_mass_);
+  constraints_->after_drift(particles_, dt, box_.view<double>(), inverse_mass_,
+                            after == integrate::VelocityCondition::Apply);
 }
 
-void CpuBackend::kick_drift(double kick_dt, double drift_dt) {
+void CpuBackend::kick_drift(double kick_dt, double drift_dt, integrate::VelocityCondition after) {
   if (constraints_) {  // the drift's constraints make the kick's velocity condition moot
     const auto [begin, end] = owned_bounds(owned());
     for_each_particle(begin, end, kick_update(kick_dt));
-    drift(drift_dt);
+    drift(drift_dt, after);
     return;
   }
   energy_current_ = false;
@@ -218,10 +219,11 @@ void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
                                        heat_.data());
 }
 
-void CpuBackend::thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) {
+void CpuBackend::thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt,
+                                  integrate::VelocityCondition after) {
   if (constraints_) {  // each stage constrained in turn
     thermalize(noise);
-    drift(drift_dt);
+    drift(drift_dt, after);
     return;
   }
   energy_current_ = false;

@@ -30,11 +30,12 @@ class CpuBackend final : public Backend {
   void rescale_box(const core::Box& box) override;
   void compute_forces(EnergyRequest energy) override;
   void kick(double dt) override;
-  void drift(double dt) override;
-  void kick_drift(double kick_dt, double drift_dt) override;
+  void drift(double dt, integrate::VelocityCondition after) override;
+  void kick_drift(double kick_dt, double drift_dt, integrate::VelocityCondition after) override;
   void scale_velocities(double factor) override;
   void thermalize(const integrate::VelocityNoise& noise) override;
-  void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) override;
+  void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt,
+                        integrate::VelocityCondition after) override;
   double langevin_heat() override;
   double kinetic_energy() override;
   Observables observables() override;

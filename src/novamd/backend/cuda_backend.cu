@@ -132,7 +132,7 @@ class CudaBackend final : public Backend {
   void constrain_initial_state() override {
     if (!constraints_) return;
     constraints_->keep_positions(pointers_of(device_.position), size(), stream_.get());
-    constraints_->after_drift(group_arrays(), 1.0, false, pack_position(), stream_.get());
+    constraints_->after_drift(group_arrays(), 1.0, false, true, pack_position(), stream_.get());
     energy_current_ = false;
   }
 
@@ -200,10 +200,10 @@ class CudaBackend final : public Backend {
     if (constraints_) constraints_->constrain_velocities(group_arrays(), nullptr, stream_.get());
   }
 
-  void kick_drift(double kick_dt, double drift_dt) override {
+  void kick_drift(double kick_dt, double drift_dt, integrate::VelocityCondition after) override {
     if (constraints_) {  // the drift's constraints make the kick's velocity condition moot
       for_each_particle(static_cast<int>(owned_count()), kick_update(kick_dt), stream_.get());
-      drift(drift_dt);
+      drift(drift_dt, after);
       return;
     }
     energy_current_ = false;
@@ -213,7 +213,7 @@ class CudaBackend final : public Backend {
                       stream_.get());
   }
 
-  void drift(double dt) override {
+  void drift(double dt, integrate::VelocityCondition after) override {
     energy_current_ = false;
     if (!constraints_) {
       for_each_particle(static_cast<int>(owned_count()),
@@ -226,7 +226,9 @@ class CudaBackend final : public Backend {
                           drift_update(dt), pointers_of(device_.position),
                           constraints_->positions_before_drift(size())}),
                       stream_.get());
-    constraints_->after_drift(group_arrays(), dt, true, pack_position(), stream_.get());
+    constraints_->after_drift(group_arrays(), dt, true,
+                              after == integrate::VelocityCondition::Apply, pack_position(),
+                              stream_.get());
   }
 
   void scale_velocities(double factor) override {
@@ -243,10 +245,11 @@ class CudaBackend final : public Backend {
       constraints_->constrain_velocities(group_arrays(), device_.heat.data(), stream_.get());
   }
 
-  void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt) override {
+  void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt,
+                        integrate::VelocityCondition after) override {
     if (constraints_) {  // each stage constrained in turn
       thermalize(noise);
-      drift(drift_dt);
+      drift(drift_dt, after);
       return;
     }
     energy_current_ = false;

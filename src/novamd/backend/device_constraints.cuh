@@ -92,15 +92,16 @@ class DeviceConstraints {
   }
 
   /// After a drift over dt from the positions kept: positions constrained, velocities corrected
-  /// by displacement / dt (where `correct_velocities`), velocities constrained; `on_move(i, x)`
-  /// with each moved particle's new position.
+  /// by displacement / dt (where `correct_velocities`), velocities constrained (where
+  /// `velocity_condition`); `on_move(i, x)` with each moved particle's new position.
   template <class OnMove>
-  void after_drift(const GroupArrays& a, double dt, bool correct_velocities, const OnMove& on_move,
-                   cudaStream_t stream) {
+  void after_drift(const GroupArrays& a, double dt, bool correct_velocities,
+                   bool velocity_condition, const OnMove& on_move, cudaStream_t stream) {
     const constraints::DriftCorrection<OnMove> drift{
         {before_.x.data(), before_.y.data(), before_.z.data()},
         dt,
         correct_velocities,
+        velocity_condition,
         tolerance_,
         on_move};
     for_each_group(groups(),

@@ -22,6 +22,7 @@
 /// corrections are added to the wrapped positions, which are wrapped again (counting the
 /// periodic images crossed where the system tracks them).
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -51,7 +52,10 @@ struct ConstraintGroup {
   WaterGeometry geometry{};                            ///< a water's
 };
 
-/// The plan's waters, then its clusters, as groups (storage indices unset).
+/// The plan's waters, then its clusters by size (one hydrogen, two, ...; in plan order within a
+/// size), as groups (storage indices unset). Each shape runs its own code (for_group_shape):
+/// consecutive groups of one shape keep a GPU warp's threads on one path, where clusters of
+/// mixed sizes would run each size's code in turn.
 inline std::vector<ConstraintGroup> groups_of(const ConstraintPlan& plan) {
   std::vector<ConstraintGroup> groups;
   for (const auto& w : plan.waters) {
@@ -64,7 +68,12 @@ inline std::vector<ConstraintGroup> groups_of(const ConstraintPlan& plan) {
     g.geometry = w.geometry;
     groups.push_back(g);
   }
-  for (const auto& c : plan.clusters) {
+  std::vector<const HydrogenCluster*> clusters;
+  for (const auto& c : plan.clusters) clusters.push_back(&c);
+  std::stable_sort(clusters.begin(), clusters.end(),
+                   [](const auto* a, const auto* b) { return a->count < b->count; });
+  for (const HydrogenCluster* cluster : clusters) {
+    const HydrogenCluster& c = *cluster;
     ConstraintGroup g;
     g.count = 1 + c.count;
     g.id[0] = c.central;
@@ -203,19 +212,23 @@ NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupA
 }
 
 /// What a constraint pass after a drift takes, whatever it solves: the positions the drift
-/// started from, its time, whether velocities follow the corrections, the tolerance, and what
-/// to call with each moved particle's new position.
+/// started from, its time, whether velocities follow the corrections, whether the velocity
+/// condition follows (it may be left to the next velocity update: integrate::VelocityCondition),
+/// the tolerance, and what to call with each moved particle's new position.
 template <class OnMove = NoMoveHook>
 struct DriftCorrection {
   core::Vec3Pointers before;
   double dt;
   bool correct_velocities;
+  bool velocity_condition;
   double tolerance;
   OnMove on_move{};
 
   /// Particle i moved by delta (wrapped again, its periodic images counted where tracked), its
-  /// velocity by delta / dt where `correct_velocities`; then on_move(i, new position).
-  NOVAMD_HD void move(const GroupArrays& a, int i, const core::Vec3<double>& delta) const {
+  /// velocity by delta / dt where `correct_velocities`; then on_move(i, new position). Returns
+  /// the particle's velocity after the move.
+  NOVAMD_HD core::Vec3<double> move(const GroupArrays& a, int i,
+                                    const core::Vec3<double>& delta) const {
     core::Vec3<double> x;
     if (a.image.present()) {
       core::Vec3<std::int32_t> crossed = a.image.get(i);
@@ -225,13 +238,22 @@ struct DriftCorrection {
       x = a.box.wrap(a.position.get(i) + delta);
     }
     a.position.set(i, x);
-    if (correct_velocities) a.velocity.set(i, a.velocity.get(i) + (1.0 / dt) * delta);
+    core::Vec3<double> v = a.velocity.get(i);
+    if (correct_velocities) {
+      v += (1.0 / dt) * delta;
+      a.velocity.set(i, v);
+    }
     on_move(i, x);
+    return v;
   }
 };
 
 /// After a drift (`drift`): a group's positions constrained, its velocities corrected by the
-/// displacements over the drift's time (where asked), then the velocity condition.
+/// displacements over the drift's time (where asked), then the velocity condition (where asked)
+/// at the positions and velocities just computed, held in registers: the group's relative
+/// positions after the correction (its wrapped positions' minimum images to round-off), its
+/// inverse masses read once. On the GPU each reload after a store is a memory latency in a
+/// thread's chain.
 template <class OnMove = NoMoveHook>
 struct ConstrainDrift {
   GroupArrays a;
@@ -243,7 +265,8 @@ struct ConstrainDrift {
 
   template <int P, int C>
   NOVAMD_HD void run(const ConstraintGroup& g, int k) const {
-    core::Vec3<double> now[P], then[P], r[P];
+    const ConstraintCluster<P, C> cluster = cluster_of<P, C>(g, a);
+    core::Vec3<double> now[P], then[P], r[P], v[P];
     relative_positions<P>(g, a.position, a.box, now);
     relative_positions<P>(g, drift.before, a.box, then);
     if constexpr (P == 3 && C == 3) {  // a water: SETTLE
@@ -256,12 +279,15 @@ struct ConstrainDrift {
 #pragma unroll
       for (int q = 0; q < P; ++q) r[q] = now[q];
       const ShakeResult result =
-          shake_positions(cluster_of<P, C>(g, a), then, r, drift.tolerance, kMaxShakeSweeps);
+          shake_positions(cluster, then, r, drift.tolerance, kMaxShakeSweeps);
       if (!result.converged) failures.record(k, result.worst);
     }
 #pragma unroll
-    for (int q = 0; q < P; ++q) drift.move(a, g.index[q], r[q] - now[q]);
-    constrain_group_velocities<P, C>(g, a, nullptr);
+    for (int q = 0; q < P; ++q) v[q] = drift.move(a, g.index[q], r[q] - now[q]);
+    if (!drift.velocity_condition) return;
+    rattle_velocities(cluster, r, v);
+#pragma unroll
+    for (int q = 0; q < P; ++q) a.velocity.set(g.index[q], v[q]);
   }
 };
 

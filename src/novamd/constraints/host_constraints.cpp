@@ -93,9 +93,10 @@ std::string ccma_failure_message(const CoupledLayout& layout, int k, double devi
 void HostConstraints::constrain_drift(core::ParticleData& p, double dt,
                                       const core::BoxView<double>& box,
                                       const std::vector<double>& inverse_mass_by_type,
-                                      bool correct_velocities) {
+                                      bool correct_velocities, bool velocity_condition) {
   const GroupArrays a = arrays_of(p, box, inverse_mass_by_type);
-  const DriftCorrection<> drift{core::pointers_of(before_), dt, correct_velocities, tolerance_};
+  const DriftCorrection<> drift{core::pointers_of(before_), dt, correct_velocities,
+                                velocity_condition, tolerance_};
   for_each_group(ConstrainDrift<>{a, groups_.data(), drift, {failed_.data(), deviation_.data()}});
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (failed_[g] != INT32_MAX)
@@ -106,8 +107,9 @@ void HostConstraints::constrain_drift(core::ParticleData& p, double dt,
 
 void HostConstraints::after_drift(core::ParticleData& p, double dt,
                                   const core::BoxView<double>& box,
-                                  const std::vector<double>& inverse_mass_by_type) {
-  constrain_drift(p, dt, box, inverse_mass_by_type, true);
+                                  const std::vector<double>& inverse_mass_by_type,
+                                  bool velocity_condition) {
+  constrain_drift(p, dt, box, inverse_mass_by_type, true, velocity_condition);
 }
 
 void HostConstraints::constrain_velocities(core::ParticleData& p, const core::BoxView<double>& box,
@@ -140,7 +142,7 @@ core::SymmetricTensor<double> HostConstraints::virial(
 void HostConstraints::constrain_state(core::ParticleData& p, const core::BoxView<double>& box,
                                       const std::vector<double>& inverse_mass_by_type) {
   before_ = p.position;
-  constrain_drift(p, 1.0, box, inverse_mass_by_type, false);
+  constrain_drift(p, 1.0, box, inverse_mass_by_type, false, true);
 }
 
 }  // namespace novamd::constraints

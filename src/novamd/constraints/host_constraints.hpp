@@ -47,10 +47,11 @@ class HostConstraints {
   core::Vec3Pointers positions_before_drift(std::size_t n);
 
   /// After a drift over dt from the positions kept in positions_before_drift: positions
-  /// constrained, velocities corrected by displacement / dt, velocities constrained.
+  /// constrained, velocities corrected by displacement / dt, velocities constrained where
+  /// `velocity_condition` (integrate::VelocityCondition says when it may wait).
   /// @throws core::RunError where SHAKE does not converge, naming the cluster and the deviation.
   void after_drift(core::ParticleData& p, double dt, const core::BoxView<double>& box,
-                   const std::vector<double>& inverse_mass_by_type);
+                   const std::vector<double>& inverse_mass_by_type, bool velocity_condition = true);
 
   /// The velocity condition (inverse masses include the force-to-acceleration factor); where
   /// `heat` is given, each particle's kinetic-energy change is added to heat[i] (O steps).
@@ -75,7 +76,8 @@ class HostConstraints {
   template <class Update>
   void for_each_group(const Update& update) const;
   void constrain_drift(core::ParticleData& p, double dt, const core::BoxView<double>& box,
-                       const std::vector<double>& inverse_mass_by_type, bool correct_velocities);
+                       const std::vector<double>& inverse_mass_by_type, bool correct_velocities,
+                       bool velocity_condition);
 
   std::vector<ConstraintGroup> groups_;  ///< the plan's waters, then its clusters
   std::size_t count_;

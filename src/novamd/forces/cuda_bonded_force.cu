@@ -111,11 +111,17 @@ __global__ void __launch_bounds__(kBlock)
     gathers.term_forces(parts.order.kinds[p], t, term_force + parts.base[p]);
 }
 
+/// Entries a thread of bonded_sum_kernel reads at once.
+inline constexpr int kSumChunk = 8;
+
 /// A thread per particle: for each of the `families` families in the run's order, the sum of
 /// the buffer's entries its row (id, family) names, in membership order from zero; the families'
 /// sums added in order to the output (or to zero). The additions of the particle-share kernels
 /// of energy steps (bonded_share_kernel, family by family), so that both give the same forces
-/// bit for bit.
+/// bit for bit. A particle's rows lie end to end, [row[0], row[families]), and are read
+/// kSumChunk entries at a time across the families' ends: a protein atom's hundred entries (its
+/// dihedrals, 1-4 pairs and exclusion corrections), each a load from anywhere in the buffer, cost
+/// two memory latencies per chunk (the entries, then their forces), not per family's remainder.
 template <bool Accumulate>
 __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __restrict__ id,
                                   const std::int32_t* __restrict__ row_offsets,
@@ -127,19 +133,36 @@ __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __res
   const std::int32_t* row = row_offsets + std::size_t(id[i]) * families;
   core::Vec3<double> f;
   if constexpr (Accumulate) f = {out.fx[i], out.fy[i], out.fz[i]};
-  for (int p = 0; p < families; ++p) {
-    core::Vec3<double> sum;
-    // Unrolled so that several loads are in flight at once: a protein atom's row holds some
-    // hundred entries (its dihedrals, 1-4 pairs and exclusion corrections), each a load from
-    // anywhere in the buffer; the additions stay in order.
-#pragma unroll 8
-    for (std::int32_t k = row[p]; k < row[p + 1]; ++k) sum += term_force[row_entries[k]];
-    if (!Accumulate && p == 0) {
-      f = sum;
-    } else {
-      f += sum;
+  core::Vec3<double> sum;  // family p's, so far
+  int p = 0;
+  std::int32_t family_end = row[1];
+  // Adds the sums of the families that end at or before entry k to f, in order.
+  const auto close_families_before = [&](std::int32_t k) {
+    while (p < families && family_end <= k) {
+      if (!Accumulate && p == 0) {
+        f = sum;
+      } else {
+        f += sum;
+      }
+      sum = {};
+      if (++p < families) family_end = row[p + 1];
+    }
+  };
+  const std::int32_t end = row[families];
+  for (std::int32_t first = row[0]; first < end; first += kSumChunk) {
+    core::Vec3<double> value[kSumChunk];
+#pragma unroll
+    for (int j = 0; j < kSumChunk; ++j)
+      value[j] = first + j < end ? term_force[row_entries[first + j]] : core::Vec3<double>{};
+#pragma unroll
+    for (int j = 0; j < kSumChunk; ++j) {
+      if (first + j < end) {
+        close_families_before(first + j);
+        sum += value[j];
+      }
     }
   }
+  close_families_before(end);
   out.fx[i] = f.x;
   out.fy[i] = f.y;
   out.fz[i] = f.z;

@@ -23,6 +23,7 @@
 #include "novamd/neighbors/neighbor_list_cuda.cuh"
 #include "novamd/neighbors/neighbor_list_force_cuda.cuh"
 #include "novamd/physics/pair_sum.hpp"
+#include "novamd/physics/type_records.hpp"
 
 namespace novamd::forces {
 
@@ -36,6 +37,12 @@ namespace novamd::forces {
 /// cutoff) runs in one pass over one Verlet list, and reports each potential's energy as its
 /// own part; where the box does not hold a list's cells, the two `separate` terms (set by
 /// set_separate_terms) run instead, each over its own traversal.
+/// The record and shared part of TypeRecords R where it has them (unused placeholders otherwise).
+template <class R>
+using RecordOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Record;
+template <class R>
+using SharedOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Shared;
+
 template <class Evaluator, class AccT>
 class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
  public:
@@ -53,6 +60,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
         check_every_(check_every),
         excluded_pairs_(excluded_pairs) {
     table_.copy_from_host(table.data(), nullptr);
+    keep_type_records(table);
     // Kernels run on non-blocking streams, which do not wait for the legacy default stream.
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
@@ -193,9 +201,18 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     if (layout_ == neighbors::ListLayout::Clusters) {
       if (!clusters_) clusters_.emplace(cutoff_, skin_, in.resident_threads);
       keep_current<E>(*clusters_, in, mode, stream, [&] {
-        neighbors::cluster_pair_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
-                                              in.fields.charge, clusters_->view(), fixed_, out,
-                                              mode, stream);
+        const auto pairs_over_clusters = [&](const auto& pairs) {
+          neighbors::cluster_pair_force_cuda<E>(in.positions, in.n, in.box, pairs, in.fields.charge,
+                                                clusters_->view(), fixed_, out, mode, stream);
+        };
+        if constexpr (kHasRecords) {
+          if (records_.size() > 0) {
+            pairs_over_clusters(
+                neighbors::RecordPairs<Evaluator>{records_.data(), num_types_, *records_shared_});
+            return;
+          }
+        }
+        pairs_over_clusters(neighbors::TablePairs<Evaluator>{table_.data(), num_types_});
       });
       return;
     }
@@ -296,6 +313,22 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
   std::size_t partial_bytes() const { return partial_.bytes(); }
 
+  /// Records per type in place of the table for the cluster kernel (physics/type_records.hpp),
+  /// where the evaluator has them, the pair arithmetic is single precision and the table
+  /// follows them to within 1e-5 relative (their own rounding in float is below 2e-6); double
+  /// precision reads the table's entries as they are.
+  static constexpr bool kHasRecords =
+      physics::TypeRecords<Evaluator>::kAvailable && std::is_same_v<PairT, float>;
+  void keep_type_records(const physics::PairTable<typename Evaluator::Params>& table) {
+    if constexpr (kHasRecords) {
+      constexpr double kTolerance = 1e-5;
+      if (auto records = physics::TypeRecords<Evaluator>::from_table(table, kTolerance)) {
+        records_.copy_from_host(records->first, nullptr);
+        records_shared_ = records->second;
+      }
+    }
+  }
+
   int num_types_;
   neighbors::NeighborMethod method_;
   neighbors::ListLayout layout_;
@@ -303,6 +336,10 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   std::int64_t check_every_;
   std::int64_t calls_ = 0;
   core::DeviceBuffer<typename Evaluator::Params> table_;
+  /// The cluster kernel's records per type and what every pair shares (keep_type_records).
+  using Records = physics::TypeRecords<Evaluator>;
+  core::DeviceBuffer<RecordOf<Records>> records_;
+  std::optional<SharedOf<Records>> records_shared_;
   neighbors::PartialSums<AccT> partial_;
   neighbors::RangePairs range_pairs_;
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs

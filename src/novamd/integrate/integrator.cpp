@@ -14,19 +14,20 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
     switch (stage.op) {
       case Operator::Kick:
         if (k + 1 < n && splitting_[k + 1].op == Operator::Drift) {  // one pass for both
-          ops.kick_drift(stage.fraction * dt_, splitting_[k + 1].fraction * dt_);
+          ops.kick_drift(stage.fraction * dt_, splitting_[k + 1].fraction * dt_,
+                         condition_after_drift(k + 1));
           ++k;
         } else {
           ops.kick(stage.fraction * dt_);
         }
         break;
       case Operator::Drift:
-        ops.drift(stage.fraction * dt_);
+        ops.drift(stage.fraction * dt_, condition_after_drift(k));
         break;
       case Operator::Thermostat:
         if (k + 1 < n && splitting_[k + 1].op == Operator::Drift) {  // fused where it can be
           thermostat_then_drift(ops, step, stage.fraction * dt_, thermostats++,
-                                splitting_[k + 1].fraction * dt_);
+                                splitting_[k + 1].fraction * dt_, condition_after_drift(k + 1));
           ++k;
         } else {
           thermostat(ops, step, stage.fraction * dt_, thermostats++);
@@ -40,6 +41,20 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         break;
     }
   }
+}
+
+VelocityCondition Integrator::condition_after_drift(std::size_t k) const {
+  for (std::size_t j = k + 1; j < splitting_.size(); ++j) {
+    switch (splitting_[j].op) {
+      case Operator::Forces:
+        continue;
+      case Operator::Kick:
+        return VelocityCondition::Deferred;
+      default:
+        return VelocityCondition::Apply;
+    }
+  }
+  return VelocityCondition::Apply;  // the step's end state is read
 }
 
 }  // namespace novamd::integrate

@@ -67,14 +67,18 @@ class Integrator {
   /// The O stage followed by the drift (A) over `drift_dt`: the two passes, or one where the
   /// scheme fuses them (Langevin).
   virtual void thermostat_then_drift(StepOperations& ops, std::int64_t step, double dt, int index,
-                                     double drift_dt) {
+                                     double drift_dt, VelocityCondition after) {
     thermostat(ops, step, dt, index);
-    ops.drift(drift_dt);
+    ops.drift(drift_dt, after);
   }
   /// The M stage: the `index`-th measuring point of this step.
   virtual void measure(StepOperations&, EnergyRequest, int /*index*/) {}
 
  private:
+  /// The velocity condition after the drift at stage k: deferred where the next stage that
+  /// touches the velocities (a force evaluation does not) is a kick.
+  VelocityCondition condition_after_drift(std::size_t k) const;
+
   double dt_;
   SystemFreedom system_;
   Splitting splitting_;

@@ -41,9 +41,9 @@ class Langevin final : public Integrator {
   void thermostat(StepOperations& ops, std::int64_t step, double, int) override {
     ops.thermalize(noise(step));
   }
-  void thermostat_then_drift(StepOperations& ops, std::int64_t step, double, int,
-                             double drift_dt) override {
-    ops.thermalize_drift(noise(step), drift_dt);
+  void thermostat_then_drift(StepOperations& ops, std::int64_t step, double, int, double drift_dt,
+                             VelocityCondition after) override {
+    ops.thermalize_drift(noise(step), drift_dt, after);
   }
 
  private:

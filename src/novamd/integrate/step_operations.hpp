@@ -9,6 +9,16 @@
 
 namespace novamd::integrate {
 
+/// Whether a drift with held distances (constraints) ends with their velocity condition
+/// (RATTLE's second half). Deferred where the next stage to touch the velocities is a kick,
+/// which ends with the condition itself at the same positions (a force evaluation between does
+/// not read them): the projection P is linear and idempotent, so P(P v + b) = P(v + b) and the
+/// velocities after the kick are the same. Applied before anything else that reads them: a
+/// measurement, a thermostat (whose heat would count the radial velocity a drift's correction
+/// leaves, drifting a Langevin run's conserved energy at first order in the time step), the
+/// step's end.
+enum class VelocityCondition { Apply, Deferred };
+
 /// Whether a force evaluation also computes the potential energy and virial (needed only at
 /// thermo steps; a backend may skip them otherwise).
 enum class EnergyRequest { Skip, Compute };
@@ -22,22 +32,24 @@ class StepOperations {
   virtual void compute_forces(EnergyRequest energy) = 0;
   /// v += dt F / m for every particle.
   virtual void kick(double dt) = 0;
-  /// x += dt v for every particle, wrapped into the box.
-  virtual void drift(double dt) = 0;
-  /// kick(kick_dt) then drift(drift_dt), in one pass where the backend can fuse them.
-  virtual void kick_drift(double kick_dt, double drift_dt) {
+  /// x += dt v for every particle, wrapped into the box; held distances constrained, with their
+  /// velocity condition as `after` says.
+  virtual void drift(double dt, VelocityCondition after) = 0;
+  /// kick(kick_dt) then drift(drift_dt, after), in one pass where the backend can fuse them.
+  virtual void kick_drift(double kick_dt, double drift_dt, VelocityCondition after) {
     kick(kick_dt);
-    drift(drift_dt);
+    drift(drift_dt, after);
   }
   /// v *= factor for every particle (global thermostats).
   virtual void scale_velocities(double factor) = 0;
   /// The Langevin O step (velocity_noise.hpp) for every particle; each particle's kinetic-energy
   /// change is added to its share of langevin_heat().
   virtual void thermalize(const VelocityNoise& noise) = 0;
-  /// thermalize(noise) then drift(drift_dt), in one pass where the backend can fuse them.
-  virtual void thermalize_drift(const VelocityNoise& noise, double drift_dt) {
+  /// thermalize(noise) then drift(drift_dt, after), in one pass where the backend can fuse them.
+  virtual void thermalize_drift(const VelocityNoise& noise, double drift_dt,
+                                VelocityCondition after) {
     thermalize(noise);
-    drift(drift_dt);
+    drift(drift_dt, after);
   }
   /// Kinetic energy the O steps have added, over all particles and steps so far.
   virtual double langevin_heat() = 0;

@@ -42,7 +42,7 @@ NOVAMD_HD core::Vec3<double> drifted(const core::Vec3<double>& x, const core::Ve
 /// virial will be read (a thermo step).
 inline void velocity_verlet_step(StepOperations& ops, double dt,
                                  EnergyRequest energy = EnergyRequest::Compute) {
-  ops.kick_drift(0.5 * dt, dt);
+  ops.kick_drift(0.5 * dt, dt, VelocityCondition::Deferred);  // the closing kick applies it
   ops.compute_forces(energy);
   ops.kick(0.5 * dt);
 }

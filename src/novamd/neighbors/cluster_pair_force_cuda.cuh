@@ -31,6 +31,7 @@
 #include "novamd/core/tensor.hpp"
 #include "novamd/neighbors/cluster_pairs_cuda.cuh"
 #include "novamd/neighbors/force_output.hpp"
+#include "novamd/neighbors/pair_parameters_cuda.cuh"
 #include "novamd/neighbors/pair_position.hpp"
 #include "novamd/neighbors/target_lanes_cuda.cuh"
 #include "novamd/physics/charge_scaled.hpp"
@@ -145,16 +146,16 @@ __device__ void pass_partner_on(PairPosition<T>& pj, T& qj, T& gx, T& gy, T& gz,
   gz = __shfl_sync(kAll, gz, next);
 }
 
-template <class Evaluator, bool WithEnergy>
+/// `pairs`: the pairs' parameters (pair_parameters_cuda.cuh).
+template <class Evaluator, bool WithEnergy, class Pairs>
 __global__ void __launch_bounds__(kClusterForceBlock)
     cluster_pair_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
-                              core::BoxView<typename Evaluator::Real> box,
-                              const typename Evaluator::Params* __restrict__ table, int num_types,
+                              core::BoxView<typename Evaluator::Real> box, Pairs pairs,
                               const double* __restrict__ charge, ClusterPairsView list,
                               FixedForceView acc) {
   using T = typename Evaluator::Real;
   constexpr unsigned kAll = 0xffffffffu;
-  const auto* params = table_in_shared(table, num_types);
+  const auto staged = pairs.stage();
   const int lane = threadIdx.x % kClusterSize;
   const long long first = warp_index() * list.tiles_per_warp;
   const int first_tile = int(min(first, static_cast<long long>(list.tile_count)));
@@ -164,7 +165,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
   PairPosition<T> pi{};
   float4 center{};  // the cluster's image centre; w: one image per partner serves
   T qi = 0;
-  const typename Evaluator::Params* row = params;
+  typename Pairs::Row row{};
   for (int t = first_tile; t < end_tile; ++t) {
     const int2 tile = list.tiles[t];
     if (tile.x != cluster) {
@@ -175,7 +176,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
       pi = pos[max(a, 0)];
       if (center.w != 0.0f) pi = image_near(pi, center, box);
       qi = physics::charge_of<Evaluator>(charge, max(a, 0));
-      row = params + pi.type * num_types;
+      row = staged.row(pi.type);
     }
     const std::uint32_t mask = list.masks[std::size_t(t) * kClusterSize + lane];
     if (!__any_sync(kAll, mask != 0)) continue;
@@ -246,12 +247,11 @@ __global__ void fixed_forces_to_output_kernel(int n, FixedForceView acc, ForceOu
   }
 }
 
-/// Forces over the cluster pair lists, written to or added to `out` as `mode` says; `fixed`:
-/// the accumulators (sized here).
-template <class Evaluator>
+/// Forces over the cluster pair lists, written to or added to `out` as `mode` says; `pairs`:
+/// the pairs' parameters (TablePairs or RecordPairs); `fixed`: the accumulators (sized here).
+template <class Evaluator, class Pairs>
 void cluster_pair_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
-                             const core::BoxView<typename Evaluator::Real>& box,
-                             const typename Evaluator::Params* table, int num_types,
+                             const core::BoxView<typename Evaluator::Real>& box, const Pairs& pairs,
                              const double* charge, const ClusterPairsView& list,
                              DeviceFixedForces& fixed, ForceOutputView out, OutputMode mode,
                              cudaStream_t stream) {
@@ -259,14 +259,14 @@ void cluster_pair_force_cuda(const PairPosition<typename Evaluator::Real>* pos, 
   fixed.resize(n, stream);
   with_output_mode(mode, [&](auto with_energy, auto accumulate) {
     constexpr bool kEnergy = decltype(with_energy)::value;
-    auto* kernel = cluster_pair_force_kernel<Evaluator, kEnergy>;
-    const std::size_t shared = table_shared_bytes<typename Evaluator::Params>(kernel, num_types);
+    auto* kernel = cluster_pair_force_kernel<Evaluator, kEnergy, Pairs>;
+    const std::size_t shared = shared_bytes_for(kernel, pairs.bytes());
     if (list.tile_count > 0) {
       const long long warps = (list.tile_count + list.tiles_per_warp - 1) / list.tiles_per_warp;
       const int blocks =
           static_cast<int>((warps * kClusterSize + kClusterForceBlock - 1) / kClusterForceBlock);
-      kernel<<<blocks, kClusterForceBlock, shared, stream>>>(pos, box, table, num_types, charge,
-                                                             list, fixed.view());
+      kernel<<<blocks, kClusterForceBlock, shared, stream>>>(pos, box, pairs, charge, list,
+                                                             fixed.view());
       NOVAMD_CUDA_CHECK_LAUNCH();
     }
     fixed_forces_to_output_kernel<kEnergy, decltype(accumulate)::value>

@@ -93,29 +93,34 @@ struct LaneSums {
   }
 };
 
-/// The evaluator's parameter table copied to shared memory by the whole block; the table in
-/// global memory itself where the launch gave too little dynamic shared memory to hold it (a
-/// table beyond the device's limit: table_shared_bytes).
-template <class Params>
-__device__ const Params* table_in_shared(const Params* __restrict__ table, int num_types) {
+/// `count` entries copied to shared memory by the whole block; the entries in global memory
+/// themselves where the launch gave too little dynamic shared memory to hold them (more than the
+/// device's limit: shared_bytes_for).
+template <class Entry>
+__device__ const Entry* entries_in_shared(const Entry* __restrict__ entries, int count) {
   extern __shared__ unsigned char dynamic_shared[];
   unsigned int given;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
-  if (given < sizeof(Params) * num_types * num_types) return table;
-  auto* params = reinterpret_cast<Params*>(dynamic_shared);
-  for (int k = threadIdx.x; k < num_types * num_types; k += blockDim.x) params[k] = table[k];
+  if (given < sizeof(Entry) * count) return entries;
+  auto* copy = reinterpret_cast<Entry*>(dynamic_shared);
+  for (int k = threadIdx.x; k < count; k += blockDim.x) copy[k] = entries[k];
   __syncthreads();
-  return params;
+  return copy;
 }
 
-/// The dynamic shared memory a launch of `kernel` gives the evaluator's table of num_types^2
-/// entries of `Params`: the table's bytes, the kernel's limit raised to them where they pass the
-/// default 48 KiB, or 0 where they pass the device's opt-in limit (227 KiB on Hopper; a table of
-/// about 60 species of LJ + PME), and the kernel reads the table from global memory. One
-/// device per process: a raised limit holds for every later launch.
-template <class Params, class Kernel>
-std::size_t table_shared_bytes(Kernel* kernel, int num_types) {
-  const std::size_t bytes = sizeof(Params) * std::size_t(num_types) * std::size_t(num_types);
+/// The evaluator's parameter table of num_types^2 entries in shared memory (entries_in_shared).
+template <class Params>
+__device__ const Params* table_in_shared(const Params* __restrict__ table, int num_types) {
+  return entries_in_shared(table, num_types * num_types);
+}
+
+/// The dynamic shared memory a launch of `kernel` gives `bytes` of entries: all of them, the
+/// kernel's limit raised to them where they pass the default 48 KiB, or 0 where they pass the
+/// device's opt-in limit (227 KiB on Hopper; a table of about 60 species of LJ + PME), and the
+/// kernel reads them from global memory. One device per process: a raised limit holds for every
+/// later launch.
+template <class Kernel>
+std::size_t shared_bytes_for(Kernel* kernel, std::size_t bytes) {
   constexpr std::size_t kDefault = 48 * 1024;
   if (bytes <= kDefault) return bytes;
   static const int opt_in = [] {
@@ -134,6 +139,12 @@ std::size_t table_shared_bytes(Kernel* kernel, int num_types) {
     raised = bytes;
   }
   return bytes;
+}
+
+/// The dynamic shared memory for the evaluator's table of num_types^2 entries of `Params`.
+template <class Params, class Kernel>
+std::size_t table_shared_bytes(Kernel* kernel, int num_types) {
+  return shared_bytes_for(kernel, sizeof(Params) * std::size_t(num_types) * std::size_t(num_types));
 }
 
 /// Calls `launch(std::integral_constant<int, G>{})` for the runtime lane count G.

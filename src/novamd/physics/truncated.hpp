@@ -41,14 +41,19 @@ struct Truncated {
   /// Parameters for a finite cutoff; `mode` must be ShiftForce exactly when ForceShift is set.
   static Params make_params(const typename Potential::Params& potential, double cutoff,
                             Truncation mode) {
-    const T rc2 = static_cast<T>(cutoff * cutoff);
-    const PairResult<T> at_cutoff = Potential::evaluate(rc2, potential);
-    const T rc = static_cast<T>(cutoff);
-    const T force = at_cutoff.force_over_r * rc;
+    return at_cutoff(potential, static_cast<T>(cutoff * cutoff), static_cast<T>(cutoff), mode);
+  }
+
+  /// The same from the cutoff r_c and its square in T, on the host or the device (where a
+  /// kernel rebuilds a pair's parameters from per-type records: type_records.hpp).
+  NOVAMD_HD static Params at_cutoff(const typename Potential::Params& potential, T rc2, T rc,
+                                    Truncation mode) {
+    const PairResult<T> at_rc = Potential::evaluate(rc2, potential);
+    const T force = at_rc.force_over_r * rc;
     Params p{potential, rc2, T(0), T(0)};
-    if (mode == Truncation::ShiftEnergy) p.energy_shift = at_cutoff.energy;
+    if (mode == Truncation::ShiftEnergy) p.energy_shift = at_rc.energy;
     if constexpr (ForceShift) {
-      p.energy_shift = at_cutoff.energy + rc * force;
+      p.energy_shift = at_rc.energy + rc * force;
       p.force_at_cutoff = force;
     }
     return p;

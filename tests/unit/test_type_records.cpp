@@ -1,0 +1,152 @@
+// Lennard-Jones + Ewald real-space tables held as a record per type (physics/type_records.hpp),
+// which the GPU's cluster kernel reads in place of the table in single precision: every entry
+// the records rebuild is within a few float roundings of the table's, for Lorentz-Berthelot
+// species of every truncation and for the AMBER dipeptide's prmtop (whose A and B coefficients
+// follow the same rules to their printed digits); a table with a pair of its own (NBFIX), a
+// geometric sigma or a per-pair Coulomb difference is refused, and the kernel reads the table.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "novamd/core/species.hpp"
+#include "novamd/core/units.hpp"
+#include "novamd/forces/pair_sum_terms.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/physics/type_records.hpp"
+#include "support/example_systems.hpp"
+
+namespace {
+
+using novamd::forces::CoulombMethod;
+using novamd::forces::CoulombSettings;
+using novamd::forces::LennardJonesSettings;
+using novamd::physics::TypeRecords;
+
+/// Rebuilt C6 and C12 carry the records' rounding (sigma^12 multiplies sigma's by 12) and seven
+/// float operations: below 2e-6 relative. The tables' own entries are rounded once from double.
+constexpr double kRebuilt = 2e-6;
+
+CoulombSettings pme(double cutoff) {
+  CoulombSettings c;
+  c.method = CoulombMethod::Pme;
+  c.cutoff = cutoff;
+  c.ewald.alpha = 0.3;
+  return c;
+}
+
+/// Four species: three Lennard-Jones sites of different sizes and a bare charge (no like pair).
+const novamd::core::SpeciesTable kSpecies(
+    {{"C", 0.0, 12.0, 0}, {"O", 0.0, 16.0, 0}, {"N", 0.0, 14.0, 0}, {"H", 0.4, 1.0, 0}});
+
+LennardJonesSettings lorentz_berthelot(novamd::forces::Truncation truncation) {
+  LennardJonesSettings s;
+  s.cutoff = 9.0;
+  s.truncation = truncation;
+  s.pairs = {{"C", "C", 0.086, 3.40}, {"O", "O", 0.21, 2.96}, {"N", "N", 0.17, 3.25}};
+  return s;
+}
+
+/// Calls check(table, records) with the one-pass table of `lj` and `coulomb` in float and what
+/// from_table makes of it.
+template <class Check>
+void with_records(const LennardJonesSettings& lj, const CoulombSettings& coulomb,
+                  const novamd::core::SpeciesTable& species, Check&& check) {
+  novamd::forces::with_lj_coulomb_sum<float>(
+      lj, coulomb, species, novamd::core::real_units(), [&]<class Sum>(const auto& table) -> int {
+        if constexpr (TypeRecords<Sum>::kAvailable) {
+          check.template operator()<Sum>(table, TypeRecords<Sum>::from_table(table, 1e-5));
+        } else {  // CHARMM switching: a table always
+          ADD_FAILURE() << "these settings have no switching";
+        }
+        return 0;
+      });
+}
+
+double relative(double x, double y) {
+  return x == y ? 0.0 : std::abs(x - y) / std::max(std::abs(x), std::abs(y));
+}
+
+/// Every rebuilt entry against the table's: C12, C6 and the shifts within kRebuilt, the rest
+/// bitwise.
+template <class Sum, class Table, class Records>
+void expect_rebuilt(const Table& table, const Records& records) {
+  ASSERT_TRUE(records.has_value());
+  const auto& [per_type, shared] = *records;
+  ASSERT_EQ(int(per_type.size()), table.num_types());
+  for (int a = 0; a < table.num_types(); ++a) {
+    for (int b = 0; b < table.num_types(); ++b) {
+      const auto& entry = table.view()(a, b);
+      const auto rebuilt = TypeRecords<Sum>::combine(per_type[a], per_type[b], shared);
+      EXPECT_LE(relative(entry.first.potential.c12, rebuilt.first.potential.c12), kRebuilt);
+      EXPECT_LE(relative(entry.first.potential.c6, rebuilt.first.potential.c6), kRebuilt);
+      EXPECT_LE(relative(entry.first.energy_shift, rebuilt.first.energy_shift), kRebuilt);
+      EXPECT_LE(relative(entry.first.force_at_cutoff, rebuilt.first.force_at_cutoff), kRebuilt);
+      EXPECT_EQ(entry.first.cutoff_squared, rebuilt.first.cutoff_squared);
+      EXPECT_EQ(entry.second.potential.alpha, rebuilt.second.potential.alpha);
+      EXPECT_EQ(entry.second.energy_shift, rebuilt.second.energy_shift);
+    }
+  }
+}
+
+TEST(TypeRecords, LorentzBerthelotSpeciesAreRebuiltInEveryTruncation) {
+  using novamd::forces::Truncation;
+  for (const auto truncation : {Truncation::Cut, Truncation::ShiftEnergy, Truncation::ShiftForce}) {
+    SCOPED_TRACE(int(truncation));
+    with_records(
+        lorentz_berthelot(truncation), pme(9.0), kSpecies,
+        [&]<class Sum>(const auto& table, const auto& records) {
+          expect_rebuilt<Sum>(table, records);
+          // The bare charge H has no Lennard-Jones with anything.
+          const auto& [per_type, shared] = *records;
+          EXPECT_EQ(per_type[3].root_eps4, 0.0f);
+          EXPECT_EQ(TypeRecords<Sum>::combine(per_type[3], per_type[1], shared).first.potential.c6,
+                    0.0f);
+          if (truncation != Truncation::Cut)  // the shifts are not zero: compared above
+            EXPECT_NE(table.view()(0, 1).first.energy_shift, 0.0f);
+        });
+  }
+}
+
+TEST(TypeRecords, APairOfItsOwnOrOtherMixingIsReadAsATable) {
+  auto nbfix = lorentz_berthelot(novamd::forces::Truncation::Cut);
+  nbfix.pairs.push_back({"C", "O", 0.15, 3.0});  // not (3.40 + 2.96) / 2, sqrt(0.086 x 0.21)
+  auto geometric = lorentz_berthelot(novamd::forces::Truncation::Cut);
+  geometric.mixing = novamd::forces::Mixing::Geometric;
+  for (const auto& lj : {nbfix, geometric}) {
+    with_records(lj, pme(9.0), kSpecies, [&]<class Sum>(const auto&, const auto& records) {
+      EXPECT_FALSE(records.has_value());
+    });
+  }
+  // Differences far below float's resolution pass; a rebuilt entry 1e-4 off does not.
+  with_records(lorentz_berthelot(novamd::forces::Truncation::Cut), pme(9.0), kSpecies,
+               [&]<class Sum>(auto table, const auto&) {
+                 auto& entry = table.at(0, 2);
+                 entry.first.potential.c12 *= 1.0001f;
+                 EXPECT_FALSE(TypeRecords<Sum>::from_table(table, 1e-5).has_value());
+                 entry.first.potential.c12 /= 1.0001f;
+                 EXPECT_TRUE(TypeRecords<Sum>::from_table(table, 1e-5).has_value());
+               });
+}
+
+TEST(TypeRecords, TheAmberDipeptidesCoefficientsFollowTheRules) {
+  const auto config = novamd::io::parse_config(
+      novamd::test::kDipeptideExampleSystem +
+          "forces:\n  - lennard_jones: {cutoff: 9.0}\n"
+          "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 5.0e-4}\n"
+          "integrator: {type: velocity_verlet, timestep: 1.0}\nrun: {steps: 0}\n",
+      "dipeptide.yaml", {});
+  const auto& lj = std::get<LennardJonesSettings>(config.forces.at(0));
+  auto coulomb = std::get<CoulombSettings>(config.forces.at(1));
+  coulomb.ewald.alpha = 0.3;  // as the box would resolve it; the records do not depend on it
+  with_records(lj, coulomb, config.system.species,
+               [&]<class Sum>(const auto& table, const auto& records) {
+                 EXPECT_GT(table.num_types(), 5);
+                 expect_rebuilt<Sum>(table, records);
+               });
+}
+
+}  // namespace
