@@ -86,9 +86,10 @@ openmm_side() {
     PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/molecular.py "$@" 2>&1 | tee -a "$summary"
 }
 
-# The median duration per kernel name of an Nsight Compute report (launches, median us, name).
+# The median duration per kernel name of an Nsight Compute report (launches, median us, name);
+# $2: what ran.
 kernel_medians() {
-  python3 - "$1" <<'PY'
+  python3 - "$1" "$2" <<'PY'
 import re, statistics, sys
 name, times = None, {}
 for line in open(sys.argv[1]):
@@ -101,7 +102,7 @@ for line in open(sys.argv[1]):
         scale = {"ns": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
                  "nsecond": 1e-3}.get(m.group(1), 1.0)
         times.setdefault(name, []).append(float(m.group(2).replace(",", "")) * scale)
-print(f"{sys.argv[1].split('/')[-1]}: PME water, 24,000 atoms, mixed: launches, median us, sum us, kernel")
+print(f"{sys.argv[1].split('/')[-1]}: {sys.argv[2]}: launches, median us, sum us, kernel")
 for k, v in sorted(times.items(), key=lambda kv: -statistics.median(kv[1])):
     print(f"{len(v):4d} {statistics.median(v):9.2f} {sum(v):9.1f}  {k}")
 PY
@@ -273,7 +274,8 @@ if [[ $what == pme-kernels ]]; then
       --precision mixed --water-edges 20 > "$OUT/ncu_kernels_openmm.txt" 2>&1
   fi
   for file in ncu_kernels_novamd.txt ncu_kernels_clusters.txt ncu_kernels_openmm.txt; do
-    [[ -f $OUT/$file ]] && kernel_medians "$OUT/$file" | tee -a "$OUT/kernels.txt"
+    [[ -f $OUT/$file ]] &&
+      kernel_medians "$OUT/$file" "PME water, 24,000 atoms, mixed" | tee -a "$OUT/kernels.txt"
   done
 fi
 if [[ $what == pair-profile ]]; then
@@ -353,7 +355,8 @@ if [[ $what == water-rigid ]]; then
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 --launch-count 200 \
     $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --restart /tmp/rigid20.chk \
     > "$OUT/ncu_kernels_rigid.txt" 2>&1
-  kernel_medians "$OUT/ncu_kernels_rigid.txt" | tee "$OUT/kernels_rigid.txt" | tee -a "$summary"
+  kernel_medians "$OUT/ncu_kernels_rigid.txt" "rigid SPC/E water, 24,000 atoms, mixed, 2 fs" |
+    tee "$OUT/kernels_rigid.txt" | tee -a "$summary"
 fi
 if [[ $what == dhfr ]]; then
   # The JAC benchmark (benchmarks/dhfr/dhfr.yaml: DHFR in TIP3P water, 23,558 atoms, PME 9 A at
@@ -397,8 +400,8 @@ PY
   (cd /tmp/dhfr && ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 \
      --launch-count 200 "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
      --steps 1080 --restart warm2.0-default.chk > "$OUT/ncu_kernels_dhfr.txt" 2>&1)
-  kernel_medians "$OUT/ncu_kernels_dhfr.txt" | tee "$OUT/kernels_dhfr.txt" | head -25 |
-    tee -a "$summary"
+  kernel_medians "$OUT/ncu_kernels_dhfr.txt" "DHFR (JAC), 23,558 atoms, mixed, 2 fs" |
+    tee "$OUT/kernels_dhfr.txt" | head -25 | tee -a "$summary"
   # What bounds the constraint kernels: Nsight Compute's sections on two launches of each
   # (ncu_constraints.txt).
   (cd /tmp/dhfr && ncu --clock-control none --section SpeedOfLight --section Occupancy \
@@ -453,7 +456,7 @@ if [[ $what == all || $what == pme-profile ]]; then
     --section SpeedOfLight --section Occupancy --section LaunchStats \
     $build/novamd run "${water_run[@]}" > "$OUT/ncu_pme_lists.txt" 2>&1
   for file in ncu_pme.txt ncu_pme_lists.txt; do
-    kernel_medians "$OUT/$file" | tee -a "$summary"
+    kernel_medians "$OUT/$file" "PME water, 24,000 atoms" | tee -a "$summary"
   done
 fi
 if [[ $what == all || $what == lj-profile ]]; then
