@@ -253,10 +253,10 @@ TEST(CudaMolecular, ClusterPairListsMatchTheCpu) {
 
 // A table of 60 species (3,600 pairs of 11 LJ and Ewald parameters: in mixed precision
 // 155 KiB, more than the 48 KiB of shared memory a launch gets unasked, held in shared memory
-// after raising the kernel's limit; in double 309 KiB, beyond the 227 KiB a Hopper block may
-// have, read from global memory) over cluster pairs and per-particle lists: the JAC
-// benchmark's prmtop has 37 types. Charged LJ particles scattered at random, LJ and PME in one
-// pass.
+// after raising the kernel's limit, or 60 records per type over cluster pairs; in double
+// 309 KiB, beyond the 227 KiB a Hopper block may have, read from global memory) over cluster
+// pairs and per-particle lists: the JAC benchmark's prmtop has 37 types. Charged LJ particles
+// scattered at random, LJ and PME in one pass.
 TEST(CudaMolecular, ClusterPairsTakeATableOfManySpecies) {
   SKIP_WITHOUT_GPU();
   constexpr int kSpecies = 60;
@@ -292,6 +292,36 @@ TEST(CudaMolecular, ClusterPairsTakeATableOfManySpecies) {
     for (const char* precision : {"double", "mixed"}) {
       SCOPED_TRACE(std::string(layout) + ", " + precision);
       expect_matches_cpu(yaml + "neighbors: {layout: " + layout + "}\n", precision, 1e-9);
+    }
+  }
+  // The species mix by Lorentz-Berthelot, so mixed precision over clusters reads records per type
+  // (physics/type_records.hpp); one pair of its own (NBFIX) makes it read the 155 KiB table.
+  std::string nbfix = yaml;
+  const std::string last_pair = "        - {types: [S0, S0]";
+  nbfix.insert(nbfix.find(last_pair), "        - {types: [S0, S1], epsilon: 0.15, sigma: 3.0}\n");
+  SCOPED_TRACE("a pair of its own, clusters, mixed");
+  expect_matches_cpu(nbfix + "neighbors: {layout: clusters}\n", "mixed", 1e-9);
+}
+
+// Records per type rebuild the cutoff's shifts in the kernel: the water over cluster pairs in
+// mixed precision with Lennard-Jones energy-shifted and force-shifted, against the CPU's table,
+// and energy steps that move the particles as other steps do (the force pass and the energy pass
+// rebuild the same parameters).
+TEST(CudaMolecular, RecordsPerTypeHoldTheShiftedTruncations) {
+  SKIP_WITHOUT_GPU();
+  for (const char* truncation : {"shift", "force_shift"}) {
+    SCOPED_TRACE(truncation);
+    std::string yaml = kWater + "neighbors: {layout: clusters}\n";
+    const std::string lj = "lennard_jones: {cutoff: 9.0}";
+    yaml.replace(yaml.find(lj), lj.size(),
+                 std::string("lennard_jones: {cutoff: 9.0, truncation: ") + truncation + "}");
+    expect_matches_cpu(yaml, "mixed", 1e-9);
+    const Evaluation without = evaluate(yaml, "cuda", "mixed", EnergyRequest::Skip);
+    const Evaluation with = evaluate(yaml, "cuda", "mixed", EnergyRequest::Compute);
+    for (std::size_t i = 0; i < with.particles.size(); ++i) {
+      ASSERT_EQ(with.particles.force.x[i], without.particles.force.x[i]) << i;
+      ASSERT_EQ(with.particles.force.y[i], without.particles.force.y[i]) << i;
+      ASSERT_EQ(with.particles.force.z[i], without.particles.force.z[i]) << i;
     }
   }
 }

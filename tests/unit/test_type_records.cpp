@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -25,10 +26,6 @@ using novamd::forces::CoulombMethod;
 using novamd::forces::CoulombSettings;
 using novamd::forces::LennardJonesSettings;
 using novamd::physics::TypeRecords;
-
-/// Rebuilt C6 and C12 carry the records' rounding (sigma^12 multiplies sigma's by 12) and seven
-/// float operations: below 2e-6 relative. The tables' own entries are rounded once from double.
-constexpr double kRebuilt = 2e-6;
 
 CoulombSettings pme(double cutoff) {
   CoulombSettings c;
@@ -58,7 +55,7 @@ void with_records(const LennardJonesSettings& lj, const CoulombSettings& coulomb
   novamd::forces::with_lj_coulomb_sum<float>(
       lj, coulomb, species, novamd::core::real_units(), [&]<class Sum>(const auto& table) -> int {
         if constexpr (TypeRecords<Sum>::kAvailable) {
-          check.template operator()<Sum>(table, TypeRecords<Sum>::from_table(table, 1e-5));
+          check.template operator()<Sum>(table, TypeRecords<Sum>::from_table(table, lj.cutoff));
         } else {  // CHARMM switching: a table always
           ADD_FAILURE() << "these settings have no switching";
         }
@@ -70,8 +67,8 @@ double relative(double x, double y) {
   return x == y ? 0.0 : std::abs(x - y) / std::max(std::abs(x), std::abs(y));
 }
 
-/// Every rebuilt entry against the table's: C12, C6 and the shifts within kRebuilt, the rest
-/// bitwise.
+/// Every rebuilt entry against the table's: C12, C6 and the shifts within the records' rounding
+/// (TypeRecords::kTolerance, 64 float roundings, derived there), the rest bitwise.
 template <class Sum, class Table, class Records>
 void expect_rebuilt(const Table& table, const Records& records) {
   ASSERT_TRUE(records.has_value());
@@ -81,6 +78,7 @@ void expect_rebuilt(const Table& table, const Records& records) {
     for (int b = 0; b < table.num_types(); ++b) {
       const auto& entry = table.view()(a, b);
       const auto rebuilt = TypeRecords<Sum>::combine(per_type[a], per_type[b], shared);
+      constexpr double kRebuilt = TypeRecords<Sum>::kTolerance;
       EXPECT_LE(relative(entry.first.potential.c12, rebuilt.first.potential.c12), kRebuilt);
       EXPECT_LE(relative(entry.first.potential.c6, rebuilt.first.potential.c6), kRebuilt);
       EXPECT_LE(relative(entry.first.energy_shift, rebuilt.first.energy_shift), kRebuilt);
@@ -121,14 +119,18 @@ TEST(TypeRecords, APairOfItsOwnOrOtherMixingIsReadAsATable) {
       EXPECT_FALSE(records.has_value());
     });
   }
-  // Differences far below float's resolution pass; a rebuilt entry 1e-4 off does not.
+  // An entry a quarter of the tolerance off still passes (the rebuilt entries here are within
+  // some 1e-7 of the table's); one five times the tolerance off does not.
   with_records(lorentz_berthelot(novamd::forces::Truncation::Cut), pme(9.0), kSpecies,
-               [&]<class Sum>(auto table, const auto&) {
-                 auto& entry = table.at(0, 2);
-                 entry.first.potential.c12 *= 1.0001f;
-                 EXPECT_FALSE(TypeRecords<Sum>::from_table(table, 1e-5).has_value());
-                 entry.first.potential.c12 /= 1.0001f;
-                 EXPECT_TRUE(TypeRecords<Sum>::from_table(table, 1e-5).has_value());
+               [&]<class Sum>(const auto& table, const auto&) {
+                 for (const auto [factor, passes] :
+                      {std::pair{0.25, true}, std::pair{-0.25, true}, std::pair{5.0, false}}) {
+                   auto changed = table;
+                   auto& c12 = changed.at(0, 2).first.potential.c12;
+                   c12 = float(double(c12) * (1.0 + factor * TypeRecords<Sum>::kTolerance));
+                   EXPECT_EQ(TypeRecords<Sum>::from_table(changed, 9.0).has_value(), passes)
+                       << factor;
+                 }
                });
 }
 

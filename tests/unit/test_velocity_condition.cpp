@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "novamd/core/units.hpp"
@@ -69,6 +70,32 @@ TEST(VelocityCondition, NoseHooverLeavesItToTheClosingKick) {
     EXPECT_EQ(log[k + 2], "B");
   }
   EXPECT_EQ(drifts, 1);
+}
+
+/// An integrator of the given splitting, for splittings no integrator of the engine has.
+class Splitting final : public novamd::integrate::Integrator {
+ public:
+  explicit Splitting(novamd::integrate::Splitting stages)
+      : Integrator(1.0, {100}, std::move(stages)) {}
+  std::string name() const override { return "splitting"; }
+};
+
+TEST(VelocityCondition, AKickFusedWithADriftDoesNotTakeItOver) {
+  using novamd::integrate::Operator;
+  const auto one_step_of = [](novamd::integrate::Splitting stages) {
+    Splitting integrator(std::move(stages));
+    RecordingOperations ops;
+    integrator.step(ops, 1, novamd::integrate::EnergyRequest::Skip);
+    return ops.log;
+  };
+  // The kick after the forces runs fused with the next drift, without a condition of its own.
+  EXPECT_EQ(one_step_of({{Operator::Drift, 0.5},
+                         {Operator::Forces},
+                         {Operator::Kick, 1.0},
+                         {Operator::Drift, 0.5}}),
+            (Log{"A+", "F", "B", "A+"}));
+  EXPECT_EQ(one_step_of({{Operator::Drift, 1.0}, {Operator::Forces}, {Operator::Kick, 1.0}}),
+            (Log{"A-", "F", "B"}));
 }
 
 }  // namespace

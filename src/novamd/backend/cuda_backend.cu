@@ -132,7 +132,8 @@ class CudaBackend final : public Backend {
   void constrain_initial_state() override {
     if (!constraints_) return;
     constraints_->keep_positions(pointers_of(device_.position), size(), stream_.get());
-    constraints_->after_drift(group_arrays(), 1.0, false, true, pack_position(), stream_.get());
+    constraints_->after_drift(group_arrays(), 1.0, /*correct_velocities=*/false,
+                              /*velocity_condition=*/true, pack_position(), stream_.get());
     energy_current_ = false;
   }
 

@@ -13,7 +13,8 @@
 ///
 /// - ConstrainDrift: after a drift from positions `before`, the positions constrained (SETTLE
 ///   for a water, settle.hpp; SHAKE for a cluster, cluster_constraints.hpp), the velocities
-///   corrected by the same displacements over dt, then RATTLE's velocity condition.
+///   corrected by the same displacements over dt, then RATTLE's velocity condition (unless the
+///   next kick applies it: DriftCorrection::velocity_condition).
 /// - ConstrainVelocities: the velocity condition alone (after a kick or an O step; its
 ///   kinetic-energy change can be booked as the thermostat's heat).
 /// - ConstraintVirial: the virial of the instantaneous constraint forces, per group.

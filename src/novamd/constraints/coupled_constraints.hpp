@@ -287,7 +287,8 @@ NOVAMD_HD bool coupled_velocities(const CoupledView& v, const GroupArrays& a, in
 }
 
 /// After a drift (`drift`): each set's positions constrained by CCMA, its velocities corrected
-/// by the displacements over the drift's time (where asked), then the velocity condition.
+/// by the displacements over the drift's time (where asked), then the velocity condition (where
+/// asked).
 template <class OnMove = NoMoveHook>
 struct CoupledDrift {
   GroupArrays a;

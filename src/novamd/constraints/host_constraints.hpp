@@ -51,7 +51,7 @@ class HostConstraints {
   /// `velocity_condition` (integrate::VelocityCondition says when it may wait).
   /// @throws core::RunError where SHAKE does not converge, naming the cluster and the deviation.
   void after_drift(core::ParticleData& p, double dt, const core::BoxView<double>& box,
-                   const std::vector<double>& inverse_mass_by_type, bool velocity_condition = true);
+                   const std::vector<double>& inverse_mass_by_type, bool velocity_condition);
 
   /// The velocity condition (inverse masses include the force-to-acceleration factor); where
   /// `heat` is given, each particle's kinetic-energy change is added to heat[i] (O steps).

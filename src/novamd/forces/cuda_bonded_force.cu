@@ -306,7 +306,9 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     const long long total = families == 0 ? 0
                                           : parts_.base[families - 1] +
                                                 static_cast<long long>(rows.back().entries.size());
-    if (total > INT32_MAX) throw core::InputError("bonded terms: more than 2^31 term particles");
+    // The sum kernel's chunks step past the last entry by up to kSumChunk.
+    if (total > INT32_MAX - kSumChunk)
+      throw core::InputError("bonded terms: more than 2^31 term particles");
     std::vector<std::int32_t> offsets{0}, entries;
     entries.reserve(static_cast<std::size_t>(total));
     for (std::size_t id = 0; id < n; ++id) {

@@ -27,6 +27,13 @@
 
 namespace novamd::forces {
 
+/// The record and common part of TypeRecords R where it has them (unused placeholders
+/// otherwise).
+template <class R>
+using RecordOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Record;
+template <class R>
+using CommonOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Common;
+
 /// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
 /// lives on the device. Verlet lists take the layout `neighbors.layout` names: a list per
 /// particle (each pair twice, no scattered sums) or cluster pairs (each pair once, the
@@ -37,12 +44,6 @@ namespace novamd::forces {
 /// cutoff) runs in one pass over one Verlet list, and reports each potential's energy as its
 /// own part; where the box does not hold a list's cells, the two `separate` terms (set by
 /// set_separate_terms) run instead, each over its own traversal.
-/// The record and shared part of TypeRecords R where it has them (unused placeholders otherwise).
-template <class R>
-using RecordOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Record;
-template <class R>
-using SharedOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Shared;
-
 template <class Evaluator, class AccT>
 class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
  public:
@@ -87,7 +88,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       if (term) term->invalidate_lists();
   }
   std::size_t bytes() const override {
-    std::size_t held = table_.bytes() + (list_ ? list_->bytes() : 0) +
+    std::size_t held = table_.bytes() + records_.bytes() + (list_ ? list_->bytes() : 0) +
                        (clusters_ ? clusters_->bytes() : 0) + fixed_.bytes() + cells_.bytes() +
                        partial_bytes() + rows_.bytes();
     for (const auto& term : separate_)
@@ -205,10 +206,10 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
           neighbors::cluster_pair_force_cuda<E>(in.positions, in.n, in.box, pairs, in.fields.charge,
                                                 clusters_->view(), fixed_, out, mode, stream);
         };
-        if constexpr (kHasRecords) {
-          if (records_.size() > 0) {
+        if constexpr (kMayReadRecords) {
+          if (records_common_) {
             pairs_over_clusters(
-                neighbors::RecordPairs<Evaluator>{records_.data(), num_types_, *records_shared_});
+                neighbors::RecordPairs<Evaluator>{records_.data(), num_types_, *records_common_});
             return;
           }
         }
@@ -314,17 +315,18 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   std::size_t partial_bytes() const { return partial_.bytes(); }
 
   /// Records per type in place of the table for the cluster kernel (physics/type_records.hpp),
-  /// where the evaluator has them, the pair arithmetic is single precision and the table
-  /// follows them to within 1e-5 relative (their own rounding in float is below 2e-6); double
-  /// precision reads the table's entries as they are.
-  static constexpr bool kHasRecords =
+  /// where the evaluator has them, the lists are cluster pairs, the pair arithmetic is single
+  /// precision and the table follows the records to within their rounding
+  /// (TypeRecords::kTolerance); double precision reads the table's entries as they are.
+  static constexpr bool kMayReadRecords =
       physics::TypeRecords<Evaluator>::kAvailable && std::is_same_v<PairT, float>;
   void keep_type_records(const physics::PairTable<typename Evaluator::Params>& table) {
-    if constexpr (kHasRecords) {
-      constexpr double kTolerance = 1e-5;
-      if (auto records = physics::TypeRecords<Evaluator>::from_table(table, kTolerance)) {
+    if constexpr (kMayReadRecords) {
+      if (layout_ != neighbors::ListLayout::Clusters) return;
+      if (auto records = physics::TypeRecords<Evaluator>::from_table(table, cutoff_)) {
         records_.copy_from_host(records->first, nullptr);
-        records_shared_ = records->second;
+        records_common_ = records->second;
+        NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the host records go out of scope
       }
     }
   }
@@ -339,7 +341,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   /// The cluster kernel's records per type and what every pair shares (keep_type_records).
   using Records = physics::TypeRecords<Evaluator>;
   core::DeviceBuffer<RecordOf<Records>> records_;
-  std::optional<SharedOf<Records>> records_shared_;
+  std::optional<CommonOf<Records>> records_common_;
   neighbors::PartialSums<AccT> partial_;
   neighbors::RangePairs range_pairs_;
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs

@@ -48,8 +48,10 @@ VelocityCondition Integrator::condition_after_drift(std::size_t k) const {
     switch (splitting_[j].op) {
       case Operator::Forces:
         continue;
-      case Operator::Kick:
-        return VelocityCondition::Deferred;
+      case Operator::Kick:  // a kick fused with a drift leaves the condition to that drift
+        return j + 1 < splitting_.size() && splitting_[j + 1].op == Operator::Drift
+                   ? VelocityCondition::Apply
+                   : VelocityCondition::Deferred;
       default:
         return VelocityCondition::Apply;
     }

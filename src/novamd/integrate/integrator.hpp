@@ -76,7 +76,8 @@ class Integrator {
 
  private:
   /// The velocity condition after the drift at stage k: deferred where the next stage that
-  /// touches the velocities (a force evaluation does not) is a kick.
+  /// touches the velocities (a force evaluation does not) is a kick that applies it itself (not
+  /// one fused with a drift).
   VelocityCondition condition_after_drift(std::size_t k) const;
 
   double dt_;

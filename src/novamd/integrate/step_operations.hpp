@@ -10,13 +10,14 @@
 namespace novamd::integrate {
 
 /// Whether a drift with held distances (constraints) ends with their velocity condition
-/// (RATTLE's second half). Deferred where the next stage to touch the velocities is a kick,
-/// which ends with the condition itself at the same positions (a force evaluation between does
-/// not read them): the projection P is linear and idempotent, so P(P v + b) = P(v + b) and the
-/// velocities after the kick are the same. Applied before anything else that reads them: a
-/// measurement, a thermostat (whose heat would count the radial velocity a drift's correction
-/// leaves, drifting a Langevin run's conserved energy at first order in the time step), the
-/// step's end.
+/// (RATTLE's second half). Deferred where the next stage to touch the velocities is a kick that
+/// ends with the condition itself at the same positions (a force evaluation between does not
+/// read them; a kick fused with the next drift does not apply it): the projection P is linear
+/// and idempotent, so P(P v + b) = P(v + b), and the velocities after the kick are the same to
+/// rounding (to the solver's convergence for coupled sets). Applied before anything else that reads
+/// them: a measurement, a thermostat (whose heat would count the radial velocity a drift's
+/// correction leaves, drifting a Langevin run's conserved energy at first order in the time step),
+/// the step's end.
 enum class VelocityCondition { Apply, Deferred };
 
 /// Whether a force evaluation also computes the potential energy and virial (needed only at

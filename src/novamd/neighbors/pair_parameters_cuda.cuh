@@ -38,28 +38,28 @@ template <class Evaluator>
 struct RecordPairs {
   using Records = physics::TypeRecords<Evaluator>;
   using Record = typename Records::Record;
-  using Shared = typename Records::Shared;
+  using Common = typename Records::Common;
   using Params = typename Evaluator::Params;
   const Record* records;
   int num_types;
-  Shared shared;
+  Common common;
 
   struct Row {
     Record own{};
     const Record* records = nullptr;
-    Shared shared{};
+    Common common{};
     __device__ Params operator[](int type_j) const {
-      return Records::combine(own, records[type_j], shared);
+      return Records::combine(own, records[type_j], common);
     }
   };
   struct Staged {
     const Record* records;
-    Shared shared;
-    __device__ Row row(int type_i) const { return {records[type_i], records, shared}; }
+    Common common;
+    __device__ Row row(int type_i) const { return {records[type_i], records, common}; }
   };
 
   std::size_t bytes() const { return sizeof(Record) * std::size_t(num_types); }
-  __device__ Staged stage() const { return {entries_in_shared(records, num_types), shared}; }
+  __device__ Staged stage() const { return {entries_in_shared(records, num_types), common}; }
 };
 
 }  // namespace novamd::neighbors

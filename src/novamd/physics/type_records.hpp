@@ -19,14 +19,16 @@
 /// memory than water's two.
 ///
 /// Rebuilt entries differ from the table's by rounding in T (the table's are rounded from
-/// double), so `from_table` accepts a table only where every rebuilt entry is within a few
-/// roundings of T of its own; a table with pair-specific overrides (NBFIX) is refused and read as
-/// a table.
+/// double), so `from_table` accepts a table only where every rebuilt entry is within kTolerance
+/// of its own; a table with pair-specific overrides (NBFIX) or another mixing rule is refused and
+/// read as a table. CHARMM switching (switched.hpp) has no records.
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "novamd/core/host_device.hpp"
@@ -47,7 +49,7 @@ struct TypeRecords {
 /// Placeholders for the record types of an evaluator without records.
 struct NoTypeRecords {
   struct Record {};
-  struct Shared {};
+  struct Common {};
 };
 
 /// Lennard-Jones (cut, energy-shifted or force-shifted) with a second potential whose
@@ -65,37 +67,48 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
     T root_eps4;   ///< 2 epsilon_i^(1/2)
   };
 
-  /// What every pair shares.
-  struct Shared {
+  /// What every pair has in common.
+  struct Common {
     typename Second::Params second;
     T cutoff_squared, cutoff;
     Truncation mode;
   };
 
+  /// How far a rebuilt C12, C6 or shift may lie from the table's, relative: 64 roundings of T.
+  /// In units u of one rounding, C12 = (4 eps) sigma^6 sigma^6 carries the records' own (0.5 u
+  /// each, and 3.5 u from deriving sigma and epsilon from the table's rounded C12 and C6: sigma^12
+  /// multiplies sigma's error by 12), sigma's sum (0.5 u), sigma^2 and sigma^6 (2.5 u and
+  /// 8.5 u with their products), the products with 4 epsilon (1.5 u) and the table's own
+  /// rounding: some 24 u; C6 some 14 u; a shift adds the few roundings of V(r_c) or F(r_c), whose
+  /// two terms at r_c differ by orders of magnitude (no cancellation). 64 u leaves a margin.
+  static constexpr double kTolerance = 64 * 0.5 * std::numeric_limits<T>::epsilon();
+
   /// The pair of types a and b: its Lennard-Jones parameters from the two records, truncated
-  /// at the shared cutoff, and the shared second potential.
-  NOVAMD_HD static Params combine(const Record& a, const Record& b, const Shared& shared) {
+  /// at the common cutoff, and the common second potential.
+  NOVAMD_HD static Params combine(const Record& a, const Record& b, const Common& common) {
     const T sigma = a.half_sigma + b.half_sigma;
     const T eps4 = a.root_eps4 * b.root_eps4;
     const T sigma2 = sigma * sigma;
     const T sigma6 = sigma2 * sigma2 * sigma2;
     const typename LennardJones<T>::Params lj{eps4 * sigma6 * sigma6, eps4 * sigma6};
-    return {First::at_cutoff(lj, shared.cutoff_squared, shared.cutoff, shared.mode), shared.second};
+    return {First::at_cutoff(lj, common.cutoff_squared, common.cutoff, common.mode), common.second};
   }
 
-  /// The records and shared part of `table`, where every entry is rebuilt from them to within
-  /// `tolerance` relative (C12, C6 and the shifts; the shared part bitwise); none otherwise.
-  static std::optional<std::pair<std::vector<Record>, Shared>> from_table(
-      const PairTable<Params>& table, double tolerance) {
+  /// The records and common part of `table`, made with cutoff r_c, where every entry is rebuilt
+  /// from them to within kTolerance relative (C12, C6 and the shifts; the common part bitwise);
+  /// none otherwise.
+  static std::optional<std::pair<std::vector<Record>, Common>> from_table(
+      const PairTable<Params>& table, double cutoff) {
+    static_assert(sizeof(typename First::Params) == 5 * sizeof(T),
+                  "from_table compares C12, C6, r_c^2 and both shifts: compare any new field too");
     const int types = table.num_types();
     if (types == 0) return std::nullopt;
     const Params& first_entry = table.view()(0, 0);
-    Shared shared{first_entry.second, first_entry.first.cutoff_squared,
-                  static_cast<T>(std::sqrt(double(first_entry.first.cutoff_squared))),
+    Common common{first_entry.second, first_entry.first.cutoff_squared, static_cast<T>(cutoff),
                   ForceShift ? Truncation::ShiftForce : Truncation::Cut};
     if constexpr (!ForceShift) {
       for (int a = 0; a < types; ++a)
-        if (table.view()(a, a).first.energy_shift != T(0)) shared.mode = Truncation::ShiftEnergy;
+        if (table.view()(a, a).first.energy_shift != T(0)) common.mode = Truncation::ShiftEnergy;
     }
     std::vector<Record> records(types);
     for (int a = 0; a < types; ++a) {
@@ -110,23 +123,23 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
     for (int a = 0; a < types; ++a) {
       for (int b = 0; b < types; ++b) {
         const Params& entry = table.view()(a, b);
-        const Params rebuilt = combine(records[a], records[b], shared);
-        if (!same_bits(entry.second, shared.second) ||
-            entry.first.cutoff_squared != shared.cutoff_squared ||
-            !close(entry.first.potential.c12, rebuilt.first.potential.c12, tolerance) ||
-            !close(entry.first.potential.c6, rebuilt.first.potential.c6, tolerance) ||
-            !close(entry.first.energy_shift, rebuilt.first.energy_shift, tolerance) ||
-            !close(entry.first.force_at_cutoff, rebuilt.first.force_at_cutoff, tolerance))
+        const Params rebuilt = combine(records[a], records[b], common);
+        if (!same_bits(entry.second, common.second) ||
+            entry.first.cutoff_squared != common.cutoff_squared ||
+            !close(entry.first.potential.c12, rebuilt.first.potential.c12) ||
+            !close(entry.first.potential.c6, rebuilt.first.potential.c6) ||
+            !close(entry.first.energy_shift, rebuilt.first.energy_shift) ||
+            !close(entry.first.force_at_cutoff, rebuilt.first.force_at_cutoff))
           return std::nullopt;
       }
     }
-    return std::pair{std::move(records), shared};
+    return std::pair{std::move(records), common};
   }
 
  private:
-  static bool close(T x, T y, double tolerance) {
+  static bool close(T x, T y) {
     return std::abs(double(x) - double(y)) <=
-           tolerance * std::max(std::abs(double(x)), std::abs(double(y)));
+           kTolerance * std::max(std::abs(double(x)), std::abs(double(y)));
   }
   template <class P>
   static bool same_bits(const P& x, const P& y) {
