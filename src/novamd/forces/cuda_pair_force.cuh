@@ -27,13 +27,6 @@
 
 namespace novamd::forces {
 
-/// The record and common part of TypeRecords R where it has them (unused placeholders
-/// otherwise).
-template <class R>
-using RecordOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Record;
-template <class R>
-using CommonOf = typename std::conditional_t<R::kAvailable, R, physics::NoTypeRecords>::Common;
-
 /// A pair force over all pairs, cell lists or Verlet lists: the evaluator's parameter table
 /// lives on the device. Verlet lists take the layout `neighbors.layout` names: a list per
 /// particle (each pair twice, no scattered sums) or cluster pairs (each pair once, the
@@ -340,8 +333,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   core::DeviceBuffer<typename Evaluator::Params> table_;
   /// The cluster kernel's records per type and what every pair shares (keep_type_records).
   using Records = physics::TypeRecords<Evaluator>;
-  core::DeviceBuffer<RecordOf<Records>> records_;
-  std::optional<CommonOf<Records>> records_common_;
+  core::DeviceBuffer<typename Records::Record> records_;
+  std::optional<typename Records::Common> records_common_;
   neighbors::PartialSums<AccT> partial_;
   neighbors::RangePairs range_pairs_;
   neighbors::BlockRangePairs block_pairs_;  ///< a decomposed run's range pairs

@@ -40,14 +40,10 @@
 namespace novamd::physics {
 
 /// Whether Evaluator's table may be held as records per type: only for the evaluators
-/// specialised below.
+/// specialised below (the others have empty record types, never filled).
 template <class Evaluator>
 struct TypeRecords {
   static constexpr bool kAvailable = false;
-};
-
-/// Placeholders for the record types of an evaluator without records.
-struct NoTypeRecords {
   struct Record {};
   struct Common {};
 };
