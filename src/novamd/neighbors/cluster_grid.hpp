@@ -156,12 +156,12 @@ struct ClusterSearchView {
   T limit_squared;  ///< (cutoff + skin)^2, with a little to spare for rounding
 };
 
-/// Calls visit(j) for the clusters j > i whose bounds come within the search's range of cluster
-/// i's, columns in a fixed order (y then x offsets), clusters by index within each. The same
-/// sequence for every lane of a warp that calls it for the same i.
-template <class T, class Visit>
-NOVAMD_HD void for_each_cluster_partner(int i, const ClusterSearchView<T>& s, Visit&& visit) {
-  const ClusterBounds<T> own = s.bounds[i];
+/// Calls visit_range(first, last) for the clusters first .. last - 1 of each column near cluster
+/// i's that may hold its partners (those of index above i), columns in a fixed order (y then x
+/// offsets).
+template <class T, class VisitRange>
+NOVAMD_HD void for_each_partner_column(int i, const ClusterSearchView<T>& s,
+                                       VisitRange&& visit_range) {
   const int column = s.cluster_column[i];
   const int nx = s.columns.nx, ny = s.columns.ny;
   const int cx = column % nx, cy = column / nx;
@@ -175,10 +175,21 @@ NOVAMD_HD void for_each_cluster_partner(int i, const ClusterSearchView<T>& s, Vi
       const int c = y * nx + ((cx + dx) % nx + nx) % nx;
       const int last = s.column_slot[c + 1] / kClusterSize;
       const int first = s.column_slot[c] / kClusterSize;
-      for (int j = first > i ? first : i + 1; j < last; ++j)
-        if (bounds_gap_squared(own, s.bounds[j], s.box) < s.limit_squared) visit(j);
+      visit_range(first > i ? first : i + 1, last);
     }
   }
+}
+
+/// Calls visit(j) for the clusters j > i whose bounds come within the search's range of cluster
+/// i's, columns in a fixed order (for_each_partner_column), clusters by index within each. The
+/// same sequence for every lane of a warp that calls it for the same i.
+template <class T, class Visit>
+NOVAMD_HD void for_each_cluster_partner(int i, const ClusterSearchView<T>& s, Visit&& visit) {
+  const ClusterBounds<T> own = s.bounds[i];
+  for_each_partner_column(i, s, [&](int first, int last) {
+    for (int j = first; j < last; ++j)
+      if (bounds_gap_squared(own, s.bounds[j], s.box) < s.limit_squared) visit(j);
+  });
 }
 
 }  // namespace novamd::neighbors

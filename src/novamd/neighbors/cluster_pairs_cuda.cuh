@@ -151,6 +151,23 @@ __global__ void cluster_bounds_kernel(const PairPosition<T>* __restrict__ pos,
   }
 }
 
+/// for_each_cluster_partner for a whole warp: the lanes test 32 clusters of a column at once
+/// (lane l the l-th), and the clusters that pass are visited in order, so the sequence is the
+/// same; a column costs a memory latency per 32 clusters rather than per cluster.
+template <class T, class Visit>
+__device__ void for_each_cluster_partner_by_warp(int i, int lane, const ClusterSearchView<T>& s,
+                                                 Visit&& visit) {
+  const ClusterBounds<T> own = s.bounds[i];
+  for_each_partner_column(i, s, [&](int first, int last) {
+    for (int base = first; base < last; base += kClusterSize) {
+      const int j = base + lane;
+      const bool near = j < last && bounds_gap_squared(own, s.bounds[j], s.box) < s.limit_squared;
+      for (unsigned passed = __ballot_sync(0xffffffffu, near); passed != 0; passed &= passed - 1)
+        visit(base + __ffs(passed) - 1);
+    }
+  });
+}
+
 /// Calls visit(b, near) on every lane of the warp, for each particle b (lane l: slot l; -1 for
 /// padding) of each partner cluster of cluster i in the search's order, `near` where b comes
 /// within the search's range of cluster i's bounds (a lower bound on its distance to every
@@ -160,7 +177,7 @@ __device__ void for_each_partner_particle(int i, int lane, const PairPosition<T>
                                           const int* slot_particle,
                                           const ClusterSearchView<T>& search, Visit&& visit) {
   const ClusterBounds<T> own = search.bounds[i];
-  for_each_cluster_partner(i, search, [&](int j) {
+  for_each_cluster_partner_by_warp(i, lane, search, [&](int j) {
     const int b = slot_particle[j * kClusterSize + lane];
     bool near = false;
     if (b >= 0) {
@@ -220,7 +237,8 @@ __global__ void fill_tiles_kernel(const PairPosition<T>* __restrict__ pos,
 
 /// One warp per tile: lane l's mask, bit m set where slot l of the cluster and partner m hold
 /// particles within cutoff + skin (at the build) that form no excluded pair and are not one
-/// particle.
+/// particle. Each lane reads its two particles' ids once, and the partners' ids travel with
+/// their positions (a pair within range is tested against the exclusions without a load).
 template <class T>
 __global__ void tile_masks_kernel(const PairPosition<T>* __restrict__ pos,
                                   const int* __restrict__ slot_particle,
@@ -236,16 +254,19 @@ __global__ void tile_masks_kernel(const PairPosition<T>* __restrict__ pos,
   const int b = partners[std::size_t(t) * kClusterSize + lane];
   const PairPosition<T> own = pos[max(a, 0)];
   const PairPosition<T> other = pos[max(b, 0)];
+  const std::int32_t own_id = exclusions.any() ? exclusions.id[max(a, 0)] : 0;
+  const std::int32_t other_id = exclusions.any() ? exclusions.id[max(b, 0)] : 0;
   std::uint32_t mask = 0;
   for (int m = 0; m < kClusterSize; ++m) {
     const int bm = __shfl_sync(0xffffffffu, b, m);
+    const std::int32_t id_m = __shfl_sync(0xffffffffu, other_id, m);
     const core::Vec3<T> pm{__shfl_sync(0xffffffffu, other.x, m),
                            __shfl_sync(0xffffffffu, other.y, m),
                            __shfl_sync(0xffffffffu, other.z, m)};
     if (a < 0 || bm < 0 || (tile.y != 0 && m == lane)) continue;
     const auto d = box.minimum_image({own.x - pm.x, own.y - pm.y, own.z - pm.z});
     if (d.x * d.x + d.y * d.y + d.z * d.z >= range_squared) continue;
-    if (exclusions.any() && exclusions.excludes(a, bm)) continue;
+    if (exclusions.any() && exclusions.excludes_ids(own_id, id_m)) continue;
     mask |= 1u << m;
   }
   masks[std::size_t(t) * kClusterSize + lane] = mask;

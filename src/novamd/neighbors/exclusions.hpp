@@ -28,8 +28,10 @@ struct ExclusionView {
 
   /// Whether the particles at storage indices i and j form an excluded pair (ids within `span`
   /// of each other: a linear scan of i's row, a few to a few tens of entries).
-  NOVAMD_HD bool excludes(int i, int j) const {
-    const std::int32_t a = id[i], b = id[j];
+  NOVAMD_HD bool excludes(int i, int j) const { return excludes_ids(id[i], id[j]); }
+
+  /// Whether the particles of ids a and b form an excluded pair.
+  NOVAMD_HD bool excludes_ids(std::int32_t a, std::int32_t b) const {
     if ((a > b ? a - b : b - a) > span) return false;
     for (std::int32_t k = offsets[a]; k < offsets[a + 1]; ++k) {
       if (excluded[k] >= b) return excluded[k] == b;
