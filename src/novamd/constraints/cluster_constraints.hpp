@@ -138,12 +138,16 @@ NOVAMD_HD bool constraint_multipliers(const ConstraintCluster<P, C>& cluster,
                     : (k == l ? 1.0 : 0.0);  // unused: the identity
     }
   }
+  // One division per pivot: on the GPU a double division is a long chain of its own, and the
+  // back substitution would otherwise wait for C of them in turn.
+  double inverse_pivot[C];
 #pragma unroll
   for (int col = 0; col < C; ++col) {
     if (a[col][col] == 0.0) return false;
+    inverse_pivot[col] = 1.0 / a[col][col];
 #pragma unroll
     for (int k = col + 1; k < C; ++k) {
-      const double factor = a[k][col] / a[col][col];
+      const double factor = a[k][col] * inverse_pivot[col];
 #pragma unroll
       for (int m = col; m < C; ++m) a[k][m] -= factor * a[col][m];
       b[k] -= factor * b[col];
@@ -154,7 +158,7 @@ NOVAMD_HD bool constraint_multipliers(const ConstraintCluster<P, C>& cluster,
     double sum = b[k];
 #pragma unroll
     for (int m = k + 1; m < C; ++m) sum -= a[k][m] * lambda[m];
-    lambda[k] = sum / a[k][k];
+    lambda[k] = sum * inverse_pivot[k];
   }
   return true;
 }

@@ -193,23 +193,50 @@ struct NoMoveHook {
 };
 
 /// The velocity condition on a group of shape (P, C); with `heat`, each particle's
-/// kinetic-energy change is added to heat[i].
+/// kinetic-energy change is added to heat[i]. Reads first, writes last (as ConstrainDrift).
 template <int P, int C>
 NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupArrays& a,
                                           double* heat) {
   const ConstraintCluster<P, C> cluster = cluster_of<P, C>(g, a);
-  core::Vec3<double> r[P], v[P], before[P];
-  relative_positions<P>(g, a.position, a.box, r);
+  core::Vec3<double> x[P], v[P], before[P], r[P];
+  double heat_before[P] = {};
 #pragma unroll
-  for (int k = 0; k < P; ++k) v[k] = before[k] = a.velocity.get(g.index[k]);
+  for (int k = 0; k < P; ++k) {
+    x[k] = a.position.get(g.index[k]);
+    v[k] = before[k] = a.velocity.get(g.index[k]);
+    if (heat) heat_before[k] = heat[g.index[k]];
+  }
+#pragma unroll
+  for (int k = 0; k < P; ++k) r[k] = a.box.minimum_image(x[k] - x[0]);
   rattle_velocities(cluster, r, v);
 #pragma unroll
   for (int k = 0; k < P; ++k) {
     a.velocity.set(g.index[k], v[k]);
     if (heat)
-      heat[g.index[k]] +=
+      heat[g.index[k]] =
+          heat_before[k] +
           0.5 / cluster.inverse_mass[k] * (core::dot(v[k], v[k]) - core::dot(before[k], before[k]));
   }
+}
+
+/// A particle's position, velocity and periodic image counts (zero where the system does not
+/// track them), held in registers between one read and one write.
+struct ParticleState {
+  core::Vec3<double> x, v;
+  core::Vec3<std::int32_t> image{};
+};
+
+NOVAMD_HD ParticleState load_particle(const GroupArrays& a, int i) {
+  ParticleState s{a.position.get(i), a.velocity.get(i)};
+  if (a.image.present()) s.image = a.image.get(i);
+  return s;
+}
+
+/// Writes the position and image counts of particle i, and its velocity where `velocity`.
+NOVAMD_HD void store_particle(const GroupArrays& a, int i, const ParticleState& s, bool velocity) {
+  a.position.set(i, s.x);
+  if (a.image.present()) a.image.set(i, s.image);
+  if (velocity) a.velocity.set(i, s.v);
 }
 
 /// What a constraint pass after a drift takes, whatever it solves: the positions the drift
@@ -225,36 +252,32 @@ struct DriftCorrection {
   double tolerance;
   OnMove on_move{};
 
-  /// Particle i moved by delta (wrapped again, its periodic images counted where tracked), its
-  /// velocity by delta / dt where `correct_velocities`; then on_move(i, new position). Returns
-  /// the particle's velocity after the move.
-  NOVAMD_HD core::Vec3<double> move(const GroupArrays& a, int i,
-                                    const core::Vec3<double>& delta) const {
-    core::Vec3<double> x;
-    if (a.image.present()) {
-      core::Vec3<std::int32_t> crossed = a.image.get(i);
-      x = a.box.wrap(a.position.get(i) + delta, crossed);
-      a.image.set(i, crossed);
-    } else {
-      x = a.box.wrap(a.position.get(i) + delta);
-    }
-    a.position.set(i, x);
-    core::Vec3<double> v = a.velocity.get(i);
-    if (correct_velocities) {
-      v += (1.0 / dt) * delta;
-      a.velocity.set(i, v);
-    }
-    on_move(i, x);
-    return v;
+  /// Whether a pass changes velocities (else it writes none back).
+  NOVAMD_HD bool changes_velocities() const { return correct_velocities || velocity_condition; }
+
+  /// A particle moved by delta: wrapped again (its periodic images counted where tracked), its
+  /// velocity moved by delta / dt where `correct_velocities`.
+  NOVAMD_HD void move(ParticleState& s, const core::Vec3<double>& delta,
+                      const core::BoxView<double>& box, bool images) const {
+    s.x = images ? box.wrap(s.x + delta, s.image) : box.wrap(s.x + delta);
+    if (correct_velocities) s.v += (1.0 / dt) * delta;
+  }
+
+  /// Particle i of `a` moved by delta in memory, then on_move(i, its new position).
+  NOVAMD_HD void move(const GroupArrays& a, int i, const core::Vec3<double>& delta) const {
+    ParticleState s = load_particle(a, i);
+    move(s, delta, a.box, a.image.present());
+    store_particle(a, i, s, correct_velocities);
+    on_move(i, s.x);
   }
 };
 
 /// After a drift (`drift`): a group's positions constrained, its velocities corrected by the
 /// displacements over the drift's time (where asked), then the velocity condition (where asked)
-/// at the positions and velocities just computed, held in registers: the group's relative
-/// positions after the correction (its wrapped positions' minimum images to round-off), its
-/// inverse masses read once. On the GPU each reload after a store is a memory latency in a
-/// thread's chain.
+/// at the positions and velocities just computed. Every read comes first and every write last,
+/// the group's record copied to registers: the compiler cannot tell the arrays apart, so a load
+/// after a store would wait for it, and on the GPU each such wait is a memory latency in a
+/// thread's chain (the kernel is a few thousand such chains, too few to hide them).
 template <class OnMove = NoMoveHook>
 struct ConstrainDrift {
   GroupArrays a;
@@ -262,14 +285,29 @@ struct ConstrainDrift {
   DriftCorrection<OnMove> drift;
   ShakeFailures failures;
 
-  NOVAMD_HD void operator()(int k) const { for_group_shape(groups[k], k, *this); }
+  NOVAMD_HD void operator()(int k) const {
+    const ConstraintGroup g = groups[k];
+    for_group_shape(g, k, *this);
+  }
 
   template <int P, int C>
   NOVAMD_HD void run(const ConstraintGroup& g, int k) const {
     const ConstraintCluster<P, C> cluster = cluster_of<P, C>(g, a);
-    core::Vec3<double> now[P], then[P], r[P], v[P];
-    relative_positions<P>(g, a.position, a.box, now);
-    relative_positions<P>(g, drift.before, a.box, then);
+    ParticleState s[P];
+    core::Vec3<double> start[P];
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      s[q] = load_particle(a, g.index[q]);
+      start[q] = drift.before.get(g.index[q]);
+    }
+    core::Vec3<double> now[P], then[P], r[P];
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      now[q] = a.box.minimum_image(s[q].x - s[0].x);
+      then[q] = a.box.minimum_image(start[q] - start[0]);
+    }
+    bool converged = true;
+    double worst = 0.0;
     if constexpr (P == 3 && C == 3) {  // a water: SETTLE
       const Water solved =
           settle_positions({then[0], then[1], then[2]}, {now[0], now[1], now[2]}, g.geometry);
@@ -281,14 +319,25 @@ struct ConstrainDrift {
       for (int q = 0; q < P; ++q) r[q] = now[q];
       const ShakeResult result =
           shake_positions(cluster, then, r, drift.tolerance, kMaxShakeSweeps);
-      if (!result.converged) failures.record(k, result.worst);
+      converged = result.converged;
+      worst = result.worst;
     }
 #pragma unroll
-    for (int q = 0; q < P; ++q) v[q] = drift.move(a, g.index[q], r[q] - now[q]);
-    if (!drift.velocity_condition) return;
-    rattle_velocities(cluster, r, v);
+    for (int q = 0; q < P; ++q) drift.move(s[q], r[q] - now[q], a.box, a.image.present());
+    if (drift.velocity_condition) {
+      core::Vec3<double> v[P];
 #pragma unroll
-    for (int q = 0; q < P; ++q) a.velocity.set(g.index[q], v[q]);
+      for (int q = 0; q < P; ++q) v[q] = s[q].v;
+      rattle_velocities(cluster, r, v);
+#pragma unroll
+      for (int q = 0; q < P; ++q) s[q].v = v[q];
+    }
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      store_particle(a, g.index[q], s[q], drift.changes_velocities());
+      drift.on_move(g.index[q], s[q].x);
+    }
+    if (!converged) failures.record(k, worst);
   }
 };
 
@@ -297,7 +346,10 @@ struct ConstrainVelocities {
   GroupArrays a;
   const ConstraintGroup* groups;
   double* heat = nullptr;
-  NOVAMD_HD void operator()(int k) const { for_group_shape(groups[k], k, *this); }
+  NOVAMD_HD void operator()(int k) const {
+    const ConstraintGroup g = groups[k];
+    for_group_shape(g, k, *this);
+  }
   template <int P, int C>
   NOVAMD_HD void run(const ConstraintGroup& g, int) const {
     constrain_group_velocities<P, C>(g, a, heat);
@@ -311,7 +363,10 @@ struct ConstraintVirial {
   const ConstraintGroup* groups;
   double* out[core::kTensorComponents];
 
-  NOVAMD_HD void operator()(int k) const { for_group_shape(groups[k], k, *this); }
+  NOVAMD_HD void operator()(int k) const {
+    const ConstraintGroup g = groups[k];
+    for_group_shape(g, k, *this);
+  }
 
   template <int P, int C>
   NOVAMD_HD void run(const ConstraintGroup& g, int k) const {
