@@ -111,31 +111,42 @@ __global__ void __launch_bounds__(kBlock)
     gathers.term_forces(parts.order.kinds[p], t, term_force + parts.base[p]);
 }
 
-/// Entries a thread of bonded_sum_kernel reads at once.
-inline constexpr int kSumChunk = 8;
+/// Lanes that share a particle's row in bonded_sum_kernel, and the entries each reads per round.
+inline constexpr int kSumLanes = 8;
+inline constexpr int kSumPerLane = 4;
+inline constexpr int kSumRound = kSumLanes * kSumPerLane;
 
-/// A thread per particle: for each of the `families` families in the run's order, the sum of
-/// the buffer's entries its row (id, family) names, in membership order from zero; the families'
-/// sums added in order to the output (or to zero). The additions of the particle-share kernels
-/// of energy steps (bonded_share_kernel, family by family), so that both give the same forces
-/// bit for bit. A particle's rows lie end to end, [row[0], row[families]), and are read
-/// kSumChunk entries at a time across the families' ends: a protein atom's hundred entries (its
-/// dihedrals, 1-4 pairs and exclusion corrections), each a load from anywhere in the buffer, cost
-/// two memory latencies per chunk (the entries, then their forces), not per family's remainder.
+/// kSumLanes lanes per particle: for each of the `families` families in the run's order, the sum
+/// of the buffer's entries its row (id, family) names, in membership order from zero; the
+/// families' sums added in order to the output (or to zero). The additions of the particle-share
+/// kernels of energy steps (bonded_share_kernel, family by family), so that both give the same
+/// forces bit for bit. A particle's rows lie end to end, [row[0], row[families]); its lanes read
+/// kSumRound consecutive entries per round (the entries, then their forces: two memory latencies
+/// for the round) and the first lane adds them in order, handed over by shuffles. A protein
+/// atom's hundred entries (its dihedrals, 1-4 pairs and exclusion corrections) take four rounds;
+/// one thread reading them in turn would wait for some twenty-five latencies, and its warp with it.
 template <bool Accumulate>
 __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __restrict__ id,
                                   const std::int32_t* __restrict__ row_offsets,
                                   const std::int32_t* __restrict__ row_entries,
                                   const core::Vec3<double>* __restrict__ term_force,
                                   neighbors::ForceOutputView out) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const std::int32_t* row = row_offsets + std::size_t(id[i]) * families;
-  core::Vec3<double> f;
-  if constexpr (Accumulate) f = {out.fx[i], out.fy[i], out.fz[i]};
+  const int thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = thread / kSumLanes, lane = thread % kSumLanes;
+  const int leader = static_cast<int>(threadIdx.x % 32) - lane;  // the particle's first lane
+  const bool active = i < n;
+  const std::int32_t* row = active ? row_offsets + std::size_t(id[i]) * families : nullptr;
+  const std::int32_t first = active ? row[0] : 0, end = active ? row[families] : 0;
+  // Every lane of the warp joins every shuffle: the rounds of the warp's longest row.
+  const int rounds = __reduce_max_sync(0xffffffffu, (end - first + kSumRound - 1) / kSumRound);
+
+  core::Vec3<double> f;  // the first lane's
+  if constexpr (Accumulate) {
+    if (active && lane == 0) f = {out.fx[i], out.fy[i], out.fz[i]};
+  }
   core::Vec3<double> sum;  // family p's, so far
   int p = 0;
-  std::int32_t family_end = row[1];
+  std::int32_t family_end = active ? row[1] : 0;
   // Adds the sums of the families that end at or before entry k to f, in order.
   const auto close_families_before = [&](std::int32_t k) {
     while (p < families && family_end <= k) {
@@ -148,20 +159,30 @@ __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __res
       if (++p < families) family_end = row[p + 1];
     }
   };
-  const std::int32_t end = row[families];
-  for (std::int32_t first = row[0]; first < end; first += kSumChunk) {
-    core::Vec3<double> value[kSumChunk];
+  for (int round = 0; round < rounds; ++round) {
+    const std::int32_t base = first + round * kSumRound;
+    core::Vec3<double> value[kSumPerLane];
 #pragma unroll
-    for (int j = 0; j < kSumChunk; ++j)
-      value[j] = first + j < end ? term_force[row_entries[first + j]] : core::Vec3<double>{};
+    for (int j = 0; j < kSumPerLane; ++j) {
+      const std::int32_t k = base + j * kSumLanes + lane;
+      value[j] = k < end ? term_force[row_entries[k]] : core::Vec3<double>{};
+    }
 #pragma unroll
-    for (int j = 0; j < kSumChunk; ++j) {
-      if (first + j < end) {
-        close_families_before(first + j);
-        sum += value[j];
+    for (int j = 0; j < kSumPerLane; ++j) {
+#pragma unroll
+      for (int from = 0; from < kSumLanes; ++from) {
+        const core::Vec3<double> v{__shfl_sync(0xffffffffu, value[j].x, leader + from),
+                                   __shfl_sync(0xffffffffu, value[j].y, leader + from),
+                                   __shfl_sync(0xffffffffu, value[j].z, leader + from)};
+        const std::int32_t k = base + j * kSumLanes + from;
+        if (lane == 0 && k < end) {
+          close_families_before(k);
+          sum += v;
+        }
       }
     }
   }
+  if (!active || lane != 0) return;
   close_families_before(end);
   out.fx[i] = f.x;
   out.fy[i] = f.y;
@@ -258,9 +279,10 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
       NOVAMD_CUDA_CHECK_LAUNCH();
     }
     const auto launch = [&](auto accumulate) {
-      bonded_sum_kernel<decltype(accumulate)::value><<<blocks(in.n), kBlock, 0, stream>>>(
-          in.n, order_.count, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
-          term_force_.data(), out);
+      bonded_sum_kernel<decltype(accumulate)::value>
+          <<<blocks(in.n * kSumLanes), kBlock, 0, stream>>>(
+              in.n, order_.count, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
+              term_force_.data(), out);
     };
     mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
     NOVAMD_CUDA_CHECK_LAUNCH();
@@ -306,8 +328,8 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     const long long total = families == 0 ? 0
                                           : parts_.base[families - 1] +
                                                 static_cast<long long>(rows.back().entries.size());
-    // The sum kernel's chunks step past the last entry by up to kSumChunk.
-    if (total > INT32_MAX - kSumChunk)
+    // The sum kernel's rounds step past the last entry by up to kSumRound.
+    if (total > INT32_MAX - kSumRound)
       throw core::InputError("bonded terms: more than 2^31 term particles");
     std::vector<std::int32_t> offsets{0}, entries;
     entries.reserve(static_cast<std::size_t>(total));
