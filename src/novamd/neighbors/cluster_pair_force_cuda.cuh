@@ -155,6 +155,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
                               FixedForceView acc) {
   using T = typename Evaluator::Real;
   constexpr unsigned kAll = 0xffffffffu;
+  if (list.stale.raised()) return;  // queued again over the fresh list
   const auto staged = pairs.stage();
   const int lane = threadIdx.x % kClusterSize;
   const long long first = warp_index() * list.tiles_per_warp;

@@ -43,6 +43,7 @@ struct ClusterPairsView {
   const float4* image_centers;
   int tile_count;
   int tiles_per_warp;  ///< consecutive tiles one warp of the force kernel takes
+  StaleFlag stale;     ///< the force kernel does nothing where it is raised
 };
 
 /// Grows `buffer` to hold at least `size` elements, with a quarter to spare, and never shrinks
@@ -295,8 +296,8 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
       : Freshness(skin), cutoff_(cutoff), resident_warps_(std::max(1, resident_threads / 32)) {}
 
   ClusterPairsView view() const {
-    return {tiles_.data(),         partners_.data(), masks_.data(),  slot_particle_.data(),
-            image_centers_.data(), tile_count_,      tiles_per_warp_};
+    return {tiles_.data(),         partners_.data(), masks_.data(),   slot_particle_.data(),
+            image_centers_.data(), tile_count_,      tiles_per_warp_, this->stale_flag()};
   }
   /// Device memory held: tiles, masks, slots, bounds, sort and scan buffers, positions at the
   /// last build.

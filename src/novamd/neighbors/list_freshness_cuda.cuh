@@ -4,8 +4,9 @@
 /// cluster_pairs_cuda.cuh) must be built again: the positions at the last build, and a kernel
 /// that sets one mapped word when some particle has moved more than skin/2 since. The pairs over
 /// the present list are queued behind that check where they overwrite their outputs, so that the
-/// GPU works while the host waits for the word; where a build is due they run again on the fresh
-/// list and replace the first results bit for bit.
+/// GPU works while the host waits for the word; where a build is due, the check also raises a
+/// device word (StaleFlag) at which those pairs return at once, and they run again on the fresh
+/// list.
 
 #include <cstdint>
 #include <vector>
@@ -19,12 +20,24 @@
 
 namespace novamd::neighbors {
 
-/// Sets *moved (mapped host memory) when some particle of the block has moved more than
-/// sqrt(limit_squared) since `built_at`; one write per block at most.
+/// Whether the list a force kernel was queued over went stale at the check queued before it:
+/// where *word == epoch, the kernel's blocks return at once (its pairs are queued again over the
+/// fresh list, ListFreshness::evaluate_current), so a step that builds does not pay for the pairs
+/// over the old list too. No word (the default): the list is current.
+struct StaleFlag {
+  const unsigned* word = nullptr;
+  unsigned epoch = 0;
+  __device__ bool raised() const { return word != nullptr && *word == epoch; }
+};
+
+/// Sets *moved (mapped host memory) and *stale = epoch (device memory) when some particle of the
+/// block has moved more than sqrt(limit_squared) since `built_at`; one write each per block at
+/// most.
 template <class T>
 __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
                                      const PairPosition<T>* __restrict__ built_at, int n,
-                                     core::BoxView<T> box, T limit_squared, int* moved) {
+                                     core::BoxView<T> box, T limit_squared, int* moved,
+                                     unsigned* stale, unsigned epoch) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   bool far = false;
   if (i < n) {
@@ -32,7 +45,10 @@ __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
         {pos[i].x - built_at[i].x, pos[i].y - built_at[i].y, pos[i].z - built_at[i].z});
     far = d.x * d.x + d.y * d.y + d.z * d.z > limit_squared;
   }
-  if (__syncthreads_or(far) && threadIdx.x == 0) *moved = 1;
+  if (__syncthreads_or(far) && threadIdx.x == 0) {
+    *moved = 1;
+    *stale = epoch;
+  }
 }
 
 /// A GPU pair list kept current: whether it is valid, for how many particles, built from which
@@ -42,7 +58,10 @@ __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
 template <class Derived, class T>
 class ListFreshness {
  public:
-  explicit ListFreshness(double skin) : skin_(skin) {}
+  explicit ListFreshness(double skin) : skin_(skin) {
+    NOVAMD_CUDA_CHECK(cudaMemset(stale_.data(), 0, sizeof(unsigned)));  // no epoch is 0
+    NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // before any stream (non-blocking) reads it
+  }
 
   /// Brings the list up to date and calls `evaluate()` (which queues the pairs over it): built
   /// if there is none, the particle count changed or it was invalidated; otherwise, when
@@ -56,7 +75,11 @@ class ListFreshness {
       rebuild(pos, n, box, stream);
     } else if (check) {
       queue_check(pos, n, box, stream);
-      if (overwrites) evaluate();
+      if (overwrites) {  // skipped on the device if the check finds the list stale
+        speculative_ = true;
+        evaluate();
+        speculative_ = false;
+      }
       checked_.synchronize();
       if (moved_.value() == 0) {
         if (overwrites) return;
@@ -96,6 +119,11 @@ class ListFreshness {
   std::int64_t builds() const { return builds_; }
 
  protected:
+  /// For the views of Derived: the check's flag while the pairs queued behind it are evaluated,
+  /// else none.
+  StaleFlag stale_flag() const {
+    return speculative_ ? StaleFlag{stale_.data(), epoch_} : StaleFlag{};
+  }
   int particles() const { return n_; }
   double skin() const { return skin_; }
   const ExclusionView& exclusions() const { return exclusions_; }
@@ -107,8 +135,10 @@ class ListFreshness {
   void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     constexpr int kBlock = 256;
     moved_.value() = 0;
+    ++epoch_;  // wraps after 2^32 checks, long after any stale word of an earlier epoch is read
     moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
-        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device());
+        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device(),
+        stale_.data(), epoch_);
     NOVAMD_CUDA_CHECK_LAUNCH();
     checked_.record(stream);
   }
@@ -131,7 +161,10 @@ class ListFreshness {
   ExclusionView exclusions_;
   core::DeviceBuffer<PairPosition<T>> built_at_;
   core::MappedHostValue<int> moved_;
-  core::CudaEvent checked_;  ///< recorded after the last check
+  core::DeviceBuffer<unsigned> stale_{1};  ///< the epoch of the last check that found moves
+  unsigned epoch_ = 0;                     ///< checks so far (the first is 1)
+  bool speculative_ = false;               ///< evaluating behind a check not yet read
+  core::CudaEvent checked_;                ///< recorded after the last check
 };
 
 }  // namespace novamd::neighbors

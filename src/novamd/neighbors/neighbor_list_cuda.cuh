@@ -41,6 +41,7 @@ struct NeighborListView {
   const int* count;
   int lanes;               ///< G, a power of two
   std::size_t row_stride;  ///< n G: groups between one round of four and the next
+  StaleFlag stale;         ///< the force kernel does nothing where it is raised
 };
 
 /// Squared distance, along one axis, from a point at u (in cell units) in cell c to the cells
@@ -170,7 +171,8 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
       : Freshness(skin), cutoff_(cutoff), lanes_(lanes) {}
 
   NeighborListView view() const {
-    return {list_.data(), count_.data(), lanes_, std::size_t(this->particles()) * lanes_};
+    return {list_.data(), count_.data(), lanes_, std::size_t(this->particles()) * lanes_,
+            this->stale_flag()};
   }
   int lanes() const { return lanes_; }
   /// Device memory held: lists, counts, cells and the positions at the last build.

@@ -28,6 +28,7 @@ __global__ void __launch_bounds__(kListForceBlock)
                                const double* __restrict__ charge, NeighborListView list,
                                ForceOutputView out) {
   using T = typename Evaluator::Real;
+  if (list.stale.raised()) return;  // queued again over the fresh list
   const auto* params = table_in_shared(table, num_types);
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = thread / G;
