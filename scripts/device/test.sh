@@ -18,7 +18,7 @@
 # water-rigid: rigid SPC/E water (SETTLE) with PME at 2 fs, 24,000, 98,304 and 943,296 atoms,
 # beside OpenMM (ms/step and ns/day), and the duration of every kernel of its steps at 24,000
 # atoms (kernels_rigid.txt). dhfr: the JAC benchmark (DHFR, 23,558 atoms) at 2 and 4 fs beside
-# OpenMM, at the default list skin and at 2 A, its kernels (kernels_dhfr.txt) and Nsight
+# OpenMM, at the default list skin and at 1.5 to 3 A, its kernels (kernels_dhfr.txt) and Nsight
 # Compute's sections on its constraint kernels (ncu_constraints.txt).
 # drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
 # NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
@@ -374,9 +374,9 @@ for name in ("JAC.prmtop", "JAC.inpcrd"):
 PY
   python3 benchmarks/dhfr/netcdf_to_rst7.py /tmp/dhfr/JAC.inpcrd /tmp/dhfr/JAC.rst7
   cp benchmarks/dhfr/dhfr.yaml /tmp/dhfr/
-  # At each time step with the default list skin (0.12 x the cutoff: 1.08 A) and with 2 A.
+  # At each time step with the default list skin (0.12 x the cutoff: 1.08 A) and with 1.5 to 3 A.
   for dt in 2.0 4.0; do
-    for skin in default 2.0; do
+    for skin in default 1.5 2.0 2.5 3.0; do
       skin_set=()
       [[ $skin != default ]] && skin_set=(--set neighbors.skin=$skin)
       (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
