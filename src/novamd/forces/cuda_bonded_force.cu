@@ -122,7 +122,8 @@ inline constexpr int kSumRound = kSumLanes * kSumPerLane;
 /// kernels of energy steps (bonded_share_kernel, family by family), so that both give the same
 /// forces bit for bit. A particle's rows lie end to end, [row[0], row[families]); its lanes read
 /// kSumRound consecutive entries per round (the entries, then their forces: two memory latencies
-/// for the round) and the first lane adds them in order, handed over by shuffles. A protein
+/// for the round) and the first lane adds them in order, handed over by shuffles (as many as the
+/// warp's longest row has in the round: a water atom's few entries cost a few shuffles). A protein
 /// atom's hundred entries (its dihedrals, 1-4 pairs and exclusion corrections) take four rounds;
 /// one thread reading them in turn would wait for some twenty-five latencies, and its warp with it.
 template <bool Accumulate>
@@ -167,10 +168,14 @@ __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __res
       const std::int32_t k = base + j * kSumLanes + lane;
       value[j] = k < end ? term_force[row_entries[k]] : core::Vec3<double>{};
     }
+    // Hand over only the entries some particle of the warp has: a water's two or three, not 32.
+    const int entries = __reduce_max_sync(0xffffffffu, max(0, min(kSumRound, end - base)));
 #pragma unroll
     for (int j = 0; j < kSumPerLane; ++j) {
+      if (j * kSumLanes >= entries) break;
 #pragma unroll
       for (int from = 0; from < kSumLanes; ++from) {
+        if (j * kSumLanes + from >= entries) break;
         const core::Vec3<double> v{__shfl_sync(0xffffffffu, value[j].x, leader + from),
                                    __shfl_sync(0xffffffffu, value[j].y, leader + from),
                                    __shfl_sync(0xffffffffu, value[j].z, leader + from)};
