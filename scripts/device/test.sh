@@ -19,7 +19,8 @@
 # beside OpenMM (ms/step and ns/day), and the duration of every kernel of its steps at 24,000
 # atoms (kernels_rigid.txt). dhfr: the JAC benchmark (DHFR, 23,558 atoms) at 2 and 4 fs beside
 # OpenMM, at the default list skin and at 1.5 to 3 A, its kernels (kernels_dhfr.txt) and Nsight
-# Compute's sections on its constraint kernels (ncu_constraints.txt).
+# Compute's sections on its constraint kernels, bonded sum and fixed-point conversion
+# (ncu_constraints.txt).
 # drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
 # NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
@@ -411,6 +412,15 @@ PY
      -k regex:"for_each_particle_kernel.*Constrain" --launch-skip 20 --launch-count 4 \
      "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1040 \
      --restart warm2.0-default.chk > "$OUT/ncu_constraints.txt" 2>&1)
+  # And on the bonded sum and the fixed-point conversion, whose medians (some 20 and 12 us) are
+  # several times what their bytes and latencies suggest (appended to ncu_constraints.txt: a
+  # call brings back at most 8 files).
+  (cd /tmp/dhfr && ncu --clock-control none --section SpeedOfLight --section Occupancy \
+     --section WarpStateStats --section LaunchStats --section SchedulerStats \
+     --section SourceCounters --section MemoryWorkloadAnalysis --kernel-name-base demangled \
+     -k regex:"bonded_sum_kernel|fixed_forces_to_output" --launch-skip 10 --launch-count 4 \
+     "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1040 \
+     --restart warm2.0-default.chk >> "$OUT/ncu_constraints.txt" 2>&1)
 fi
 if [[ $what == drift ]]; then
   # Rigid SPC/E and TIP3P, 1,000 waters each (examples/water/make_water.py --model), at 2 fs:
