@@ -375,8 +375,7 @@ for name in ("JAC.prmtop", "JAC.inpcrd"):
 PY
   python3 benchmarks/dhfr/netcdf_to_rst7.py /tmp/dhfr/JAC.inpcrd /tmp/dhfr/JAC.rst7
   cp benchmarks/dhfr/dhfr.yaml /tmp/dhfr/
-  # At each time step with the default list skin (1.08 A at 2 fs, 0.12 x the cutoff; 1.82 A at
-  # 4 fs, 50 steps of the hydrogens' thermal speed at 3.024 g/mol) and with 1.5 to 3 A.
+  # At each time step with the default list skin (0.12 x the cutoff: 1.08 A) and with 1.5 to 3 A.
   for dt in 2.0 4.0; do
     for skin in default 1.5 2.0 2.5 3.0; do
       skin_set=()

@@ -165,34 +165,6 @@ TEST(ConfigParse, NeighborListLayout) {
   EXPECT_NE(error.find("clusters"), std::string::npos) << error;
 }
 
-// neighbors.skin by default: the larger of 0.12 x the cutoff and 50 steps of the lightest
-// particle's thermal speed sqrt(kT/m) at the thermostat's (else the initial velocities')
-// temperature. The LJ melt's 0.3 sigma at T* = 1.44 and dt = 0.005 is both; twice the step, twice
-// the skin; no temperature, the cutoff's share; an explicit skin is kept. In real units, water's
-// hydrogen (1.008 g/mol) at 300 K and 2 fs: 50 x 2 fs x sqrt(k_B T / m) with k_B and the atomic
-// mass unit in SI (CODATA 2018: 1.380649e-23 J/K, 1.66053906660e-27 kg) is 1.5731 A.
-TEST(ConfigParse, DefaultSkinCoversFiftyStepsOfTheLightestThermalSpeed) {
-  const std::string warm = with(kMinimal, "  structure: {generate: {counts: {A: 100}}}\n",
-                                "  structure: {generate: {counts: {A: 100}}}\n"
-                                "  velocities: {temperature: 1.44}\n");
-  EXPECT_NEAR(parse_config(warm, "m.yaml").neighbors.skin_for(2.5), 0.3, 1e-12);
-  EXPECT_NEAR(parse_config(with(warm, "timestep: 0.005", "timestep: 0.01"), "m.yaml")
-                  .neighbors.skin_for(2.5),
-              0.6, 1e-12);
-  EXPECT_EQ(parse_config(kMinimal, "m.yaml").neighbors.skin_for(2.5), 0.12 * 2.5);
-  EXPECT_EQ(parse_config(warm, "m.yaml", {{"neighbors", "{skin: 0.2}"}}).neighbors.skin_for(2.5),
-            0.2);
-
-  std::string water = with(warm, "units: lj", "units: real");
-  water = with(water, "mass: 1}", "mass: 1.008}");
-  water = with(water, "temperature: 1.44", "temperature: 300.0");
-  water = with(water, "timestep: 0.005", "timestep: 2.0");
-  const double speed = std::sqrt(1.380649e-23 * 300.0 / (1.008 * 1.66053906660e-27));  // m/s
-  const double expected = 50.0 * 2.0 * speed * 1e-5;  // 1 m/s = 1e-5 A/fs
-  EXPECT_NEAR(parse_config(water, "w.yaml").neighbors.skin_for(2.0), expected, 1e-5 * expected);
-  EXPECT_NEAR(expected, 1.5731, 1e-4);
-}
-
 TEST(ConfigParse, ScalarBoxAndOneElementBoxAreCubic) {
   auto config = parse_config(with(kFull, "box: [100.0, 120.0, 140.0]", "box: 90"), "wd.yaml");
   EXPECT_EQ(*config.system.box, (std::array<double, 3>{90.0, 90.0, 90.0}));

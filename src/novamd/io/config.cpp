@@ -37,9 +37,9 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",    "backend",   "precision",  "seed", "system",
-                         "forces",   "neighbors", "integrator", "run",  "output",
-                         "analysis", "parallel",  "constraints"};
+const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",
+                         "forces",    "neighbors",  "integrator", "run",   "output",
+                         "analysis",  "parallel",   "constraints"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities", "topology"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -474,20 +474,6 @@ void add_default_plasma_columns(Config& config) {
     thermo.columns = {"plasma"};
 }
 
-/// The default skin's lower bound (neighbors::thermal_skin) at the thermostat's temperature, else
-/// the initial velocities', for the lightest species; 0 where the run has neither temperature.
-double least_skin(const Config& config) {
-  const auto temperature = config.integrator.temperature ? config.integrator.temperature
-                                                         : config.system.velocities.temperature;
-  const auto& species = config.system.species.all();
-  if (!temperature || species.empty()) return 0.0;
-  double lightest = species.front().mass;
-  for (const auto& s : species) lightest = std::min(lightest, s.mass);
-  const double speed_squared =
-      config.units.boltzmann * *temperature / (lightest * config.units.mvv_to_energy);
-  return neighbors::thermal_skin(speed_squared, config.integrator.timestep);
-}
-
 // --- the document ------------------------------------------------------------------------------
 
 Config parse_root(const YamlReader& root) {
@@ -510,7 +496,6 @@ Config parse_root(const YamlReader& root) {
       config.neighbors.layout, config.precision == core::Precision::Double,
       std::any_of(config.forces.begin(), config.forces.end(), forces::uses_particle_charges));
   config.integrator = parse_integrator(root.required("integrator"), config.units);
-  config.neighbors.least_skin = least_skin(config);
   if (const auto constraints = root.optional("constraints")) {
     if (!config.system.topology)
       constraints->fail("constraints need a molecular system",

@@ -3,7 +3,6 @@
 /// `neighbors: {method, skin, check_every, reorder_every, layout}`: how pair forces find their
 /// pairs, and how often particles are sorted in memory along a space-filling curve.
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -45,26 +44,9 @@ inline ListLayout resolve_layout(ListLayout layout, bool double_precision, bool 
   return charged && !double_precision ? ListLayout::Clusters : ListLayout::Atoms;
 }
 
-/// Steps of the lightest particle's thermal speed in the default skin's lower bound
-/// (thermal_skin): a longer step moves particles across half the skin in fewer steps, and the
-/// skin grows with it. Measured (docs/performance.md, "the skin from the time step"): on DHFR
-/// (hydrogens at 3.024 g/mol, 300 K) the bound is 0.91 A at 2 fs, below 0.12 x 9 A, and 1.82 A at
-/// 4 fs, where the step took 0.242 ms instead of 0.267 at 1.08 A (the best measured, 3 A: 0.238).
-/// The LJ melt's 0.3 sigma at T* = 1.44 and dt = 0.005 tau is both bounds.
-inline constexpr double kThermalSkinSteps = 50.0;
-
-/// kThermalSkinSteps time steps dt of the thermal speed sqrt(kT / m) of the lightest mass
-/// (`thermal_speed_squared` = kT / m, in (length / time)^2).
-inline double thermal_skin(double thermal_speed_squared, double dt) {
-  return kThermalSkinSteps * std::sqrt(thermal_speed_squared) * dt;
-}
-
 struct NeighborSettings {
   NeighborMethod method = NeighborMethod::Auto;
-  /// length; default the larger of 0.12 x the cutoff (0.3 sigma at 2.5 sigma) and least_skin
-  std::optional<double> skin;
-  /// The run's thermal_skin where its temperature is known (set when the config is read), else 0.
-  double least_skin = 0.0;
+  std::optional<double> skin;    ///< length; default 0.12 x the cutoff (0.3 sigma at 2.5 sigma)
   std::int64_t check_every = 1;  ///< steps between checks for a rebuild
   /// Force evaluations between reorderings of the particles along the Morton curve (0: never).
   /// Close particles then share cache lines; each reordering costs about one list build.
@@ -72,9 +54,7 @@ struct NeighborSettings {
   /// The CUDA backend's Verlet lists; `auto` is resolved when the config is read.
   ListLayout layout = ListLayout::Auto;
 
-  double skin_for(double cutoff) const {
-    return skin ? *skin : std::max(0.12 * cutoff, least_skin);
-  }
+  double skin_for(double cutoff) const { return skin ? *skin : 0.12 * cutoff; }
 };
 
 /// The method a pair force with this cutoff uses in this box: `auto` becomes a neighbour list
