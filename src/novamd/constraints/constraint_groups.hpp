@@ -167,13 +167,20 @@ NOVAMD_HD ConstraintCluster<P, C> cluster_of(const ConstraintGroup& g, const Gro
   return c;
 }
 
+/// P positions position_of(0 .. P - 1) relative to the first (minimum image).
+template <int P, class PositionOf>
+NOVAMD_HD void relative_to_first(const PositionOf& position_of, const core::BoxView<double>& box,
+                                 core::Vec3<double> (&r)[P]) {
+  const core::Vec3<double> reference = position_of(0);
+#pragma unroll
+  for (int k = 0; k < P; ++k) r[k] = box.minimum_image(position_of(k) - reference);
+}
+
 /// The group's P particles in `at` relative to its first particle (minimum image).
 template <int P>
 NOVAMD_HD void relative_positions(const ConstraintGroup& g, const core::Vec3Pointers& at,
                                   const core::BoxView<double>& box, core::Vec3<double> (&r)[P]) {
-  const core::Vec3<double> reference = at.get(g.index[0]);
-#pragma unroll
-  for (int k = 0; k < P; ++k) r[k] = box.minimum_image(at.get(g.index[k]) - reference);
+  relative_to_first<P>([&](int k) { return at.get(g.index[k]); }, box, r);
 }
 
 /// Where SHAKE did not converge, per group, kept until read: failed[g] = g (INT32_MAX where it
@@ -206,8 +213,7 @@ NOVAMD_HD void constrain_group_velocities(const ConstraintGroup& g, const GroupA
     v[k] = before[k] = a.velocity.get(g.index[k]);
     if (heat) heat_before[k] = heat[g.index[k]];
   }
-#pragma unroll
-  for (int k = 0; k < P; ++k) r[k] = a.box.minimum_image(x[k] - x[0]);
+  relative_to_first<P>([&](int k) { return x[k]; }, a.box, r);
   rattle_velocities(cluster, r, v);
 #pragma unroll
   for (int k = 0; k < P; ++k) {
@@ -301,11 +307,8 @@ struct ConstrainDrift {
       start[q] = drift.before.get(g.index[q]);
     }
     core::Vec3<double> now[P], then[P], r[P];
-#pragma unroll
-    for (int q = 0; q < P; ++q) {
-      now[q] = a.box.minimum_image(s[q].x - s[0].x);
-      then[q] = a.box.minimum_image(start[q] - start[0]);
-    }
+    relative_to_first<P>([&](int q) { return s[q].x; }, a.box, now);
+    relative_to_first<P>([&](int q) { return start[q]; }, a.box, then);
     bool converged = true;
     double worst = 0.0;
     if constexpr (P == 3 && C == 3) {  // a water: SETTLE
