@@ -111,6 +111,14 @@ __global__ void __launch_bounds__(kBlock)
     gathers.term_forces(parts.order.kinds[p], t, term_force + parts.base[p]);
 }
 
+/// The largest of the warp's values (every lane gets it; any compute capability).
+__device__ inline int warp_max(int value) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = max(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  return value;
+}
+
 /// Lanes that share a particle's row in bonded_sum_kernel, and the entries each reads per round.
 inline constexpr int kSumLanes = 8;
 inline constexpr int kSumPerLane = 4;
@@ -138,8 +146,9 @@ __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __res
   const bool active = i < n;
   const std::int32_t* row = active ? row_offsets + std::size_t(id[i]) * families : nullptr;
   const std::int32_t first = active ? row[0] : 0, end = active ? row[families] : 0;
+  const std::int32_t length = end - first;  // entries are addressed from `first`: no overflow
   // Every lane of the warp joins every shuffle: the rounds of the warp's longest row.
-  const int rounds = __reduce_max_sync(0xffffffffu, (end - first + kSumRound - 1) / kSumRound);
+  const int rounds = warp_max((length + kSumRound - 1) / kSumRound);
 
   core::Vec3<double> f;  // the first lane's
   if constexpr (Accumulate) {
@@ -161,15 +170,15 @@ __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __res
     }
   };
   for (int round = 0; round < rounds; ++round) {
-    const std::int32_t base = first + round * kSumRound;
+    const std::int32_t base = round * kSumRound;  // from `first`
     core::Vec3<double> value[kSumPerLane];
 #pragma unroll
     for (int j = 0; j < kSumPerLane; ++j) {
       const std::int32_t k = base + j * kSumLanes + lane;
-      value[j] = k < end ? term_force[row_entries[k]] : core::Vec3<double>{};
+      value[j] = k < length ? term_force[row_entries[first + k]] : core::Vec3<double>{};
     }
     // Hand over only the entries some particle of the warp has: a water's two or three, not 32.
-    const int entries = __reduce_max_sync(0xffffffffu, max(0, min(kSumRound, end - base)));
+    const int entries = warp_max(max(0, min(kSumRound, length - base)));
 #pragma unroll
     for (int j = 0; j < kSumPerLane; ++j) {
       if (j * kSumLanes >= entries) break;
@@ -180,8 +189,8 @@ __global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __res
                                    __shfl_sync(0xffffffffu, value[j].y, leader + from),
                                    __shfl_sync(0xffffffffu, value[j].z, leader + from)};
         const std::int32_t k = base + j * kSumLanes + from;
-        if (lane == 0 && k < end) {
-          close_families_before(k);
+        if (lane == 0 && k < length) {
+          close_families_before(first + k);
           sum += v;
         }
       }
@@ -284,8 +293,9 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
       NOVAMD_CUDA_CHECK_LAUNCH();
     }
     const auto launch = [&](auto accumulate) {
+      const long long threads = static_cast<long long>(in.n) * kSumLanes;
       bonded_sum_kernel<decltype(accumulate)::value>
-          <<<blocks(in.n * kSumLanes), kBlock, 0, stream>>>(
+          <<<static_cast<int>((threads + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
               in.n, order_.count, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
               term_force_.data(), out);
     };
@@ -333,9 +343,8 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     const long long total = families == 0 ? 0
                                           : parts_.base[families - 1] +
                                                 static_cast<long long>(rows.back().entries.size());
-    // The sum kernel's rounds step past the last entry by up to kSumRound.
-    if (total > INT32_MAX - kSumRound)
-      throw core::InputError("bonded terms: more than 2^31 term particles");
+    // The sum kernel addresses a row's entries from its first (an int32 offset into the rows).
+    if (total > INT32_MAX) throw core::InputError("bonded terms: more than 2^31 term particles");
     std::vector<std::int32_t> offsets{0}, entries;
     entries.reserve(static_cast<std::size_t>(total));
     for (std::size_t id = 0; id < n; ++id) {

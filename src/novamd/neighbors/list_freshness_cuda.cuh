@@ -25,8 +25,8 @@ namespace novamd::neighbors {
 /// fresh list, ListFreshness::evaluate_current), so a step that builds does not pay for the pairs
 /// over the old list too. No word (the default): the list is current.
 struct StaleFlag {
-  const unsigned* word = nullptr;
-  unsigned epoch = 0;
+  const unsigned long long* word = nullptr;
+  unsigned long long epoch = 0;
   __device__ bool raised() const { return word != nullptr && *word == epoch; }
 };
 
@@ -37,7 +37,7 @@ template <class T>
 __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
                                      const PairPosition<T>* __restrict__ built_at, int n,
                                      core::BoxView<T> box, T limit_squared, int* moved,
-                                     unsigned* stale, unsigned epoch) {
+                                     unsigned long long* stale, unsigned long long epoch) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   bool far = false;
   if (i < n) {
@@ -55,13 +55,19 @@ __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
 /// positions, how many builds so far, and the excluded pairs its builds leave out. The list type
 /// derives from it (Derived: DeviceVerletList, DeviceClusterPairs) and supplies
 /// `build(pos, n, box, stream)`, which this class calls where a build is due.
+/// Sets a flag for its lifetime (cleared on every way out, an exception's included).
+struct Speculating {
+  bool& flag;
+  explicit Speculating(bool& f) : flag(f) { flag = true; }
+  ~Speculating() { flag = false; }
+  Speculating(const Speculating&) = delete;
+  Speculating& operator=(const Speculating&) = delete;
+};
+
 template <class Derived, class T>
 class ListFreshness {
  public:
-  explicit ListFreshness(double skin) : skin_(skin) {
-    NOVAMD_CUDA_CHECK(cudaMemset(stale_.data(), 0, sizeof(unsigned)));  // no epoch is 0
-    NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // before any stream (non-blocking) reads it
-  }
+  explicit ListFreshness(double skin) : skin_(skin) {}
 
   /// Brings the list up to date and calls `evaluate()` (which queues the pairs over it): built
   /// if there is none, the particle count changed or it was invalidated; otherwise, when
@@ -76,9 +82,8 @@ class ListFreshness {
     } else if (check) {
       queue_check(pos, n, box, stream);
       if (overwrites) {  // skipped on the device if the check finds the list stale
-        speculative_ = true;
+        const Speculating speculating{speculative_};
         evaluate();
-        speculative_ = false;
       }
       checked_.synchronize();
       if (moved_.value() == 0) {
@@ -135,7 +140,9 @@ class ListFreshness {
   void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     constexpr int kBlock = 256;
     moved_.value() = 0;
-    ++epoch_;  // wraps after 2^32 checks, long after any stale word of an earlier epoch is read
+    if (epoch_ == 0)  // the first check: no epoch is 0 (64 bits: never wraps)
+      NOVAMD_CUDA_CHECK(cudaMemsetAsync(stale_.data(), 0, sizeof(unsigned long long), stream));
+    ++epoch_;
     moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
         pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device(),
         stale_.data(), epoch_);
@@ -161,10 +168,10 @@ class ListFreshness {
   ExclusionView exclusions_;
   core::DeviceBuffer<PairPosition<T>> built_at_;
   core::MappedHostValue<int> moved_;
-  core::DeviceBuffer<unsigned> stale_{1};  ///< the epoch of the last check that found moves
-  unsigned epoch_ = 0;                     ///< checks so far (the first is 1)
-  bool speculative_ = false;               ///< evaluating behind a check not yet read
-  core::CudaEvent checked_;                ///< recorded after the last check
+  core::DeviceBuffer<unsigned long long> stale_{1};  ///< the last epoch that found moves
+  unsigned long long epoch_ = 0;                     ///< checks so far (the first is 1)
+  bool speculative_ = false;                         ///< evaluating behind a check not yet read
+  core::CudaEvent checked_;                          ///< recorded after the last check
 };
 
 }  // namespace novamd::neighbors
