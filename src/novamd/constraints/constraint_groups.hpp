@@ -38,8 +38,8 @@
 
 namespace novamd::constraints {
 
-/// How far SHAKE may sweep a cluster before the run stops (the clusters of a heavy atom and its
-/// hydrogens converge to 1e-10 in some ten sweeps).
+/// How many iterations SHAKE may take on a cluster before the run stops (a heavy atom and its
+/// hydrogens meet 1e-10 in three or four).
 inline constexpr int kMaxShakeSweeps = 1000;
 
 /// One water or one hydrogen cluster of a plan.

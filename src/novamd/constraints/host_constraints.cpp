@@ -73,7 +73,8 @@ GroupArrays arrays_of(core::ParticleData& p, const core::BoxView<double>& box,
 std::string shake_failure_message(const ConstraintGroup& group, double deviation,
                                   double tolerance) {
   return fmt::format(
-      "constraints: SHAKE did not converge in {} sweeps for the hydrogens of particle {} (id): a "
+      "constraints: SHAKE did not converge in {} iterations for the hydrogens of particle {} (id): "
+      "a "
       "length is off by {:.3g} of itself, the tolerance is {:.3g} (a time step too long, or "
       "forces too large)",
       kMaxShakeSweeps, group.id[0], deviation, tolerance);
