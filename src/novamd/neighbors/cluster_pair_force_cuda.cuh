@@ -224,27 +224,39 @@ __global__ void __launch_bounds__(kClusterForceBlock)
 }
 
 /// One thread per particle: the accumulators to the output (written or added), cleared; NaN
-/// for a particle whose sums went out of range.
+/// for a particle whose sums went out of range. Every load is issued before the first store:
+/// the compiler cannot tell that the arrays do not overlap, and a load after a store would wait
+/// for the one before it (a chain of some ten memory latencies, where one serves).
 template <bool WithEnergy, bool Accumulate>
 __global__ void fixed_forces_to_output_kernel(int n, FixedForceView acc, ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const bool lost = acc.out_of_range[i] != 0;
-  acc.out_of_range[i] = 0;
-  const auto take = [i, lost](unsigned long long* words) {
-    const double value = lost ? __longlong_as_double(0x7ff8000000000000LL)  // quiet NaN
-                              : double(static_cast<long long>(words[i])) / kPairFixedScale;
-    words[i] = 0;
-    return value;
-  };
-  const auto put = [](double& to, double value) { to = Accumulate ? to + value : value; };
-  put(out.fx[i], take(acc.fx));
-  put(out.fy[i], take(acc.fy));
-  put(out.fz[i], take(acc.fz));
+  constexpr int kSums = WithEnergy ? 4 + core::kTensorComponents : 3;
+  unsigned long long* words[kSums] = {acc.fx, acc.fy, acc.fz};
+  double* to[kSums] = {out.fx, out.fy, out.fz};
   if constexpr (WithEnergy) {
-    put(out.energy[i], take(acc.energy));
+    words[3] = acc.energy;
+    to[3] = out.energy;
+    for (int k = 0; k < core::kTensorComponents; ++k) {
+      words[4 + k] = acc.virial[k];
+      to[4 + k] = out.virial[k];
+    }
+  }
+  const bool lost = acc.out_of_range[i] != 0;
+  long long fixed[kSums];
+  double before[kSums];
 #pragma unroll
-    for (int k = 0; k < core::kTensorComponents; ++k) put(out.virial[k][i], take(acc.virial[k]));
+  for (int k = 0; k < kSums; ++k) {
+    fixed[k] = static_cast<long long>(words[k][i]);
+    before[k] = Accumulate ? to[k][i] : 0.0;
+  }
+  acc.out_of_range[i] = 0;
+#pragma unroll
+  for (int k = 0; k < kSums; ++k) {
+    const double value = lost ? __longlong_as_double(0x7ff8000000000000LL)  // quiet NaN
+                              : double(fixed[k]) / kPairFixedScale;
+    words[k][i] = 0;
+    to[k][i] = Accumulate ? before[k] + value : value;
   }
 }
 
