@@ -26,21 +26,17 @@ __global__ void index_of_id_kernel(int n, const std::int32_t* __restrict__ id,
   if (i < n) index_of_id[id[i]] = i;
 }
 
-/// Particle i's share of one family's terms, written to (or added to) the output.
-template <class Evaluator, bool WithEnergy, bool Accumulate>
-__global__ void bonded_share_kernel(int n, BondedGather<Evaluator> gather,
-                                    neighbors::ForceOutputView out) {
+/// Particle i's share of one family's energy and virial, written to (or added to) the output;
+/// the forces of energy steps come from the term and sum kernels, as on other steps.
+template <class Evaluator, bool Accumulate>
+__global__ void bonded_energy_share_kernel(int n, BondedGather<Evaluator> gather,
+                                           neighbors::ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const BondedShare s = gather.template share<WithEnergy>(i);
+  const BondedShare s = gather.template share<true>(i);
   const auto put = [](double& to, double value) { to = Accumulate ? to + value : value; };
-  put(out.fx[i], s.force.x);
-  put(out.fy[i], s.force.y);
-  put(out.fz[i], s.force.z);
-  if constexpr (WithEnergy) {
-    put(out.energy[i], s.energy);
-    for (int k = 0; k < core::kTensorComponents; ++k) put(out.virial[k][i], s.virial.c[k]);
-  }
+  put(out.energy[i], s.energy);
+  for (int k = 0; k < core::kTensorComponents; ++k) put(out.virial[k][i], s.virial.c[k]);
 }
 
 /// One gather per family kind of BondedSettings, in the variant's order; a kind the run lacks
@@ -111,96 +107,55 @@ __global__ void __launch_bounds__(kBlock)
     gathers.term_forces(parts.order.kinds[p], t, term_force + parts.base[p]);
 }
 
-/// The largest of the warp's values (every lane gets it; any compute capability).
-__device__ inline int warp_max(int value) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2)
-    value = max(value, __shfl_xor_sync(0xffffffffu, value, offset));
-  return value;
-}
-
-/// Lanes that share a particle's row in bonded_sum_kernel, and the entries each reads per round.
+/// Lanes that share a particle's row in bonded_sum_kernel, and the entries each has in flight.
 inline constexpr int kSumLanes = 8;
-inline constexpr int kSumPerLane = 4;
-inline constexpr int kSumRound = kSumLanes * kSumPerLane;
+inline constexpr int kSumInFlight = 4;
 
-/// kSumLanes lanes per particle: for each of the `families` families in the run's order, the sum
-/// of the buffer's entries its row (id, family) names, in membership order from zero; the
-/// families' sums added in order to the output (or to zero). The additions of the particle-share
-/// kernels of energy steps (bonded_share_kernel, family by family), so that both give the same
-/// forces bit for bit. A particle's rows lie end to end, [row[0], row[families]); its lanes read
-/// kSumRound consecutive entries per round (the entries, then their forces: two memory latencies
-/// for the round) and the first lane adds them in order, handed over by shuffles (as many as the
-/// warp's longest row has in the round: a water atom's few entries cost a few shuffles). A protein
-/// atom's hundred entries (its dihedrals, 1-4 pairs and exclusion corrections) take four rounds;
-/// one thread reading them in turn would wait for some twenty-five latencies, and its warp with it.
+/// kSumLanes lanes per particle sum the term forces its row names (row_offsets[id] to
+/// row_offsets[id + 1], every family's terms): lane j the entries j, j + kSumLanes, ... in turn,
+/// kSumInFlight loads at a time, then the lanes' sums meet in a fixed tree (lane j with j ^ 4,
+/// then j ^ 2, then j ^ 1) and the first lane writes the total (or adds it to the output). A fixed
+/// order: the same bits every time. A protein atom's hundred entries (its dihedrals, 1-4 pairs
+/// and exclusion corrections) take four rounds of loads per lane; a water atom's few, one.
 template <bool Accumulate>
-__global__ void bonded_sum_kernel(int n, int families, const std::int32_t* __restrict__ id,
+__global__ void bonded_sum_kernel(int n, const std::int32_t* __restrict__ id,
                                   const std::int32_t* __restrict__ row_offsets,
                                   const std::int32_t* __restrict__ row_entries,
                                   const core::Vec3<double>* __restrict__ term_force,
                                   neighbors::ForceOutputView out) {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = thread / kSumLanes, lane = thread % kSumLanes;
-  const int leader = static_cast<int>(threadIdx.x % 32) - lane;  // the particle's first lane
   const bool active = i < n;
-  const std::int32_t* row = active ? row_offsets + std::size_t(id[i]) * families : nullptr;
-  const std::int32_t first = active ? row[0] : 0, end = active ? row[families] : 0;
-  const std::int32_t length = end - first;  // entries are addressed from `first`: no overflow
-  // Every lane of the warp joins every shuffle: the rounds of the warp's longest row.
-  const int rounds = warp_max((length + kSumRound - 1) / kSumRound);
-
-  core::Vec3<double> f;  // the first lane's
-  if constexpr (Accumulate) {
-    if (active && lane == 0) f = {out.fx[i], out.fy[i], out.fz[i]};
+  const std::int32_t* row = active ? row_offsets + id[i] : nullptr;
+  const std::int32_t first = active ? row[0] : 0;
+  const std::int32_t length = active ? row[1] - first : 0;  // entries addressed from `first`
+  core::Vec3<double> sum;
+  for (std::int32_t k = lane; k < length; k += kSumInFlight * kSumLanes) {
+    core::Vec3<double> value[kSumInFlight];
+#pragma unroll
+    for (int j = 0; j < kSumInFlight; ++j) {
+      const std::int32_t at = k + j * kSumLanes;
+      value[j] = at < length ? term_force[row_entries[first + at]] : core::Vec3<double>{};
+    }
+#pragma unroll
+    for (int j = 0; j < kSumInFlight; ++j) sum += value[j];
   }
-  core::Vec3<double> sum;  // family p's, so far
-  int p = 0;
-  std::int32_t family_end = active ? row[1] : 0;
-  // Adds the sums of the families that end at or before entry k to f, in order.
-  const auto close_families_before = [&](std::int32_t k) {
-    while (p < families && family_end <= k) {
-      if (!Accumulate && p == 0) {
-        f = sum;
-      } else {
-        f += sum;
-      }
-      sum = {};
-      if (++p < families) family_end = row[p + 1];
-    }
-  };
-  for (int round = 0; round < rounds; ++round) {
-    const std::int32_t base = round * kSumRound;  // from `first`
-    core::Vec3<double> value[kSumPerLane];
 #pragma unroll
-    for (int j = 0; j < kSumPerLane; ++j) {
-      const std::int32_t k = base + j * kSumLanes + lane;
-      value[j] = k < length ? term_force[row_entries[first + k]] : core::Vec3<double>{};
-    }
-    // Hand over only the entries some particle of the warp has: a water's two or three, not 32.
-    const int entries = warp_max(max(0, min(kSumRound, length - base)));
-#pragma unroll
-    for (int j = 0; j < kSumPerLane; ++j) {
-      if (j * kSumLanes >= entries) break;
-#pragma unroll
-      for (int from = 0; from < kSumLanes; ++from) {
-        if (j * kSumLanes + from >= entries) break;
-        const core::Vec3<double> v{__shfl_sync(0xffffffffu, value[j].x, leader + from),
-                                   __shfl_sync(0xffffffffu, value[j].y, leader + from),
-                                   __shfl_sync(0xffffffffu, value[j].z, leader + from)};
-        const std::int32_t k = base + j * kSumLanes + from;
-        if (lane == 0 && k < length) {
-          close_families_before(first + k);
-          sum += v;
-        }
-      }
-    }
+  for (int offset = kSumLanes / 2; offset > 0; offset /= 2) {
+    sum.x += __shfl_xor_sync(0xffffffffu, sum.x, offset);
+    sum.y += __shfl_xor_sync(0xffffffffu, sum.y, offset);
+    sum.z += __shfl_xor_sync(0xffffffffu, sum.z, offset);
   }
   if (!active || lane != 0) return;
-  close_families_before(end);
-  out.fx[i] = f.x;
-  out.fy[i] = f.y;
-  out.fz[i] = f.z;
+  if constexpr (Accumulate) {
+    out.fx[i] += sum.x;
+    out.fy[i] += sum.y;
+    out.fz[i] += sum.z;
+  } else {
+    out.fx[i] = sum.x;
+    out.fy[i] = sum.y;
+    out.fz[i] = sum.z;
+  }
 }
 
 /// One family's coefficients and its particles' term memberships, on the device.
@@ -273,8 +228,10 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
 
   int parts() const override { return order_.count; }
 
-  // Steps without energy: a thread per term (every family in one kernel), then a thread per
-  // particle sums its terms' forces. With energy: part by part, a thread per particle.
+  // Forces: a thread per term (every family in one kernel), then kSumLanes threads per particle
+  // sum its terms' forces. Energy steps add each family's energy and virial apart (add_part_to),
+  // a thread per particle, with the forces of the same two kernels: the trajectory does not
+  // depend on the thermo interval.
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (mode.with_energy) {
@@ -282,38 +239,24 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
         add_part_to(p, in, out, {mode.accumulate || p > 0, true}, stream);
       return;
     }
-    if (in.n == 0 || order_.count == 0) return;
-    refresh_map(in, stream);
-    AllGathers gathers{};
-    for (int p = 0; p < order_.count; ++p)
-      with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
-    if (parts_.first_block[order_.count] > 0) {
-      bonded_term_kernel<<<parts_.first_block[order_.count], kBlock, 0, stream>>>(
-          gathers, parts_, term_force_.data());
-      NOVAMD_CUDA_CHECK_LAUNCH();
-    }
-    const auto launch = [&](auto accumulate) {
-      const long long threads = static_cast<long long>(in.n) * kSumLanes;
-      bonded_sum_kernel<decltype(accumulate)::value>
-          <<<static_cast<int>((threads + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
-              in.n, order_.count, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
-              term_force_.data(), out);
-    };
-    mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    add_forces(in, out, mode.accumulate, stream);
   }
 
+  /// Part 0 brings every family's forces; each part its family's energy and virial.
   void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                    neighbors::OutputMode mode, cudaStream_t stream) override {
     if (in.n == 0) return;
+    if (part == 0) add_forces(in, out, mode.accumulate, stream);
+    if (!mode.with_energy) return;
     refresh_map(in, stream);
     with_kind(order_.kinds[part], [&](auto K) {
       const auto gather = gather_of<K>(in);
       using Evaluator = typename std::variant_alternative_t<K, BondedSettings>::Evaluator;
-      neighbors::with_output_mode(mode, [&](auto with_energy, auto accumulate) {
-        bonded_share_kernel<Evaluator, decltype(with_energy)::value, decltype(accumulate)::value>
+      const auto launch = [&](auto accumulate) {
+        bonded_energy_share_kernel<Evaluator, decltype(accumulate)::value>
             <<<blocks(in.n), kBlock, 0, stream>>>(in.n, gather, out);
-      });
+      };
+      mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
   }
@@ -334,9 +277,34 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
  private:
   static int blocks(int n) { return (n + kBlock - 1) / kBlock; }
 
-  /// Each particle's rows of the buffer of term forces, one per family (row (id, p) at
-  /// offsets[id F + p], F families): the entries of its terms of family p in membership order,
-  /// family p's taking their place from parts_.base[p].
+  /// Every term force, a thread per term, then each particle's sum, written to or added to
+  /// the output.
+  void add_forces(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out, bool accumulate,
+                  cudaStream_t stream) {
+    if (in.n == 0 || order_.count == 0) return;
+    refresh_map(in, stream);
+    AllGathers gathers{};
+    for (int p = 0; p < order_.count; ++p)
+      with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
+    if (parts_.first_block[order_.count] > 0) {
+      bonded_term_kernel<<<parts_.first_block[order_.count], kBlock, 0, stream>>>(
+          gathers, parts_, term_force_.data());
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    }
+    const auto launch = [&](auto accumulate_flag) {
+      const long long threads = static_cast<long long>(in.n) * kSumLanes;
+      bonded_sum_kernel<decltype(accumulate_flag)::value>
+          <<<static_cast<int>((threads + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
+              in.n, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
+              term_force_.data(), out);
+    };
+    accumulate ? launch(std::true_type{}) : launch(std::false_type{});
+    NOVAMD_CUDA_CHECK_LAUNCH();
+  }
+
+  /// Each particle's row of the buffer of term forces (row id from offsets[id] to
+  /// offsets[id + 1]): the entries of its terms, family by family in the run's order, family p's
+  /// taking their place from parts_.base[p].
   void upload_gather_rows(const std::vector<core::TermMemberships>& rows) {
     const std::size_t families = rows.size();
     const std::size_t n = families == 0 ? 0 : rows[0].offsets.size() - 1;
@@ -348,12 +316,11 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     std::vector<std::int32_t> offsets{0}, entries;
     entries.reserve(static_cast<std::size_t>(total));
     for (std::size_t id = 0; id < n; ++id) {
-      for (std::size_t p = 0; p < families; ++p) {
+      for (std::size_t p = 0; p < families; ++p)
         for (auto k = rows[p].offsets[id]; k < rows[p].offsets[id + 1]; ++k)
           entries.push_back(
               static_cast<std::int32_t>(parts_.base[p] + rows[p].entries[std::size_t(k)]));
-        offsets.push_back(static_cast<std::int32_t>(entries.size()));
-      }
+      offsets.push_back(static_cast<std::int32_t>(entries.size()));
     }
     gather_offsets_.copy_from_host(offsets, nullptr);
     gather_entries_.copy_from_host(entries, nullptr);

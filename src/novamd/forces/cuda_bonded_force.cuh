@@ -1,13 +1,13 @@
 #pragma once
 /// @file cuda_bonded_force.cuh
 /// The CUDA force term of a run's bonded families, in double at every precision
-/// (bonded_gather.hpp, the same evaluation as the CPU's). Steps without energy evaluate each term
-/// once (a thread per term of every family, in one kernel) and store its forces; a thread per
-/// particle then sums its rows of them, family by family. Energy steps evaluate the families one
-/// by one (the term's parts), a thread per particle gathering its share of its terms, so that
-/// each family's energy reaches its thermo column. Both add the same term forces in the same
-/// order, without atomics: the forces do not depend on whether a step computes energies, and
-/// each repeats bit for bit.
+/// (bonded_gather.hpp, the same evaluation as the CPU's). Each term is evaluated once (a thread
+/// per term of every family, in one kernel) and stores its forces; eight threads per particle
+/// then sum the forces its terms store, in a fixed order, without atomics, so that each step
+/// repeats bit for bit. Energy steps take their forces from the same two kernels and add each
+/// family's energy and virial apart (the term's parts, a thread per particle gathering its share
+/// of the family's terms), so that each family's energy reaches its thermo column and the forces
+/// do not depend on whether a step computes energies.
 /// Declared here, compiled once in forces/cuda_bonded_force.cu for each precision.
 
 #include <memory>
