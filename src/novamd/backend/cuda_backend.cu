@@ -202,34 +202,13 @@ class CudaBackend final : public Backend {
   }
 
   void kick_drift(double kick_dt, double drift_dt, integrate::VelocityCondition after) override {
-    if (constraints_) {  // the drift's constraints make the kick's velocity condition moot
-      for_each_particle(static_cast<int>(owned_count()), kick_update(kick_dt), stream_.get());
-      drift(drift_dt, after);
-      return;
-    }
-    energy_current_ = false;
-    for_each_particle(static_cast<int>(owned_count()),
-                      refreshing_pair_positions(
-                          integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)}),
-                      stream_.get());
+    // One pass; with constraints, the drift's make the kick's velocity condition moot.
+    move_then_constrain(integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)},
+                        drift_dt, after);
   }
 
   void drift(double dt, integrate::VelocityCondition after) override {
-    energy_current_ = false;
-    if (!constraints_) {
-      for_each_particle(static_cast<int>(owned_count()),
-                        refreshing_pair_positions(drift_update(dt)), stream_.get());
-      return;
-    }
-    // DESIGN principle 11: positions, velocities by the same moves, velocities.
-    for_each_particle(static_cast<int>(size()),
-                      refreshing_pair_positions(constraints::RememberingPositions<integrate::Drift>{
-                          drift_update(dt), pointers_of(device_.position),
-                          constraints_->positions_before_drift(size())}),
-                      stream_.get());
-    constraints_->after_drift(group_arrays(), dt, true,
-                              after == integrate::VelocityCondition::Apply, pack_position(),
-                              stream_.get());
+    move_then_constrain(drift_update(dt), dt, after);
   }
 
   void scale_velocities(double factor) override {
@@ -458,6 +437,29 @@ class CudaBackend final : public Backend {
   /// The first particle this rank integrates, and how many (all of them on one GPU).
   std::size_t first() const { return domain_->owned().begin; }
   std::size_t owned_count() const { return domain_->owned_count(); }
+
+  /// Positions moved by `move` (returning each new position; velocities too where it kicks),
+  /// then, with constraints, the held distances over the drift `dt` from where the particles
+  /// were, with their velocity condition as `after` says (DESIGN principle 11: positions,
+  /// velocities by the same moves, velocities). Constraints run on one GPU: every particle is
+  /// owned.
+  template <class Move>
+  void move_then_constrain(const Move& move, double dt, integrate::VelocityCondition after) {
+    energy_current_ = false;
+    if (!constraints_) {
+      for_each_particle(static_cast<int>(owned_count()), refreshing_pair_positions(move),
+                        stream_.get());
+      return;
+    }
+    for_each_particle(static_cast<int>(size()),
+                      refreshing_pair_positions(constraints::RememberingPositions<Move>{
+                          move, pointers_of(device_.position),
+                          constraints_->positions_before_drift(size())}),
+                      stream_.get());
+    constraints_->after_drift(group_arrays(), dt, true,
+                              after == integrate::VelocityCondition::Apply, pack_position(),
+                              stream_.get());
+  }
 
   /// The particle arrays the constraint updates read and write.
   constraints::GroupArrays group_arrays() {

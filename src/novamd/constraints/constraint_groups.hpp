@@ -103,7 +103,7 @@ struct LocateGroup {
   }
 };
 
-/// `update` (a drift), after keeping particle i's position in `before`.
+/// `update` (a drift, or a kick and a drift), after keeping particle i's position in `before`.
 template <class Update>
 struct RememberingPositions {
   Update update;
