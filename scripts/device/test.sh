@@ -397,12 +397,23 @@ PY
     PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop \
       /tmp/dhfr/JAC.rst7 --timesteps 2 4 2>&1 | tee -a "$summary"
   fi
-  # Every kernel of some steps at 2 fs (kernels_dhfr.txt).
-  (cd /tmp/dhfr && ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 400 \
+  # Every kernel of some steps at 2 fs (kernels_dhfr.txt), caches kept between kernels as in a
+  # run (Nsight Compute flushes them by default, which makes small kernels whose data sit in L2
+  # look several times slower), NovaMD's and then OpenMM's.
+  (cd /tmp/dhfr && ncu --clock-control none --cache-control none \
+     --metrics gpu__time_duration.sum --launch-skip 400 \
      --launch-count 200 "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
      --steps 1080 --restart warm2.0-default.chk > "$OUT/ncu_kernels_dhfr.txt" 2>&1)
   kernel_medians "$OUT/ncu_kernels_dhfr.txt" "DHFR (JAC), 23,558 atoms, mixed, 2 fs" |
     tee "$OUT/kernels_dhfr.txt" | head -25 | tee -a "$summary"
+  if have_openmm; then
+    (PYTHONPATH=/tmp/openmm-site ncu --clock-control none --cache-control none \
+       --metrics gpu__time_duration.sum --launch-skip 3000 --launch-count 200 \
+       python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop /tmp/dhfr/JAC.rst7 --timesteps 2 \
+       --warmup 300 --steps 20 > /tmp/dhfr/ncu_kernels_openmm.txt 2>&1)
+    kernel_medians /tmp/dhfr/ncu_kernels_openmm.txt "DHFR (JAC), OpenMM, mixed, 2 fs" |
+      tee -a "$OUT/kernels_dhfr.txt" | head -25 | tee -a "$summary"
+  fi
   # What bounds the constraint kernels: Nsight Compute's sections on two launches of each
   # (ncu_constraints.txt).
   (cd /tmp/dhfr && ncu --clock-control none --section SpeedOfLight --section Occupancy \
