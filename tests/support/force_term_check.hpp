@@ -189,7 +189,7 @@ inline Bounds error_bounds(const backend::BackendSetup& s, const core::ParticleD
         b.virial_scale += fs * r;
       }
     }
-    const double range = forces::cutoff_of(settings) + s.neighbors.skin_for(forces::cutoff_of(settings));
+    const double range = forces::cutoff_of(settings) + s.neighbors.skin_for(forces::cutoff_of(settings), s.box.shortest_edge());
     const double columns = std::isinf(range) ? 1.0 : neighbors::cluster_columns(s.box, n, range).count();
     const double fixed = test.fixed_error(nd, columns);  // absolute, per force component
     b.energy += nd * fixed;

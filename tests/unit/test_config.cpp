@@ -165,6 +165,47 @@ TEST(ConfigParse, NeighborListLayout) {
   EXPECT_NE(error.find("clusters"), std::string::npos) << error;
 }
 
+// neighbors.skin by default: the larger of 0.12 x the cutoff and 50 steps of the lightest
+// particle's thermal speed sqrt(kT/m) at the thermostat's temperature, the latter at most what
+// leaves 3 cells of cutoff + skin per box edge. The LJ melt's 0.3 sigma at T* = 1.44 and
+// dt = 0.005 is both; twice the step, twice the skin; no thermostat (constant energy, whatever the
+// initial velocities), the cutoff's share; an explicit skin is kept; a small box caps the thermal
+// bound, never below the cutoff's share. In real units, water's hydrogen (1.008 g/mol) at 300 K
+// and 2 fs: 50 x 2 fs x sqrt(k_B T / m) with k_B and the atomic mass unit in SI (CODATA 2018:
+// 1.380649e-23 J/K, 1.66053906660e-27 kg) is 1.5731 A.
+TEST(ConfigParse, DefaultSkinCoversFiftyStepsOfTheLightestThermalSpeed) {
+  constexpr double kWide = 1e9;  // a box edge that caps nothing
+  const std::string warm = with(kMinimal, "integrator: {timestep: 0.005}",
+                                "integrator: {type: langevin, timestep: 0.005, temperature: 1.44, "
+                                "friction: 1.0}");
+  EXPECT_NEAR(parse_config(warm, "m.yaml").neighbors.skin_for(2.5, kWide), 0.3, 1e-12);
+  EXPECT_NEAR(parse_config(with(warm, "timestep: 0.005", "timestep: 0.01"), "m.yaml")
+                  .neighbors.skin_for(2.5, kWide),
+              0.6, 1e-12);
+  const std::string nve = with(kMinimal, "  structure: {generate: {counts: {A: 100}}}\n",
+                               "  structure: {generate: {counts: {A: 100}}}\n"
+                               "  velocities: {temperature: 5.0}\n");
+  EXPECT_EQ(parse_config(nve, "m.yaml").neighbors.skin_for(2.5, kWide), 0.12 * 2.5);
+  EXPECT_EQ(
+      parse_config(warm, "m.yaml", {{"neighbors", "{skin: 0.2}"}}).neighbors.skin_for(2.5, kWide),
+      0.2);
+  const auto doubled = parse_config(with(warm, "timestep: 0.005", "timestep: 0.01"), "m.yaml");
+  EXPECT_NEAR(doubled.neighbors.skin_for(2.5, 3.0 * (2.5 + 0.4)), 0.4, 1e-12);  // the box's room
+  EXPECT_EQ(doubled.neighbors.skin_for(2.5, 3.0 * 2.5), 0.12 * 2.5);  // no room: the share
+  EXPECT_EQ(novamd::neighbors::resolve_method(doubled.neighbors, 2.5, 3.0 * (2.5 + 0.4)),
+            novamd::neighbors::NeighborMethod::NeighborList);
+
+  std::string water = with(warm, "units: lj", "units: real");
+  water = with(water, "mass: 1}", "mass: 1.008}");
+  water = with(water, "temperature: 1.44", "temperature: 300.0");
+  water = with(water, "timestep: 0.005", "timestep: 2.0");
+  const double speed = std::sqrt(1.380649e-23 * 300.0 / (1.008 * 1.66053906660e-27));  // m/s
+  const double expected = 50.0 * 2.0 * speed * 1e-5;  // 1 m/s = 1e-5 A/fs
+  EXPECT_NEAR(parse_config(water, "w.yaml").neighbors.skin_for(2.0, kWide), expected,
+              1e-5 * expected);
+  EXPECT_NEAR(expected, 1.5731, 1e-4);
+}
+
 TEST(ConfigParse, ScalarBoxAndOneElementBoxAreCubic) {
   auto config = parse_config(with(kFull, "box: [100.0, 120.0, 140.0]", "box: 90"), "wd.yaml");
   EXPECT_EQ(*config.system.box, (std::array<double, 3>{90.0, 90.0, 90.0}));

@@ -32,7 +32,7 @@ std::string describe_method(const io::Config& config, const forces::ForceSetting
     case neighbors::NeighborMethod::NeighborList:
       return fmt::format("Verlet lists{}, skin {:.6g} {}, checked every {} steps",
                          cluster_pairs ? " of cluster pairs (32 x 32)" : "",
-                         config.neighbors.skin_for(rc), config.units.length,
+                         config.neighbors.skin_for(rc, box.shortest_edge()), config.units.length,
                          config.neighbors.check_every);
     case neighbors::NeighborMethod::CellList:
       return "cell lists";

@@ -36,7 +36,7 @@ StepLimit step_limit(const io::Config& config, const core::Box& box) {
     if (neighbors::resolve_method(config.neighbors, rc, edge) !=
         neighbors::NeighborMethod::NeighborList)
       continue;
-    const double skin = config.neighbors.skin_for(rc);
+    const double skin = config.neighbors.skin_for(rc, edge);
     if (0.5 * skin < limit.displacement)
       limit = {0.5 * skin, fmt::format("half the neighbour-list skin, {:.6g}", skin)};
   }

@@ -67,7 +67,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
       terms_.push_back(forces::make_cpu_lj_coulomb_force(
           std::get<forces::LennardJonesSettings>(settings),
           std::get<forces::CoulombSettings>(setup.forces[t + 1]), species_, units_, setup.precision,
-          setup.neighbors, exclusions));
+          setup.neighbors, box_.shortest_edge(), exclusions));
       continue;
     }
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,

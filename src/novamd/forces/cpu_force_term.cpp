@@ -188,7 +188,7 @@ std::unique_ptr<CpuForceTerm> make_term(
       settings, species, units, [&]<class Evaluator>(auto table) -> std::unique_ptr<CpuForceTerm> {
         return std::make_unique<CpuPairForce<Evaluator, AccT>>(
             std::move(table), block ? NeighborMethod::AllPairs : method, cutoff,
-            neighbors.skin_for(cutoff), neighbors.check_every, block, exclusions);
+            neighbors.skin_for(cutoff, shortest_edge), neighbors.check_every, block, exclusions);
       });
   const auto* coulomb = std::get_if<CoulombSettings>(&settings);
   if (coulomb && coulomb->ewald_split()) {
@@ -209,6 +209,7 @@ std::unique_ptr<CpuForceTerm> make_lj_coulomb_term(const LennardJonesSettings& l
                                                    const core::SpeciesTable& species,
                                                    const core::UnitSystem& units,
                                                    const neighbors::NeighborSettings& neighbors,
+                                                   double shortest_edge,
                                                    const core::ExclusionLists* exclusions) {
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
@@ -216,7 +217,8 @@ std::unique_ptr<CpuForceTerm> make_lj_coulomb_term(const LennardJonesSettings& l
   auto term = with_lj_coulomb_sum<PairT>(
       lj, coulomb, species, units, [&]<class Sum>(auto table) -> std::unique_ptr<CpuForceTerm> {
         return std::make_unique<CpuPairForce<Sum, AccT>>(
-            std::move(table), NeighborMethod::NeighborList, cutoff, neighbors.skin_for(cutoff),
+            std::move(table), NeighborMethod::NeighborList, cutoff,
+            neighbors.skin_for(cutoff, shortest_edge),
             neighbors.check_every, std::nullopt, exclusions);
       });
   if (coulomb.method == CoulombMethod::Pme)
@@ -229,17 +231,18 @@ std::unique_ptr<CpuForceTerm> make_lj_coulomb_term(const LennardJonesSettings& l
 std::unique_ptr<CpuForceTerm> make_cpu_lj_coulomb_force(
     const LennardJonesSettings& lj, const CoulombSettings& coulomb,
     const core::SpeciesTable& species, const core::UnitSystem& units, core::Precision precision,
-    const neighbors::NeighborSettings& neighbors, const core::ExclusionLists* exclusions) {
+    const neighbors::NeighborSettings& neighbors, double shortest_edge,
+    const core::ExclusionLists* exclusions) {
   switch (precision) {
     case core::Precision::Double:
       return make_lj_coulomb_term<core::Precision::Double>(lj, coulomb, species, units, neighbors,
-                                                           exclusions);
+                                                           shortest_edge, exclusions);
     case core::Precision::Mixed:
       return make_lj_coulomb_term<core::Precision::Mixed>(lj, coulomb, species, units, neighbors,
-                                                          exclusions);
+                                                           shortest_edge, exclusions);
     case core::Precision::Single:
       return make_lj_coulomb_term<core::Precision::Single>(lj, coulomb, species, units, neighbors,
-                                                           exclusions);
+                                                           shortest_edge, exclusions);
   }
   return nullptr;
 }

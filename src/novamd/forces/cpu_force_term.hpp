@@ -64,7 +64,8 @@ std::unique_ptr<CpuForceTerm> make_cpu_force_term(
 std::unique_ptr<CpuForceTerm> make_cpu_lj_coulomb_force(
     const LennardJonesSettings& lj, const CoulombSettings& coulomb,
     const core::SpeciesTable& species, const core::UnitSystem& units, core::Precision precision,
-    const neighbors::NeighborSettings& neighbors, const core::ExclusionLists* exclusions);
+    const neighbors::NeighborSettings& neighbors, double shortest_edge,
+    const core::ExclusionLists* exclusions);
 
 /// Throws the core::InputError, naming the term, of a system with excluded pairs in a
 /// force-matrix decomposition, whose blocks do not leave them out.

@@ -355,7 +355,7 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_pair_force(
   using PairT = typename core::PrecisionTypes<P>::PairT;
   using AccT = typename core::PrecisionTypes<P>::AccT;
   const double cutoff = settings.cutoff;
-  const double skin = neighbors.skin_for(cutoff);
+  const double skin = neighbors.skin_for(cutoff, box.shortest_edge());
   const auto method = neighbors::resolve_method(neighbors, cutoff, box.shortest_edge());
   return with_evaluator<PairT>(
       settings, species, units,

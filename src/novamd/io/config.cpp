@@ -474,6 +474,20 @@ void add_default_plasma_columns(Config& config) {
     thermo.columns = {"plasma"};
 }
 
+/// The default skin's lower bound (neighbors::thermal_skin) at the thermostat's temperature for
+/// the lightest species; 0 without a thermostat (a constant-energy run, whose restarts must keep
+/// their skin whatever the initial velocities said).
+double thermal_bound(const Config& config) {
+  const auto& temperature = config.integrator.temperature;
+  const auto& species = config.system.species.all();
+  if (!temperature || species.empty()) return 0.0;
+  double lightest = species.front().mass;
+  for (const auto& s : species) lightest = std::min(lightest, s.mass);
+  const double speed_squared =
+      config.units.boltzmann * *temperature / (lightest * config.units.mvv_to_energy);
+  return neighbors::thermal_skin(speed_squared, config.integrator.timestep);
+}
+
 // --- the document ------------------------------------------------------------------------------
 
 Config parse_root(const YamlReader& root) {
@@ -496,6 +510,7 @@ Config parse_root(const YamlReader& root) {
       config.neighbors.layout, config.precision == core::Precision::Double,
       std::any_of(config.forces.begin(), config.forces.end(), forces::uses_particle_charges));
   config.integrator = parse_integrator(root.required("integrator"), config.units);
+  config.neighbors.thermal_bound = thermal_bound(config);
   if (const auto constraints = root.optional("constraints")) {
     if (!config.system.topology)
       constraints->fail("constraints need a molecular system",

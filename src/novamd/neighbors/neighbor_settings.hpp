@@ -3,6 +3,7 @@
 /// `neighbors: {method, skin, check_every, reorder_every, layout}`: how pair forces find their
 /// pairs, and how often particles are sorted in memory along a space-filling curve.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -44,9 +45,27 @@ inline ListLayout resolve_layout(ListLayout layout, bool double_precision, bool 
   return charged && !double_precision ? ListLayout::Clusters : ListLayout::Atoms;
 }
 
+/// Steps of the lightest particle's thermal speed in the default skin's lower bound
+/// (thermal_skin): a longer step moves particles across half the skin in fewer steps, and the
+/// skin grows with it. Measured (docs/performance.md, "the skin from the time step"): on DHFR
+/// (hydrogens at 3.024 g/mol, 300 K) the bound is 0.91 A at 2 fs, below 0.12 x 9 A, and 1.82 A at
+/// 4 fs, where the step took 0.242 ms instead of 0.267 at 1.08 A (the best measured, 3 A: 0.238);
+/// PME water (hydrogens at 1.008 g/mol) gets 1.57 A at 2 fs, within 1% of its best. The LJ melt's
+/// 0.3 sigma at T* = 1.44 and dt = 0.005 tau is both bounds.
+inline constexpr double kThermalSkinSteps = 50.0;
+
+/// kThermalSkinSteps time steps dt of the thermal speed sqrt(kT / m) of the lightest mass
+/// (`thermal_speed_squared` = kT / m, in (length / time)^2).
+inline double thermal_skin(double thermal_speed_squared, double dt) {
+  return kThermalSkinSteps * std::sqrt(thermal_speed_squared) * dt;
+}
+
 struct NeighborSettings {
   NeighborMethod method = NeighborMethod::Auto;
-  std::optional<double> skin;    ///< length; default 0.12 x the cutoff (0.3 sigma at 2.5 sigma)
+  /// length; default skin_for's
+  std::optional<double> skin;
+  /// thermal_skin at the thermostat's temperature (set when the config is read), else 0.
+  double thermal_bound = 0.0;
   std::int64_t check_every = 1;  ///< steps between checks for a rebuild
   /// Force evaluations between reorderings of the particles along the Morton curve (0: never).
   /// Close particles then share cache lines; each reordering costs about one list build.
@@ -54,18 +73,30 @@ struct NeighborSettings {
   /// The CUDA backend's Verlet lists; `auto` is resolved when the config is read.
   ListLayout layout = ListLayout::Auto;
 
-  double skin_for(double cutoff) const { return skin ? *skin : 0.12 * cutoff; }
+  /// The skin of a pair force with this cutoff in a box whose shortest edge is `shortest_edge`:
+  /// the explicit one, else the larger of 0.12 x the cutoff (0.3 sigma at 2.5 sigma) and
+  /// thermal_bound, the latter at most what leaves the box three cells of cutoff + skin per axis
+  /// (so that the thermal bound never turns `auto` to all pairs).
+  double skin_for(double cutoff, double shortest_edge) const {
+    if (skin) return *skin;
+    const double room = shortest_edge / 3.0 - cutoff;
+    return std::max(plain_skin_for(cutoff), std::min(thermal_bound, room));
+  }
+  /// The skin without the thermal bound: the explicit one, else 0.12 x the cutoff. `auto`
+  /// chooses its method with this one.
+  double plain_skin_for(double cutoff) const { return skin ? *skin : 0.12 * cutoff; }
 };
 
 /// The method a pair force with this cutoff uses in this box: `auto` becomes a neighbour list
-/// when the cutoff is finite and the box holds at least 3 cells of cutoff + skin per axis (else
-/// all pairs); an explicit method is kept, except that an infinite cutoff always means all pairs.
+/// when the cutoff is finite and the box holds at least 3 cells of cutoff + skin per axis (the
+/// skin without its thermal bound, plain_skin_for; else all pairs); an explicit method is kept, except that an infinite cutoff always means all pairs.
 inline NeighborMethod resolve_method(const NeighborSettings& settings, double cutoff,
                                      double shortest_edge) {
   if (std::isinf(cutoff)) return NeighborMethod::AllPairs;
   if (settings.method != NeighborMethod::Auto) return settings.method;
-  return shortest_edge >= 3.0 * (cutoff + settings.skin_for(cutoff)) ? NeighborMethod::NeighborList
-                                                                     : NeighborMethod::AllPairs;
+  return shortest_edge >= 3.0 * (cutoff + settings.plain_skin_for(cutoff))
+             ? NeighborMethod::NeighborList
+             : NeighborMethod::AllPairs;
 }
 
 }  // namespace novamd::neighbors
