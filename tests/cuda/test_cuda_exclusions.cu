@@ -216,7 +216,8 @@ void check_every_phase(const Case& c) {
   novamd::core::permute(p, shuffled(p.size(), rng));  // ids differ from storage places
   ExcludingTerm<P> gpu(setup, c.lanes);
 
-  const double skin = setup.neighbors.skin_for(std::isinf(c.cutoff) ? 1.0 : c.cutoff, setup.box.shortest_edge());
+  const double skin =
+      setup.neighbors.skin_for(std::isinf(c.cutoff) ? 1.0 : c.cutoff, setup.box.shortest_edge());
   // Terms summed per particle: every other particle without a cutoff; within 2.5 at density
   // 0.88 about 57, at most twice that.
   const double m = std::isinf(c.cutoff) ? static_cast<double>(c.n) : 128.0;

@@ -189,8 +189,10 @@ inline Bounds error_bounds(const backend::BackendSetup& s, const core::ParticleD
         b.virial_scale += fs * r;
       }
     }
-    const double range = forces::cutoff_of(settings) + s.neighbors.skin_for(forces::cutoff_of(settings), s.box.shortest_edge());
-    const double columns = std::isinf(range) ? 1.0 : neighbors::cluster_columns(s.box, n, range).count();
+    const double range = forces::cutoff_of(settings) +
+                         s.neighbors.skin_for(forces::cutoff_of(settings), s.box.shortest_edge());
+    const double columns =
+        std::isinf(range) ? 1.0 : neighbors::cluster_columns(s.box, n, range).count();
     const double fixed = test.fixed_error(nd, columns);  // absolute, per force component
     b.energy += nd * fixed;
     b.virial += 3 * nd * fixed;
@@ -372,12 +374,11 @@ using ForceTermParam = std::tuple<std::size_t, neighbors::NeighborMethod, core::
 
 /// Every case x traversal x precision, for INSTANTIATE_TEST_SUITE_P.
 inline auto every_force_term_param() {
-  return testing::Combine(testing::Range<std::size_t>(0, force_term_cases().size()),
-                          testing::Values(neighbors::NeighborMethod::AllPairs,
-                                          neighbors::NeighborMethod::CellList,
-                                          neighbors::NeighborMethod::NeighborList),
-                          testing::Values(core::Precision::Double, core::Precision::Mixed,
-                                          core::Precision::Single));
+  return testing::Combine(
+      testing::Range<std::size_t>(0, force_term_cases().size()),
+      testing::Values(neighbors::NeighborMethod::AllPairs, neighbors::NeighborMethod::CellList,
+                      neighbors::NeighborMethod::NeighborList),
+      testing::Values(core::Precision::Double, core::Precision::Mixed, core::Precision::Single));
 }
 
 /// "lennard_jones_cut_cell_list_mixed".

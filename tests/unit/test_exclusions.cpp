@@ -176,7 +176,8 @@ TEST_P(Exclusions, EveryTraversalFollowsMovesAcrossTheBoundaryAndReorders) {
   };
   check("shuffled");
   // Just under half the skin: a Verlet list is still complete, and kept.
-  const double skin = setup.neighbors.skin_for(std::isinf(cutoff) ? 1.0 : cutoff, setup.box.shortest_edge());
+  const double skin =
+      setup.neighbors.skin_for(std::isinf(cutoff) ? 1.0 : cutoff, setup.box.shortest_edge());
   const int split_before = split_bonds(p, setup.box);
   EXPECT_GT(move_all(p, setup.box, 0.49 * skin, rng), 5);  // about 25 expected
   EXPECT_GT(split_bonds(p, setup.box), 20);

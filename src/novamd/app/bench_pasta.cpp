@@ -178,8 +178,10 @@ int bench_pasta(const BenchOptions& options) {
     const double nuclear_s = term_seconds(config, initial, config.forces[0], steps);
     const double coulomb_s = term_seconds(config, initial, config.forces[1], steps);
     const double rc = forces::cutoff_of(config.forces[1]);
-    const auto pairs = count_pairs(initial.particles, initial.box,
-                                   kNuclearCutoff + config.neighbors.skin_for(kNuclearCutoff, initial.box.shortest_edge()), rc);
+    const auto pairs = count_pairs(
+        initial.particles, initial.box,
+        kNuclearCutoff + config.neighbors.skin_for(kNuclearCutoff, initial.box.shortest_edge()),
+        rc);
     fmt::print(
         "{:>7} {:>9.3f} {:>6.0f}% {:>7.1f} {:>9.3f} {:>9.3f} {:>10.4g} {:>10.4g} {:>6.0f} "
         "{:>10.4g} {:>10.3g}\n",

@@ -451,11 +451,11 @@ class CudaBackend final : public Backend {
                         stream_.get());
       return;
     }
-    for_each_particle(static_cast<int>(size()),
-                      refreshing_pair_positions(constraints::RememberingPositions<Move>{
-                          move, pointers_of(device_.position),
-                          constraints_->positions_before_drift(size())}),
-                      stream_.get());
+    for_each_particle(
+        static_cast<int>(size()),
+        refreshing_pair_positions(constraints::RememberingPositions<Move>{
+            move, pointers_of(device_.position), constraints_->positions_before_drift(size())}),
+        stream_.get());
     constraints_->after_drift(group_arrays(), dt, true,
                               after == integrate::VelocityCondition::Apply, pack_position(),
                               stream_.get());

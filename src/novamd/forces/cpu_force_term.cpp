@@ -218,8 +218,8 @@ std::unique_ptr<CpuForceTerm> make_lj_coulomb_term(const LennardJonesSettings& l
       lj, coulomb, species, units, [&]<class Sum>(auto table) -> std::unique_ptr<CpuForceTerm> {
         return std::make_unique<CpuPairForce<Sum, AccT>>(
             std::move(table), NeighborMethod::NeighborList, cutoff,
-            neighbors.skin_for(cutoff, shortest_edge),
-            neighbors.check_every, std::nullopt, exclusions);
+            neighbors.skin_for(cutoff, shortest_edge), neighbors.check_every, std::nullopt,
+            exclusions);
       });
   if (coulomb.method == CoulombMethod::Pme)
     return make_cpu_pme_term(std::move(term), coulomb, units);
@@ -239,7 +239,7 @@ std::unique_ptr<CpuForceTerm> make_cpu_lj_coulomb_force(
                                                            shortest_edge, exclusions);
     case core::Precision::Mixed:
       return make_lj_coulomb_term<core::Precision::Mixed>(lj, coulomb, species, units, neighbors,
-                                                           shortest_edge, exclusions);
+                                                          shortest_edge, exclusions);
     case core::Precision::Single:
       return make_lj_coulomb_term<core::Precision::Single>(lj, coulomb, species, units, neighbors,
                                                            shortest_edge, exclusions);

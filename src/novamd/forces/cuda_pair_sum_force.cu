@@ -20,8 +20,8 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_lj_coulomb_force(
       lj, coulomb, species, units,
       [&]<class Sum>(const auto& table) -> std::unique_ptr<CudaForceTerm<PairT>> {
         auto term = std::make_unique<CudaPairForce<Sum, AccT>>(
-            table, method, cutoff, neighbors.skin_for(cutoff, box.shortest_edge()), neighbors.check_every,
-            neighbors.layout, excluded_pairs);
+            table, method, cutoff, neighbors.skin_for(cutoff, box.shortest_edge()),
+            neighbors.check_every, neighbors.layout, excluded_pairs);
         term->set_separate_terms(
             make_cuda_pair_force<P>(lj, species, units, neighbors, box, excluded_pairs),
             make_cuda_pair_force<P>(coulomb, species, units, neighbors, box, excluded_pairs));

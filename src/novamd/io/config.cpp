@@ -37,9 +37,9 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",     "backend",    "precision", "seed",   "system",
-                         "forces",    "neighbors",  "integrator", "run",   "output",
-                         "analysis",  "parallel",   "constraints"};
+const NameList kRootKeys{"units",    "backend",   "precision",  "seed", "system",
+                         "forces",   "neighbors", "integrator", "run",  "output",
+                         "analysis", "parallel",  "constraints"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities", "topology"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};

@@ -89,7 +89,8 @@ struct NeighborSettings {
 
 /// The method a pair force with this cutoff uses in this box: `auto` becomes a neighbour list
 /// when the cutoff is finite and the box holds at least 3 cells of cutoff + skin per axis (the
-/// skin without its thermal bound, plain_skin_for; else all pairs); an explicit method is kept, except that an infinite cutoff always means all pairs.
+/// skin without its thermal bound, plain_skin_for; else all pairs); an explicit method is kept,
+/// except that an infinite cutoff always means all pairs.
 inline NeighborMethod resolve_method(const NeighborSettings& settings, double cutoff,
                                      double shortest_edge) {
   if (std::isinf(cutoff)) return NeighborMethod::AllPairs;
