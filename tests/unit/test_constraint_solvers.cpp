@@ -116,8 +116,8 @@ TEST(Settle, AgreesWithShakeAtATightTolerance) {
   EXPECT_LT(worst, 1e-10);
 }
 
-TEST(Shake, MeetsItsToleranceOnAMethylGroup) {
-  // C with three hydrogens at 1.09 A (the H-C-H angles left free: three constraints).
+/// C with three hydrogens at 1.09 A (the H-C-H angles left free: three constraints).
+ConstraintCluster<4, 3> methyl_group() {
   ConstraintCluster<4, 3> methyl;
   methyl.particles = 4;
   methyl.constraints = 3;
@@ -126,6 +126,11 @@ TEST(Shake, MeetsItsToleranceOnAMethylGroup) {
     methyl.inverse_mass[h] = 1.0 / 1.008;
     methyl.constraint[h - 1] = {0, h, 1.09};
   }
+  return methyl;
+}
+
+TEST(Shake, MeetsItsToleranceOnAMethylGroup) {
+  const ConstraintCluster<4, 3> methyl = methyl_group();
   std::mt19937_64 rng(1983);
   std::uniform_real_distribution<double> shift(-0.05, 0.05);
   for (int trial = 0; trial < 200; ++trial) {
@@ -152,14 +157,7 @@ TEST(Shake, MeetsItsToleranceOnAMethylGroup) {
 // quadratically: from the shifts of a 2 fs step (up to 0.05 A per coordinate) to 1e-10 of each
 // length in at most four iterations, where sweeping one constraint at a time took some ten.
 TEST(Shake, ConvergesQuadraticallyOnAMethylGroup) {
-  ConstraintCluster<4, 3> methyl;
-  methyl.particles = 4;
-  methyl.constraints = 3;
-  methyl.inverse_mass[0] = 1.0 / 12.011;
-  for (int h = 1; h <= 3; ++h) {
-    methyl.inverse_mass[h] = 1.0 / 1.008;
-    methyl.constraint[h - 1] = {0, h, 1.09};
-  }
+  const ConstraintCluster<4, 3> methyl = methyl_group();
   const double a = 1.09 / std::sqrt(3.0);
   const Vec3<double> before[4] = {{0, 0, 0}, {a, a, a}, {a, -a, -a}, {-a, a, -a}};
   std::mt19937_64 rng(2001);

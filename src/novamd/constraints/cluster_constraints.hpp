@@ -82,6 +82,21 @@ NOVAMD_HD void add_to_element(T (&a)[N], int i, const T& x) {
     if (p == i) a[p] += x;
 }
 
+/// x_p += w_p sum_k l_k sigma_kp t_k: multipliers `l` along directions `t`, weighted by the
+/// particles' inverse masses w_p (sigma_kp = 1 for the constraint's first particle, -1 for its
+/// second).
+template <int P, int C>
+NOVAMD_HD void add_along_constraints(const ConstraintCluster<P, C>& cluster, const double (&l)[C],
+                                     const core::Vec3<double> (&t)[C], core::Vec3<double> (&x)[P]) {
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+    if (k >= cluster.constraints) break;
+    const auto& c = cluster.constraint[k];
+    add_to_element(x, c.i, (l[k] * element(cluster.inverse_mass, c.i)) * t[k]);
+    add_to_element(x, c.j, (-l[k] * element(cluster.inverse_mass, c.j)) * t[k]);
+  }
+}
+
 /// The multipliers l_l of the cluster's constraints, from separations s_k (the rows) and t_l
 /// (the directions the multipliers move along),
 ///
@@ -196,13 +211,7 @@ NOVAMD_HD ShakeResult shake_positions(const ConstraintCluster<P, C>& cluster,
     }
     double g[C] = {};
     if (!constraint_multipliers(cluster, s, s0, half_deviation, g)) return result;
-#pragma unroll
-    for (int k = 0; k < C; ++k) {
-      if (k >= cluster.constraints) break;
-      const auto& c = cluster.constraint[k];
-      add_to_element(r, c.i, (g[k] * element(cluster.inverse_mass, c.i)) * s0[k]);
-      add_to_element(r, c.j, (-g[k] * element(cluster.inverse_mass, c.j)) * s0[k]);
-    }
+    add_along_constraints(cluster, g, s0, r);
   }
   return result;
 }
@@ -220,13 +229,7 @@ NOVAMD_HD bool rattle_velocities(const ConstraintCluster<P, C>& cluster,
     return -core::dot(sk, element(v, c.i) - element(v, c.j));
   };
   if (!multipliers_at(cluster, r, rhs, s, lambda)) return false;
-#pragma unroll
-  for (int k = 0; k < C; ++k) {
-    if (k >= cluster.constraints) break;
-    const auto& c = cluster.constraint[k];
-    add_to_element(v, c.i, (lambda[k] * element(cluster.inverse_mass, c.i)) * s[k]);
-    add_to_element(v, c.j, (-lambda[k] * element(cluster.inverse_mass, c.j)) * s[k]);
-  }
+  add_along_constraints(cluster, lambda, s, v);
   return true;
 }
 
