@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|drift|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|drift|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -21,6 +21,8 @@
 # OpenMM, at the default list skin and at 1.5 to 3 A, its kernels (kernels_dhfr.txt) and Nsight
 # Compute's sections on its constraint kernels, bonded sum and fixed-point conversion
 # (ncu_constraints.txt).
+# dhfr-pairs: Nsight Compute's full sections on DHFR's pair kernel and OpenMM's computeNonbonded
+# (ncu_pairs_dhfr.txt), and the SASS of the cluster pair kernels (sass_clusters.txt).
 # drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
 # NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
@@ -131,7 +133,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 targets=()
 case $what in
   pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | drift)
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | drift)
     targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -359,13 +361,10 @@ if [[ $what == water-rigid ]]; then
   kernel_medians "$OUT/ncu_kernels_rigid.txt" "rigid SPC/E water, 24,000 atoms, mixed, 2 fs" |
     tee "$OUT/kernels_rigid.txt" | tee -a "$summary"
 fi
-if [[ $what == dhfr ]]; then
-  # The JAC benchmark (benchmarks/dhfr/dhfr.yaml: DHFR in TIP3P water, 23,558 atoms, PME 9 A at
-  # 5e-4, bonds to hydrogens and waters held, Langevin) at 2 and 4 fs, mixed precision, from the
-  # openmmtools wheel carried in .whl/ (its NetCDF coordinates turned into ASCII). NovaMD timed
-  # over the 2,000 steps of a restart after 1,000 steps of warm-up; OpenMM
-  # (benchmarks/openmm/dhfr.py) the median of 5 batches of 500 steps after 1,000.
-  root=$PWD
+# The JAC benchmark's files in /tmp/dhfr (benchmarks/dhfr/dhfr.yaml: DHFR in TIP3P water, 23,558
+# atoms, PME 9 A at 5e-4, bonds to hydrogens and waters held, Langevin), from the openmmtools
+# wheel carried in .whl/ (its NetCDF coordinates turned into ASCII).
+prepare_dhfr() {
   mkdir -p /tmp/dhfr
   python3 - <<'PY'
 import glob, zipfile
@@ -375,6 +374,41 @@ for name in ("JAC.prmtop", "JAC.inpcrd"):
 PY
   python3 benchmarks/dhfr/netcdf_to_rst7.py /tmp/dhfr/JAC.inpcrd /tmp/dhfr/JAC.rst7
   cp benchmarks/dhfr/dhfr.yaml /tmp/dhfr/
+}
+if [[ $what == dhfr-pairs ]]; then
+  # What bounds the pair kernel on DHFR at 2 fs, NovaMD's cluster pairs beside OpenMM's
+  # computeNonbonded (57.9 against 38.5 us a step, 2026-11-27): Nsight Compute's full sections on
+  # two launches of each after 1,000 steps (ncu_pairs_dhfr.txt, caches kept), and the SASS of the
+  # cluster pair kernels (sass_clusters.txt).
+  root=$PWD
+  prepare_dhfr
+  (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+     --steps 1000 --set "output.checkpoint={file: warm.chk}" > /dev/null 2>&1)
+  sections=(--section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy
+    --section LaunchStats --section WarpStateStats --section InstructionStats
+    --section SchedulerStats --section SourceCounters --section MemoryWorkloadAnalysis
+    --metrics smsp__thread_inst_executed_per_inst_executed.ratio)
+  (cd /tmp/dhfr && ncu --clock-control none --cache-control none \
+     --kernel-name regex:cluster_pair_force --launch-skip 10 --launch-count 2 "${sections[@]}" \
+     "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1030 \
+     --restart warm.chk > "$OUT/ncu_pairs_dhfr.txt" 2>&1)
+  if have_openmm; then
+    (PYTHONPATH=/tmp/openmm-site ncu --clock-control none --cache-control none \
+       --kernel-name computeNonbonded --launch-skip 300 --launch-count 2 "${sections[@]}" \
+       python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop /tmp/dhfr/JAC.rst7 --timesteps 2 \
+       --warmup 300 --steps 20 >> "$OUT/ncu_pairs_dhfr.txt" 2>&1)
+  fi
+  grep -E "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|Executed Ipc Active|No Eligible|thread_inst_executed_per|Executed Instructions  |L1/TEX Hit|L2 Hit" \
+    "$OUT/ncu_pairs_dhfr.txt" | sed 's/  */ /g' | cut -c1-160 | tee -a "$summary"
+  cuobjdump -sass $build/novamd | cu++filt |
+    awk '/Function :/ {keep = /cluster_pair_force_kernel/} keep' | head -n 40000 > "$OUT/sass_clusters.txt"
+fi
+if [[ $what == dhfr ]]; then
+  # The JAC benchmark (prepare_dhfr) at 2 and 4 fs, mixed precision. NovaMD timed over the 2,000
+  # steps of a restart after 1,000 steps of warm-up; OpenMM (benchmarks/openmm/dhfr.py) the median
+  # of 5 batches of 500 steps after 1,000.
+  root=$PWD
+  prepare_dhfr
   # At each time step with the default list skin (0.12 x the cutoff: 1.08 A) and with 1.5 to 3 A.
   for dt in 2.0 4.0; do
     for skin in default 1.5 2.0 2.5 3.0; do
