@@ -86,6 +86,25 @@ TEST(Cli, ExamplesRunShortened) {
   }
 }
 
+TEST(Cli, RigidWaterKeepsItsVerletListsUnderTheThermalSkin) {
+  // examples/water/water_rigid.yaml: a 31.043 A box, a 9 A cutoff, Langevin at 300 K and 2 fs.
+  // The default skin's thermal bound (50 steps of hydrogen's thermal speed: 1.57 A) would leave
+  // the box fewer than 3 cells of cutoff + skin; it is capped at 31.043 / 3 - 9 = 1.3477 A, and
+  // the lists stay. Without a thermostat the skin is 0.12 x the cutoff.
+  const std::string run = "run " NOVAMD_SOURCE_DIR
+                          "/examples/water/water_rigid.yaml --backend cpu --steps 0 "
+                          "--set output.trajectory=[]";
+  TempDir thermostat, constant_energy;
+  const auto langevin = run_novamd(run, thermostat.path());
+  ASSERT_EQ(langevin.exit_code, 0) << langevin.output;
+  EXPECT_NE(langevin.output.find("Verlet lists, skin 1.34766 A"), std::string::npos)
+      << langevin.output;
+  const auto verlet = run_novamd(
+      run + " --set \"integrator={type: velocity_verlet, timestep: 2.0}\"", constant_energy.path());
+  ASSERT_EQ(verlet.exit_code, 0) << verlet.output;
+  EXPECT_NE(verlet.output.find("Verlet lists, skin 1.08 A"), std::string::npos) << verlet.output;
+}
+
 TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   TempDir dir;
   dir.write("two.yaml", kTwoIons);
@@ -235,7 +254,8 @@ TEST(Cli, BenchLayoutIsCheckedFirst) {
   TempDir dir;
   const auto bad = run_novamd("bench --case lj --backend cpu --layout tiles", dir.path());
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
-  EXPECT_NE(bad.output.find("--layout 'tiles': expected auto, atoms or clusters"), std::string::npos)
+  EXPECT_NE(bad.output.find("--layout 'tiles': expected auto, atoms or clusters"),
+            std::string::npos)
       << bad.output;
   const auto melt = run_novamd(
       "bench --case lj --backend cpu --layout clusters --sizes 1372 --steps 1 --warmup 3",
