@@ -170,7 +170,7 @@ TEST(Shake, ConvergesQuadraticallyOnAMethylGroup) {
     ASSERT_TRUE(result.converged) << trial;
     for (int h = 1; h <= 3; ++h)
       ASSERT_LE(std::fabs(length(r[0] - r[h]) - 1.09), 1.09 * 1.01e-10) << trial;
-    most = std::max(most, result.sweeps);
+    most = std::max(most, result.iterations);
   }
   EXPECT_LE(most, 4);
 }

@@ -51,10 +51,10 @@ struct ConstraintCluster {
   DistanceConstraint constraint[C] = {};
 };
 
-/// How SHAKE (or CCMA) ended: iterations made (`sweeps`), whether every constraint met the
+/// How SHAKE (or CCMA) ended: iterations made, whether every constraint met the
 /// tolerance, and the largest relative deviation |s^2 - d^2| / (2 d^2) left.
 struct ShakeResult {
-  int sweeps = 0;
+  int iterations = 0;
   bool converged = false;
   double worst = 0.0;
 };
@@ -182,17 +182,16 @@ NOVAMD_HD bool multipliers_at(const ConstraintCluster<P, C>& cluster,
 }
 
 /// SHAKE on the cluster's positions `r` (moved from `before`, which satisfies the constraints),
-/// at most max_sweeps iterations (`sweeps` counts them). Positions are relative to any origin
-/// near the cluster.
+/// at most max_iterations iterations. Positions are relative to any origin near the cluster.
 template <int P, int C>
 NOVAMD_HD ShakeResult shake_positions(const ConstraintCluster<P, C>& cluster,
                                       const core::Vec3<double> (&before)[P],
                                       core::Vec3<double> (&r)[P], double tolerance,
-                                      int max_sweeps) {
+                                      int max_iterations) {
   ShakeResult result;
   core::Vec3<double> s0[C];
   constraint_separations(cluster, before, s0);
-  for (result.sweeps = 0; result.sweeps < max_sweeps; ++result.sweeps) {
+  for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
     core::Vec3<double> s[C];
     constraint_separations(cluster, r, s);
     double half_deviation[C] = {};

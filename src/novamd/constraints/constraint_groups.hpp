@@ -40,7 +40,7 @@ namespace novamd::constraints {
 
 /// How many iterations SHAKE may take on a cluster before the run stops (a heavy atom and its
 /// hydrogens meet 1e-10 in three or four).
-inline constexpr int kMaxShakeSweeps = 1000;
+inline constexpr int kMaxShakeIterations = 1000;
 
 /// One water or one hydrogen cluster of a plan.
 struct ConstraintGroup {
@@ -321,7 +321,7 @@ struct ConstrainDrift {
 #pragma unroll
       for (int q = 0; q < P; ++q) r[q] = now[q];
       const ShakeResult result =
-          shake_positions(cluster, then, r, drift.tolerance, kMaxShakeSweeps);
+          shake_positions(cluster, then, r, drift.tolerance, kMaxShakeIterations);
       converged = result.converged;
       worst = result.worst;
     }

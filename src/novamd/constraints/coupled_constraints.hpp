@@ -180,7 +180,7 @@ NOVAMD_HD ShakeResult ccma_positions(const CoupledView& v, const GroupArrays& a,
                                      double tolerance) {
   ShakeResult result;
   for (int p = s.p0; p < s.p0 + s.particles; ++p) v.r[p] = {0.0, 0.0, 0.0};
-  for (result.sweeps = 0; result.sweeps < kMaxCcmaIterations; ++result.sweeps) {
+  for (result.iterations = 0; result.iterations < kMaxCcmaIterations; ++result.iterations) {
     result.worst = 0.0;
     for (int k = s.c0; k < s.c0 + s.constraints; ++k) {
       const DistanceConstraint& c = v.constraint[k];

@@ -74,10 +74,9 @@ std::string shake_failure_message(const ConstraintGroup& group, double deviation
                                   double tolerance) {
   return fmt::format(
       "constraints: SHAKE did not converge in {} iterations for the hydrogens of particle {} (id): "
-      "a "
-      "length is off by {:.3g} of itself, the tolerance is {:.3g} (a time step too long, or "
+      "a length is off by {:.3g} of itself, the tolerance is {:.3g} (a time step too long, or "
       "forces too large)",
-      kMaxShakeSweeps, group.id[0], deviation, tolerance);
+      kMaxShakeIterations, group.id[0], deviation, tolerance);
 }
 
 std::string ccma_failure_message(const CoupledLayout& layout, int k, double deviation,

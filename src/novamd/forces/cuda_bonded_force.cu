@@ -11,7 +11,6 @@
 #include "novamd/core/error.hpp"
 #include "novamd/forces/bonded_gather.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
-#include "novamd/neighbors/target_lanes_cuda.cuh"
 
 namespace novamd::forces {
 namespace {

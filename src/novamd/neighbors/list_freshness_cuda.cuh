@@ -50,11 +50,6 @@ __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
     *stale = epoch;
   }
 }
-
-/// A GPU pair list kept current: whether it is valid, for how many particles, built from which
-/// positions, how many builds so far, and the excluded pairs its builds leave out. The list type
-/// derives from it (Derived: DeviceVerletList, DeviceClusterPairs) and supplies
-/// `build(pos, n, box, stream)`, which this class calls where a build is due.
 /// Sets a flag for its lifetime (cleared on every way out, an exception's included).
 struct Speculating {
   bool& flag;
@@ -64,6 +59,10 @@ struct Speculating {
   Speculating& operator=(const Speculating&) = delete;
 };
 
+/// A GPU pair list kept current: whether it is valid, for how many particles, built from which
+/// positions, how many builds so far, and the excluded pairs its builds leave out. The list type
+/// derives from it (Derived: DeviceVerletList, DeviceClusterPairs) and supplies
+/// `build(pos, n, box, stream)`, which this class calls where a build is due.
 template <class Derived, class T>
 class ListFreshness {
  public:

@@ -49,7 +49,7 @@ inline ListLayout resolve_layout(ListLayout layout, bool double_precision, bool 
 /// (thermal_skin): a longer step moves particles across half the skin in fewer steps, and the
 /// skin grows with it. Measured (docs/performance.md, "the skin from the time step"): on DHFR
 /// (hydrogens at 3.024 g/mol, 300 K) the bound is 0.91 A at 2 fs, below 0.12 x 9 A, and 1.82 A at
-/// 4 fs, where the step took 0.242 ms instead of 0.267 at 1.08 A (the best measured, 3 A: 0.238);
+/// 4 fs, where the step took 0.2303 ms (H200, c116cb7; 0.2335 at 1.5 A, the best 0.2225 at 2.5 A);
 /// PME water (hydrogens at 1.008 g/mol) gets 1.57 A at 2 fs, within 1% of its best. The LJ melt's
 /// 0.3 sigma at T* = 1.44 and dt = 0.005 tau is both bounds.
 inline constexpr double kThermalSkinSteps = 50.0;
