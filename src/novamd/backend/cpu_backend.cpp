@@ -232,6 +232,31 @@ void CpuBackend::thermalize_drift(const integrate::VelocityNoise& noise, double 
                     integrate::ThermalizeDrift{thermalize_update(noise), drift_update(drift_dt)});
 }
 
+void CpuBackend::drift_thermalize_drift(double first_dt, const integrate::VelocityNoise& noise,
+                                        double second_dt, integrate::VelocityCondition after) {
+  if (constraints_ && constraints_->has_coupled_sets()) {  // each stage constrained in turn
+    integrate::StepOperations::drift_thermalize_drift(first_dt, noise, second_dt, after);
+    return;
+  }
+  energy_current_ = false;
+  const auto [begin, end] = owned_bounds(owned());
+  const integrate::DriftThermalizeDrift update{drift_update(first_dt), thermalize_update(noise),
+                                               drift_update(second_dt)};
+  if (!constraints_) {
+    for_each_particle(begin, end, update);
+    return;
+  }
+  // The positions constrained once, from where the first drift began (ThermostatInDrift).
+  const double dt = first_dt + second_dt;
+  for_each_particle(begin, end,
+                    constraints::RememberingPositions<integrate::DriftThermalizeDrift>{
+                        update, integrate::pointers_of(particles_.position),
+                        constraints_->positions_before_drift(size())});
+  constraints_->after_drift_with_thermostat(particles_, dt, box_.view<double>(), inverse_mass_,
+                                            after == integrate::VelocityCondition::Apply,
+                                            {second_dt / dt, heat_.data()});
+}
+
 integrate::Thermalize CpuBackend::thermalize_update(const integrate::VelocityNoise& noise) {
   heat_.resize(size(), 0.0);
   return {noise,

@@ -36,6 +36,8 @@ class CpuBackend final : public Backend {
   void thermalize(const integrate::VelocityNoise& noise) override;
   void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt,
                         integrate::VelocityCondition after) override;
+  void drift_thermalize_drift(double first_dt, const integrate::VelocityNoise& noise,
+                              double second_dt, integrate::VelocityCondition after) override;
   double langevin_heat() override;
   double kinetic_energy() override;
   Observables observables() override;

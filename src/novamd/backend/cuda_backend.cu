@@ -240,6 +240,35 @@ class CudaBackend final : public Backend {
                       stream_.get());
   }
 
+  void drift_thermalize_drift(double first_dt, const integrate::VelocityNoise& noise,
+                              double second_dt, integrate::VelocityCondition after) override {
+    if (constraints_ && constraints_->has_coupled_sets()) {  // each stage constrained in turn
+      integrate::StepOperations::drift_thermalize_drift(first_dt, noise, second_dt, after);
+      return;
+    }
+    energy_current_ = false;
+    if (size() == 0) return;
+    const integrate::DriftThermalizeDrift update{drift_update(first_dt), thermalize_update(noise),
+                                                 drift_update(second_dt)};
+    if (!constraints_) {
+      for_each_particle(static_cast<int>(owned_count()), refreshing_pair_positions(update),
+                        stream_.get());
+      return;
+    }
+    // The positions constrained once, from where the first drift began (ThermostatInDrift);
+    // constraints run on one GPU, where every particle is owned.
+    const double dt = first_dt + second_dt;
+    for_each_particle(static_cast<int>(size()),
+                      refreshing_pair_positions(
+                          constraints::RememberingPositions<integrate::DriftThermalizeDrift>{
+                              update, pointers_of(device_.position),
+                              constraints_->positions_before_drift(size())}),
+                      stream_.get());
+    constraints_->after_drift_with_thermostat(
+        group_arrays(), dt, after == integrate::VelocityCondition::Apply,
+        {second_dt / dt, device_.heat.data()}, pack_position(), stream_.get());
+  }
+
   // Sums over the owned particles, then over their owners' ranks.
   double langevin_heat() override {
     double heat = device_.heat.size() == 0 ? 0.0

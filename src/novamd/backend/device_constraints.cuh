@@ -113,6 +113,29 @@ class DeviceConstraints {
         stream);
   }
 
+  /// after_drift (velocities corrected) for a drift with a Langevin O step inside it
+  /// (constraints::ThermostatInDrift): the O step's velocity condition at the drift's start
+  /// first. Only without coupled sets (has_coupled_sets).
+  template <class OnMove>
+  void after_drift_with_thermostat(const GroupArrays& a, double dt, bool velocity_condition,
+                                   const constraints::ThermostatInDrift& thermostat,
+                                   const OnMove& on_move, cudaStream_t stream) {
+    const constraints::DriftCorrection<OnMove> drift{
+        {before_.x.data(), before_.y.data(), before_.z.data()},
+        dt,
+        true,
+        velocity_condition,
+        tolerance_,
+        on_move};
+    for_each_group(groups(),
+                   constraints::ConstrainDrift<OnMove, true>{
+                       a, groups_.data(), drift, {failed_.data(), deviation_.data()}, thermostat},
+                   stream);
+  }
+
+  /// Whether the plan has coupled sets (constraints solved together beyond a cluster).
+  bool has_coupled_sets() const { return sets() > 0; }
+
   /// The velocity condition; with `heat`, the kinetic-energy changes added to it.
   void constrain_velocities(const GroupArrays& a, double* heat, cudaStream_t stream) {
     for_each_group(groups(), constraints::ConstrainVelocities{a, groups_.data(), heat}, stream);

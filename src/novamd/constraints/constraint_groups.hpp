@@ -278,18 +278,53 @@ struct DriftCorrection {
   }
 };
 
+/// A drift with a Langevin O step inside it (BAOAB's middle, A O A, its positions constrained
+/// once at the end): the velocities the drift ends with came from the O step, which acted over
+/// the drift's last `share` of its time. Particles of a group moved by `share` dt times the
+/// components of those velocities along the group's constraints (the O step's noise), which the
+/// position constraint then takes back.
+struct ThermostatInDrift {
+  double share = 0.0;
+  double* heat = nullptr;  ///< per particle: gains each one's share of the O step's condition
+};
+
+/// The velocity condition of the O step inside a drift (ThermostatInDrift), at the drift's start
+/// `then` (where the velocities before the O step met it): v' = P v, and v' - v counted as heat.
+/// The velocities become v' + share (v - v'), so that the velocity correction of the position
+/// constraint to come (delta / dt, delta taking back share dt (v - v') along the constraints)
+/// leaves v' plus the drift's own correction: the O step's noise along the constraints is gone
+/// from positions and velocities alike, as if the O step had met its condition in place.
+template <int P, int C>
+NOVAMD_HD void condition_after_thermostat(const ConstraintCluster<P, C>& cluster,
+                                          const core::Vec3<double> (&then)[P], double share,
+                                          core::Vec3<double> (&v)[P], double (&heat)[P]) {
+  core::Vec3<double> projected[P];
+#pragma unroll
+  for (int q = 0; q < P; ++q) projected[q] = v[q];
+  rattle_velocities(cluster, then, projected);
+#pragma unroll
+  for (int q = 0; q < P; ++q) {
+    heat[q] += 0.5 / cluster.inverse_mass[q] *
+               (core::dot(projected[q], projected[q]) - core::dot(v[q], v[q]));
+    v[q] = projected[q] + share * (v[q] - projected[q]);
+  }
+}
+
 /// After a drift (`drift`): a group's positions constrained, its velocities corrected by the
 /// displacements over the drift's time (where asked), then the velocity condition (where asked)
-/// at the positions and velocities just computed. Every read comes first and every write last,
-/// the group's record copied to registers: the compiler cannot tell the arrays apart, so a load
-/// after a store would wait for it, and on the GPU each such wait is a memory latency in a
-/// thread's chain (the kernel is a few thousand such chains, too few to hide them).
-template <class OnMove = NoMoveHook>
+/// at the positions and velocities just computed; with `InDrift`, first the velocity condition
+/// of the O step inside the drift (`thermostat`, condition_after_thermostat). Every read comes
+/// first and every write last, the group's record copied to registers: the compiler cannot tell
+/// the arrays apart, so a load after a store would wait for it, and on the GPU each such wait is
+/// a memory latency in a thread's chain (the kernel is a few thousand such chains, too few to
+/// hide them).
+template <class OnMove = NoMoveHook, bool InDrift = false>
 struct ConstrainDrift {
   GroupArrays a;
   const ConstraintGroup* groups;
   DriftCorrection<OnMove> drift;
   ShakeFailures failures;
+  ThermostatInDrift thermostat{};
 
   NOVAMD_HD void operator()(int k) const {
     const ConstraintGroup g = groups[k];
@@ -301,14 +336,24 @@ struct ConstrainDrift {
     const ConstraintCluster<P, C> cluster = cluster_of<P, C>(g, a);
     ParticleState s[P];
     core::Vec3<double> start[P];
+    double heat[P] = {};
 #pragma unroll
     for (int q = 0; q < P; ++q) {
       s[q] = load_particle(a, g.index[q]);
       start[q] = drift.before.get(g.index[q]);
+      if constexpr (InDrift) heat[q] = thermostat.heat[g.index[q]];
     }
     core::Vec3<double> now[P], then[P], r[P];
     relative_to_first<P>([&](int q) { return s[q].x; }, a.box, now);
     relative_to_first<P>([&](int q) { return start[q]; }, a.box, then);
+    if constexpr (InDrift) {
+      core::Vec3<double> v[P];
+#pragma unroll
+      for (int q = 0; q < P; ++q) v[q] = s[q].v;
+      condition_after_thermostat(cluster, then, thermostat.share, v, heat);
+#pragma unroll
+      for (int q = 0; q < P; ++q) s[q].v = v[q];
+    }
     bool converged = true;
     double worst = 0.0;
     if constexpr (P == 3 && C == 3) {  // a water: SETTLE
@@ -337,8 +382,9 @@ struct ConstrainDrift {
     }
 #pragma unroll
     for (int q = 0; q < P; ++q) {
-      store_particle(a, g.index[q], s[q], drift.changes_velocities());
+      store_particle(a, g.index[q], s[q], InDrift || drift.changes_velocities());
       drift.on_move(g.index[q], s[q].x);
+      if constexpr (InDrift) thermostat.heat[g.index[q]] = heat[q];
     }
     if (!converged) failures.record(k, worst);
   }

@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <stdexcept>
 
 #include "novamd/core/error.hpp"
 
@@ -98,11 +99,15 @@ void HostConstraints::constrain_drift(core::ParticleData& p, double dt,
   const DriftCorrection<> drift{core::pointers_of(before_), dt, correct_velocities,
                                 velocity_condition, tolerance_};
   for_each_group(ConstrainDrift<>{a, groups_.data(), drift, {failed_.data(), deviation_.data()}});
+  throw_on_shake_failure();
+  for_each_set(CoupledDrift<>{a, coupled_.view(), drift, coupled_.failures()});
+  check_coupled();
+}
+
+void HostConstraints::throw_on_shake_failure() const {
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (failed_[g] != INT32_MAX)
       throw core::RunError(shake_failure_message(groups_[g], deviation_[g], tolerance_));
-  for_each_set(CoupledDrift<>{a, coupled_.view(), drift, coupled_.failures()});
-  check_coupled();
 }
 
 void HostConstraints::after_drift(core::ParticleData& p, double dt,
@@ -110,6 +115,25 @@ void HostConstraints::after_drift(core::ParticleData& p, double dt,
                                   const std::vector<double>& inverse_mass_by_type,
                                   bool velocity_condition) {
   constrain_drift(p, dt, box, inverse_mass_by_type, true, velocity_condition);
+}
+
+void HostConstraints::after_drift_with_thermostat(core::ParticleData& p, double dt,
+                                                  const core::BoxView<double>& box,
+                                                  const std::vector<double>& inverse_mass_by_type,
+                                                  bool velocity_condition,
+                                                  const ThermostatInDrift& thermostat) {
+  if (has_coupled_sets())
+    throw std::logic_error("after_drift_with_thermostat: the plan has coupled sets");
+  const GroupArrays a = arrays_of(p, box, inverse_mass_by_type);
+  const DriftCorrection<> drift{core::pointers_of(before_), dt, true, velocity_condition,
+                                tolerance_};
+  for_each_group(ConstrainDrift<NoMoveHook, true>{
+      a, groups_.data(), drift, {failed_.data(), deviation_.data()}, thermostat});
+  throw_on_shake_failure();
+}
+
+bool HostConstraints::has_coupled_sets() const {
+  return layout_.sets() > 0;
 }
 
 void HostConstraints::constrain_velocities(core::ParticleData& p, const core::BoxView<double>& box,

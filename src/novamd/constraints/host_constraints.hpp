@@ -53,6 +53,18 @@ class HostConstraints {
   void after_drift(core::ParticleData& p, double dt, const core::BoxView<double>& box,
                    const std::vector<double>& inverse_mass_by_type, bool velocity_condition);
 
+  /// after_drift for a drift with a Langevin O step inside it (`thermostat`: the share of the
+  /// drift's time after the O step, and the heat per particle; ThermostatInDrift): the O step's
+  /// velocity condition at the drift's start first. Only without coupled sets
+  /// (has_coupled_sets); the backends constrain each stage in turn where there are.
+  void after_drift_with_thermostat(core::ParticleData& p, double dt,
+                                   const core::BoxView<double>& box,
+                                   const std::vector<double>& inverse_mass_by_type,
+                                   bool velocity_condition, const ThermostatInDrift& thermostat);
+
+  /// Whether the plan has coupled sets (constraints solved together beyond a cluster).
+  bool has_coupled_sets() const;
+
   /// The velocity condition (inverse masses include the force-to-acceleration factor); where
   /// `heat` is given, each particle's kinetic-energy change is added to heat[i] (O steps).
   void constrain_velocities(core::ParticleData& p, const core::BoxView<double>& box,
@@ -75,6 +87,8 @@ class HostConstraints {
   /// Runs `update` on every group, in parallel.
   template <class Update>
   void for_each_group(const Update& update) const;
+  /// Throws the core::RunError of the first group whose SHAKE did not converge, if any.
+  void throw_on_shake_failure() const;
   void constrain_drift(core::ParticleData& p, double dt, const core::BoxView<double>& box,
                        const std::vector<double>& inverse_mass_by_type, bool correct_velocities,
                        bool velocity_condition);

@@ -13,7 +13,13 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
     const Stage& stage = splitting_[k];
     switch (stage.op) {
       case Operator::Kick:
-        if (k + 1 < n && splitting_[k + 1].op == Operator::Drift) {  // one pass for both
+        if (drift_thermostat_drift_at(k + 1)) {  // B, then A O A in one pass
+          ops.kick(stage.fraction * dt_);
+          drift_thermostat_drift(ops, step, splitting_[k + 1].fraction * dt_,
+                                 splitting_[k + 2].fraction * dt_, thermostats++,
+                                 splitting_[k + 3].fraction * dt_, condition_after_drift(k + 3));
+          k += 3;
+        } else if (k + 1 < n && splitting_[k + 1].op == Operator::Drift) {  // one pass for both
           ops.kick_drift(stage.fraction * dt_, splitting_[k + 1].fraction * dt_,
                          condition_after_drift(k + 1));
           ++k;
@@ -41,6 +47,11 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         break;
     }
   }
+}
+
+bool Integrator::drift_thermostat_drift_at(std::size_t k) const {
+  return k + 2 < splitting_.size() && splitting_[k].op == Operator::Drift &&
+         splitting_[k + 1].op == Operator::Thermostat && splitting_[k + 2].op == Operator::Drift;
 }
 
 VelocityCondition Integrator::condition_after_drift(std::size_t k) const {

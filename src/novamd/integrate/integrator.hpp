@@ -71,6 +71,14 @@ class Integrator {
     thermostat(ops, step, dt, index);
     ops.drift(drift_dt, after);
   }
+  /// A (first_dt), O (the `index`-th thermostat stage, over `dt`), A (second_dt, ending with
+  /// `after`): the three passes, or one where the scheme fuses them (Langevin).
+  virtual void drift_thermostat_drift(StepOperations& ops, std::int64_t step, double first_dt,
+                                      double dt, int index, double second_dt,
+                                      VelocityCondition after) {
+    ops.drift(first_dt, VelocityCondition::Apply);  // a thermostat reads the velocities next
+    thermostat_then_drift(ops, step, dt, index, second_dt, after);
+  }
   /// The M stage: the `index`-th measuring point of this step.
   virtual void measure(StepOperations&, EnergyRequest, int /*index*/) {}
 
@@ -79,6 +87,8 @@ class Integrator {
   /// touches the velocities (a force evaluation does not) is a kick that applies it itself (not
   /// one fused with a drift).
   VelocityCondition condition_after_drift(std::size_t k) const;
+  /// Whether stages k, k + 1 and k + 2 are A, O and A.
+  bool drift_thermostat_drift_at(std::size_t k) const;
 
   double dt_;
   SystemFreedom system_;

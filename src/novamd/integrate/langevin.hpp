@@ -45,6 +45,10 @@ class Langevin final : public Integrator {
                              VelocityCondition after) override {
     ops.thermalize_drift(noise(step), drift_dt, after);
   }
+  void drift_thermostat_drift(StepOperations& ops, std::int64_t step, double first_dt, double, int,
+                              double second_dt, VelocityCondition after) override {
+    ops.drift_thermalize_drift(first_dt, noise(step), second_dt, after);
+  }
 
  private:
   VelocityNoise noise(std::int64_t step) const {

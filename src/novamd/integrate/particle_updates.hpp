@@ -122,4 +122,17 @@ struct ThermalizeDrift {
   }
 };
 
+/// A, O and A on one particle, in one pass (the middle of Langevin's BAOAB step, after the
+/// first kick): the same arithmetic as the three passes, bit for bit. Returns the new position.
+struct DriftThermalizeDrift {
+  Drift first;
+  Thermalize thermalize;
+  Drift second;
+
+  NOVAMD_HD core::Vec3<double> operator()(int i) const {
+    first(i);
+    return second.moved(i, thermalize.updated(i));
+  }
+};
+
 }  // namespace novamd::integrate

@@ -52,6 +52,18 @@ class StepOperations {
     thermalize(noise);
     drift(drift_dt, after);
   }
+  /// drift(first_dt), thermalize(noise), drift(second_dt, after): BAOAB's middle (A O A), in
+  /// one pass where the backend can fuse them. With held distances a backend may constrain the
+  /// positions once, after the second drift, from where the first began (one SHAKE and SETTLE
+  /// where there were two): the velocities before the O step met their condition (a kick ending
+  /// with it came before), and the O step's own condition is then taken at the drift's start
+  /// (constraints::ThermostatInDrift), its kinetic-energy change counted as heat.
+  virtual void drift_thermalize_drift(double first_dt, const VelocityNoise& noise, double second_dt,
+                                      VelocityCondition after) {
+    drift(first_dt, VelocityCondition::Apply);
+    thermalize(noise);
+    drift(second_dt, after);
+  }
   /// Kinetic energy the O steps have added, over all particles and steps so far.
   virtual double langevin_heat() = 0;
   /// Kinetic energy now (the host waits for it).

@@ -19,10 +19,10 @@ namespace novamd::integrate {
 
 /// One O step's parameters, the same for every particle.
 struct VelocityNoise {
-  double c1 = 1.0;              ///< exp(-gamma dt)
-  double kT = 0.0;              ///< k_B T, energy units
-  std::uint64_t seed = 0;       ///< the run's seed
-  std::uint64_t step = 0;       ///< addresses the draws
+  double c1 = 1.0;         ///< exp(-gamma dt)
+  double kT = 0.0;         ///< k_B T, energy units
+  std::uint64_t seed = 0;  ///< the run's seed
+  std::uint64_t step = 0;  ///< addresses the draws
 };
 
 /// v' for particle `id`; `inverse_mass` includes the force-to-acceleration factor, so
