@@ -1,8 +1,9 @@
 #pragma once
 /// @file two_pass_operations.hpp
 /// A backend's step operations with the fused ones the backend may override
-/// (StepOperations::thermalize_drift) left to StepOperations' defaults: the stages as separate
-/// passes, to compare a backend's fused passes with.
+/// (StepOperations::thermalize_drift, drift_thermalize_drift) left to StepOperations' defaults:
+/// the stages as separate passes, each drift constrained in turn, to compare a backend's fused
+/// passes with.
 
 #include "novamd/backend/backend.hpp"
 #include "novamd/integrate/step_operations.hpp"
