@@ -351,8 +351,12 @@ struct ConstrainDrift {
 #pragma unroll
       for (int q = 0; q < P; ++q) v[q] = s[q].v;
       condition_after_thermostat(cluster, then, thermostat.share, v, heat);
+      // The heat stored now (no load follows it), so that SHAKE's registers need not hold it.
 #pragma unroll
-      for (int q = 0; q < P; ++q) s[q].v = v[q];
+      for (int q = 0; q < P; ++q) {
+        s[q].v = v[q];
+        thermostat.heat[g.index[q]] = heat[q];
+      }
     }
     bool converged = true;
     double worst = 0.0;
@@ -384,7 +388,6 @@ struct ConstrainDrift {
     for (int q = 0; q < P; ++q) {
       store_particle(a, g.index[q], s[q], InDrift || drift.changes_velocities());
       drift.on_move(g.index[q], s[q].x);
-      if constexpr (InDrift) thermostat.heat[g.index[q]] = heat[q];
     }
     if (!converged) failures.record(k, worst);
   }
