@@ -97,13 +97,7 @@ class DeviceConstraints {
   template <class OnMove>
   void after_drift(const GroupArrays& a, double dt, bool correct_velocities,
                    bool velocity_condition, const OnMove& on_move, cudaStream_t stream) {
-    const constraints::DriftCorrection<OnMove> drift{
-        {before_.x.data(), before_.y.data(), before_.z.data()},
-        dt,
-        correct_velocities,
-        velocity_condition,
-        tolerance_,
-        on_move};
+    const auto drift = correction_of(dt, correct_velocities, velocity_condition, on_move);
     for_each_group(groups(),
                    constraints::ConstrainDrift<OnMove>{
                        a, groups_.data(), drift, {failed_.data(), deviation_.data()}},
@@ -120,13 +114,7 @@ class DeviceConstraints {
   void after_drift_with_thermostat(const GroupArrays& a, double dt, bool velocity_condition,
                                    const constraints::ThermostatInDrift& thermostat,
                                    const OnMove& on_move, cudaStream_t stream) {
-    const constraints::DriftCorrection<OnMove> drift{
-        {before_.x.data(), before_.y.data(), before_.z.data()},
-        dt,
-        true,
-        velocity_condition,
-        tolerance_,
-        on_move};
+    const auto drift = correction_of(dt, true, velocity_condition, on_move);
     for_each_group(groups(),
                    constraints::ConstrainDrift<OnMove, true>{
                        a, groups_.data(), drift, {failed_.data(), deviation_.data()}, thermostat},
@@ -183,6 +171,18 @@ class DeviceConstraints {
   }
 
  private:
+  /// A drift over dt from the positions kept (DriftCorrection).
+  template <class OnMove>
+  constraints::DriftCorrection<OnMove> correction_of(double dt, bool correct_velocities,
+                                                     bool velocity_condition,
+                                                     const OnMove& on_move) {
+    return {{before_.x.data(), before_.y.data(), before_.z.data()},
+            dt,
+            correct_velocities,
+            velocity_condition,
+            tolerance_,
+            on_move};
+  }
   int groups() const { return static_cast<int>(host_groups_.size()); }
   int sets() const { return layout_.sets(); }
 
