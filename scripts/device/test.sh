@@ -145,7 +145,7 @@ $build/novamd --version | tee -a "$summary"
 
 # Registers, shared memory and spills of every kernel; SASS of the pair kernels.
 cuobjdump -res-usage $build/novamd 2>&1 |
-  grep -A1 -E "Function .*(all_pairs|kick|drift|neighbor_list|cell_list|build_lists|cluster|tiles)" \
+  grep -A1 -E "Function .*(all_pairs|kick|drift|Drift|Constrain|Thermalize|neighbor_list|cell_list|build_lists|cluster|tiles)" \
   | cu++filt > "$OUT/resources.txt"
 cuobjdump -sass $build/novamd | cu++filt |
   awk '/Function :/ {keep = /all_pairs/} keep' | head -n 20000 > "$OUT/sass.txt" 2>&1
