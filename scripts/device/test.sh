@@ -401,7 +401,7 @@ if [[ $what == dhfr-pairs ]]; then
   grep -E "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|Executed Ipc Active|No Eligible|thread_inst_executed_per|Executed Instructions  |L1/TEX Hit|L2 Hit" \
     "$OUT/ncu_pairs_dhfr.txt" | sed 's/  */ /g' | cut -c1-160 | tee -a "$summary"
   cuobjdump -sass $build/novamd | cu++filt |
-    awk '/Function :/ {keep = /cluster_pair_force_kernel/} keep' | head -n 40000 > "$OUT/sass_clusters.txt"
+    awk '/Function :/ {keep = /cluster_pair_force_kernel<novamd::physics::PairSum/} keep' | head -n 40000 > "$OUT/sass_clusters.txt"
 fi
 if [[ $what == dhfr ]]; then
   # The JAC benchmark (prepare_dhfr) at 2 and 4 fs, mixed precision. NovaMD timed over the 2,000

@@ -356,6 +356,10 @@ TEST(ConstrainedDynamics, PeptideFollowsLammpsRattle) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("1960 distances held (640 rigid waters)"), std::string::npos)
       << result.output;  // LAMMPS: 19 + 6 + 3 clusters (40 distances) and 640 frozen angles
+  // Held constant: the 40 bonds to hydrogens, each water's two bonds and its angle, and the
+  // Ewald corrections of the 1,960 held pairs.
+  EXPECT_NE(result.output.find("; 3920 bonded terms held constant"), std::string::npos)
+      << result.output;
 
   std::map<long, std::vector<double>> lammps;  // step: potential, kinetic, total energy
   for (const auto& line : novamd::test::read_lines(data + "rattle_lammps.txt")) {

@@ -218,8 +218,9 @@ void print_run_header(const Simulation& sim) {
                             sim.analyzer());
   for (auto& line : lines)
     if (line.key == "constraints")
-      line.value += fmt::format("; {} distances held ({} rigid waters)", sim.held_distances(),
-                                sim.rigid_waters());
+      line.value += fmt::format(
+          "; {} distances held ({} rigid waters); {} bonded terms held constant (not evaluated)",
+          sim.held_distances(), sim.rigid_waters(), sim.held_terms());
   if (const auto& error = sim.ewald_error()) {  // after the force terms
     const auto neighbors = std::find_if(lines.begin(), lines.end(),
                                         [](const HeaderLine& l) { return l.key == "neighbors"; });

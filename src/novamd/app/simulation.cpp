@@ -12,6 +12,7 @@
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/constraints/term_geometry.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/forces/held_terms.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/screening.hpp"
@@ -89,6 +90,9 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   const std::size_t held = plan.constraint_count();
   held_distances_ = held;
   rigid_waters_ = plan.waters.size();
+  if (held > 0)
+    held_terms_ = forces::held_term_count(molecular_.bonded, molecular_.topology,
+                                          constraints::held_distances_of(plan));
   backend::BackendSetup setup{config_.units,
                               config_.system.species,
                               box_,

@@ -85,6 +85,8 @@ class Simulation {
   /// Distances the run holds fixed (`constraints`), and of them those in rigid waters.
   std::size_t held_distances() const { return held_distances_; }
   std::size_t rigid_waters() const { return rigid_waters_; }
+  /// Bonded terms the constraints make constant, left out of the evaluation (held_terms.hpp).
+  std::size_t held_terms() const { return held_terms_; }
 
  private:
   Simulation() = default;
@@ -102,7 +104,7 @@ class Simulation {
   std::optional<Restart> restart_;
   std::int64_t first_step_ = 0;
   bool root_ = true;
-  std::size_t held_distances_ = 0, rigid_waters_ = 0;
+  std::size_t held_distances_ = 0, rigid_waters_ = 0, held_terms_ = 0;
   parallel::GridShape grid_;
   std::vector<std::int64_t> count_;
   /// The topology and bonded terms of a molecular system (`system.topology`), until the backend

@@ -102,6 +102,10 @@ struct BackendSetup {
   /// `constraint_tolerance` of its length.
   constraints::ConstraintPlan constraint_plan;
   double constraint_tolerance = 1e-8;
+  /// Whether the bonded terms whose every distance the plan holds are left out of the force
+  /// evaluation, their constant energy still counted (forces/held_terms.hpp); false evaluates
+  /// them, which changes nothing but the cost (the tests compare the two).
+  bool leave_out_held_terms = true;
 };
 
 /// The state where it runs and the primitives a step is made of: the step operations that

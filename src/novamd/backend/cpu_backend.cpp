@@ -74,8 +74,12 @@ CpuBackend::CpuBackend(BackendSetup setup)
                                                  setup.neighbors, box_.shortest_edge(), block,
                                                  exclusions));
   }
+  // Terms the constraints make constant are left out (forces/held_terms.hpp).
+  const core::HeldDistances held = setup.leave_out_held_terms
+                                       ? constraints::held_distances_of(setup.constraint_plan)
+                                       : core::HeldDistances{};
   for (const auto& settings : setup.bonded)
-    terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology));
+    terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology, &held));
   for (const auto& s : species_.all())
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
   buffers_.reset(particles_.size());

@@ -84,7 +84,7 @@ class CudaBackend final : public Backend {
     auto neighbor_settings = setup.neighbors;
     if (domain_->decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
     const bool excluded_pairs = has_excluded_pairs(setup, domain_->decomposed());
-    if (excluded_pairs || !setup.bonded.empty()) topology_.upload(setup.topology, stream_.get());
+    if (excluded_pairs) topology_.upload(setup.topology, stream_.get());
     // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
     plan_ = forces::plan_terms(
         setup.forces, domain_->decomposed()
@@ -112,8 +112,12 @@ class CudaBackend final : public Backend {
       }
       terms_.push_back(std::move(term));
     }
-    if (!setup.bonded.empty())
-      terms_.push_back(forces::make_cuda_bonded_terms<P>(setup.bonded, setup.topology));
+    if (!setup.bonded.empty()) {  // less the terms the constraints make constant
+      const core::HeldDistances held = setup.leave_out_held_terms
+                                           ? constraints::held_distances_of(setup.constraint_plan)
+                                           : core::HeldDistances{};
+      terms_.push_back(forces::make_cuda_bonded_terms<P>(setup.bonded, setup.topology, &held));
+    }
     for (const auto& term : terms_) energy_parts_ += static_cast<std::size_t>(term->parts());
     reductions_.reserve_terms(energy_parts_);
     pack_all_positions();  // for the pair kernels
@@ -587,7 +591,7 @@ class CudaBackend final : public Backend {
   core::DeviceBuffer<double> inverse_mass_, mass_energy_;
   DeviceReductions reductions_;
   neighbors::DeviceSpatialOrder order_;
-  core::DeviceTopology topology_;  ///< terms and exclusions for the force terms (uploaded once)
+  core::DeviceTopology topology_;                 ///< exclusions for the pair terms (uploaded once)
   std::optional<DeviceConstraints> constraints_;  ///< distances held, if any
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
   /// The terms_ entry of each config force term (the two of a one-pass pair share one; a

@@ -283,6 +283,21 @@ std::size_t ConstraintPlan::constraint_count() const {
   return n;
 }
 
+core::HeldDistances held_distances_of(const ConstraintPlan& plan) {
+  core::HeldDistances held;
+  for (const auto& w : plan.waters) {
+    held.hold(w.o, w.h1, w.geometry.d_oh);
+    held.hold(w.o, w.h2, w.geometry.d_oh);
+    held.hold(w.h1, w.h2, w.geometry.d_hh);
+  }
+  for (const auto& c : plan.clusters)
+    for (int k = 0; k < c.count; ++k) held.hold(c.central, c.hydrogen[k], c.length[k]);
+  for (const auto& set : plan.coupled)
+    for (const auto& d : set.constraints)
+      held.hold(set.ids[std::size_t(d.i)], set.ids[std::size_t(d.j)], d.length);
+  return held;
+}
+
 std::vector<double> masses_by_id(const core::ParticleData& particles,
                                  const core::SpeciesTable& species) {
   std::vector<double> mass(particles.size());

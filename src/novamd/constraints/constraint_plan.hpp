@@ -33,6 +33,7 @@
 
 #include "novamd/constraints/coupled_set.hpp"
 #include "novamd/constraints/settle.hpp"
+#include "novamd/core/held_distances.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/topology.hpp"
@@ -100,6 +101,10 @@ struct ConstraintPlan {
   /// degrees of freedom they remove).
   std::size_t constraint_count() const;
 };
+
+/// Every distance `plan` holds, by particle pair: each water's three, each cluster's bonds to
+/// its hydrogens, each coupled set's constraints.
+core::HeldDistances held_distances_of(const ConstraintPlan& plan);
 
 /// Each particle's mass by id (per-particle masses where the particles have them, else their
 /// species'): ConstraintSources::mass for particles in any storage order.

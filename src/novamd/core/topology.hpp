@@ -85,18 +85,10 @@ struct TermListView {
 /// while it lives and is not uploaded again.
 struct DeviceTopologyView {
   std::int32_t particle_count = 0;
-  TermListView<2> bonds;
-  TermListView<3> angles;
-  TermListView<4> dihedrals;
-  TermListView<4> impropers;
-  TermListView<2> scaled_pairs;
-  TermListView<2> correction_pairs;
   const std::int32_t* exclusion_offsets = nullptr;  ///< particle_count + 1 entries
   const std::int32_t* exclusion_ids = nullptr;      ///< row i: [offsets[i], offsets[i + 1])
   std::int32_t exclusion_count = 0;                 ///< entries of exclusion_ids
   std::int32_t exclusion_span = 0;                  ///< ExclusionLists::span()
-  const std::int32_t* pairs_14 = nullptr;           ///< 2 per pair, i < j: pair p at 2p, 2p + 1
-  std::int32_t pair_14_count = 0;
 };
 
 /// For every particle id, the sorted ids of the particles at separations 1..k (CSR, full rows).

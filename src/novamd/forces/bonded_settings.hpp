@@ -41,10 +41,6 @@ struct HarmonicBondSettings {
   static const core::TermList<2>& terms_of(const core::Topology& topology) {
     return topology.bonds();
   }
-  /// The same terms in the device copy of the topology.
-  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.bonds;
-  }
   /// "harmonic_bond (2 bond types)".
   std::string describe(const core::UnitSystem&) const {
     return std::string(kName) + " (" + std::to_string(types.size()) + " bond types)";
@@ -62,9 +58,6 @@ struct HarmonicAngleSettings {
   static const core::TermList<3>& terms_of(const core::Topology& topology) {
     return topology.angles();
   }
-  static core::TermListView<3> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.angles;
-  }
   std::string describe(const core::UnitSystem&) const {
     return describe_family(kName, types.size(), "angle");
   }
@@ -80,9 +73,6 @@ struct CharmmAngleSettings {
 
   static const core::TermList<3>& terms_of(const core::Topology& topology) {
     return topology.angles();
-  }
-  static core::TermListView<3> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.angles;
   }
   std::string describe(const core::UnitSystem&) const {
     return describe_family(kName, types.size(), "angle");
@@ -101,9 +91,6 @@ struct PeriodicDihedralSettings {
   static const core::TermList<4>& terms_of(const core::Topology& topology) {
     return topology.dihedrals();
   }
-  static core::TermListView<4> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.dihedrals;
-  }
   std::string describe(const core::UnitSystem&) const {
     return describe_family(kName, types.size(), "dihedral");
   }
@@ -119,9 +106,6 @@ struct OplsDihedralSettings {
 
   static const core::TermList<4>& terms_of(const core::Topology& topology) {
     return topology.dihedrals();
-  }
-  static core::TermListView<4> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.dihedrals;
   }
   std::string describe(const core::UnitSystem&) const {
     return describe_family(kName, types.size(), "dihedral");
@@ -140,9 +124,6 @@ struct HarmonicImproperSettings {
   static const core::TermList<4>& terms_of(const core::Topology& topology) {
     return topology.impropers();
   }
-  static core::TermListView<4> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.impropers;
-  }
   std::string describe(const core::UnitSystem&) const {
     return describe_family(kName, types.size(), "improper");
   }
@@ -159,9 +140,6 @@ struct PeriodicImproperSettings {
 
   static const core::TermList<4>& terms_of(const core::Topology& topology) {
     return topology.impropers();
-  }
-  static core::TermListView<4> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.impropers;
   }
   std::string describe(const core::UnitSystem&) const {
     return describe_family(kName, types.size(), "improper");
@@ -180,9 +158,6 @@ struct LennardJonesPair14Settings {
   static const core::TermList<2>& terms_of(const core::Topology& topology) {
     return topology.scaled_pairs();
   }
-  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.scaled_pairs;
-  }
   std::string describe(const core::UnitSystem&) const {
     return std::string(kName) + " (" + std::to_string(types.size()) + " scaled pairs)";
   }
@@ -198,9 +173,6 @@ struct CoulombPair14Settings {
 
   static const core::TermList<2>& terms_of(const core::Topology& topology) {
     return topology.scaled_pairs();
-  }
-  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.scaled_pairs;
   }
   std::string describe(const core::UnitSystem&) const {
     return std::string(kName) + " (" + std::to_string(types.size()) + " scaled pairs)";
@@ -218,9 +190,6 @@ struct EwaldExcludedPairSettings {
 
   static const core::TermList<2>& terms_of(const core::Topology& topology) {
     return topology.correction_pairs();
-  }
-  static core::TermListView<2> device_terms_of(const core::DeviceTopologyView& topology) {
-    return topology.correction_pairs;
   }
   std::string describe(const core::UnitSystem&) const {
     return std::string(kName) + " (" + std::to_string(types.size()) + " pairs)";

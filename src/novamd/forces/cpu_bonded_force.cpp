@@ -4,6 +4,7 @@
 
 #include "novamd/core/id_index_map.hpp"
 #include "novamd/forces/bonded_gather.hpp"
+#include "novamd/forces/held_terms.hpp"
 
 namespace novamd::forces {
 namespace {
@@ -13,11 +14,12 @@ class CpuBondedForce final : public CpuForceTerm {
  public:
   static constexpr int K = Evaluator::kParticles;
 
-  CpuBondedForce(const core::TermList<K>& terms, std::vector<typename Evaluator::Params> params,
+  CpuBondedForce(HeldSplit<K> split, std::vector<typename Evaluator::Params> params,
                  std::int32_t particle_count)
-      : terms_(terms),
+      : terms_(std::move(split.evaluated)),
+        held_energy_(std::move(split.held_energy)),
         params_(std::move(params)),
-        rows_(core::memberships_of(terms, particle_count)) {}
+        rows_(core::memberships_of(terms_, particle_count)) {}
 
   void add_to(const core::ParticleData& particles, const core::Box& box,
               neighbors::ForceBuffers& out, bool with_energy) override {
@@ -39,6 +41,7 @@ class CpuBondedForce final : public CpuForceTerm {
     const auto n = static_cast<std::ptrdiff_t>(particles.size());
     if (with_energy) {
       add_shares<true>(gather, n, out);
+      add_held_energy(particles, out);
     } else {
       add_shares<false>(gather, n, out);
     }
@@ -68,7 +71,15 @@ class CpuBondedForce final : public CpuForceTerm {
     }
   }
 
-  core::TermList<K> terms_;
+  /// Each particle's share of the held terms' constant energy (held_terms.hpp).
+  void add_held_energy(const core::ParticleData& particles, neighbors::ForceBuffers& out) const {
+    if (held_energy_.empty()) return;
+    for (std::size_t i = 0; i < particles.size(); ++i)
+      out.energy[i] += held_energy_[std::size_t(particles.id[i])];
+  }
+
+  core::TermList<K> terms_;  ///< those not held
+  std::vector<double> held_energy_;
   std::vector<typename Evaluator::Params> params_;
   core::TermMemberships rows_;
   core::IdIndexMap map_;
@@ -78,13 +89,16 @@ class CpuBondedForce final : public CpuForceTerm {
 }  // namespace
 
 std::unique_ptr<CpuForceTerm> make_cpu_bonded_force(const BondedSettings& settings,
-                                                    const core::Topology& topology) {
+                                                    const core::Topology& topology,
+                                                    const core::HeldDistances* held) {
   check_term_types(settings, topology);
   return std::visit(
       [&](const auto& s) -> std::unique_ptr<CpuForceTerm> {
         using Evaluator = typename std::decay_t<decltype(s)>::Evaluator;
-        return std::make_unique<CpuBondedForce<Evaluator>>(s.terms_of(topology), s.types,
-                                                           topology.particle_count());
+        return std::make_unique<CpuBondedForce<Evaluator>>(
+            split_held_terms<Evaluator>(s.terms_of(topology), s.types, held,
+                                        topology.particle_count()),
+            s.types, topology.particle_count());
       },
       settings);
 }

@@ -11,6 +11,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/forces/bonded_gather.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
+#include "novamd/forces/held_terms.hpp"
 
 namespace novamd::forces {
 namespace {
@@ -25,14 +26,17 @@ __global__ void index_of_id_kernel(int n, const std::int32_t* __restrict__ id,
   if (i < n) index_of_id[id[i]] = i;
 }
 
-/// Particle i's share of one family's energy and virial, written to (or added to) the output;
-/// the forces of energy steps come from the term and sum kernels, as on other steps.
+/// Particle i's share of one family's energy and virial, written to (or added to) the output,
+/// with its share of the held terms' constant energy (`held_energy` by id; null: none held); the
+/// forces of energy steps come from the term and sum kernels, as on other steps.
 template <class Evaluator, bool Accumulate>
 __global__ void bonded_energy_share_kernel(int n, BondedGather<Evaluator> gather,
+                                           const double* __restrict__ held_energy,
                                            neighbors::ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const BondedShare s = gather.template share<true>(i);
+  BondedShare s = gather.template share<true>(i);
+  if (held_energy != nullptr) s.energy += held_energy[gather.id[i]];
   const auto put = [](double& to, double value) { to = Accumulate ? to + value : value; };
   put(out.energy[i], s.energy);
   for (int k = 0; k < core::kTensorComponents; ++k) put(out.virial[k][i], s.virial.c[k]);
@@ -157,20 +161,36 @@ __global__ void bonded_sum_kernel(int n, const std::int32_t* __restrict__ id,
   }
 }
 
-/// One family's coefficients and its particles' term memberships, on the device.
+/// One family's terms still evaluated, their coefficients and its particles' memberships, and
+/// the held terms' energy by id (empty: none held; held_terms.hpp), on the device.
 template <class Settings>
 struct FamilyBuffers {
   using Evaluator = typename Settings::Evaluator;
+  static constexpr int K = Evaluator::kParticles;
+  core::DeviceBuffer<std::int32_t> type, ids;
+  std::int32_t count = 0;
   core::DeviceBuffer<typename Evaluator::Params> params;
   core::DeviceBuffer<std::int32_t> offsets, entries;
+  core::DeviceBuffer<double> held_energy;
 
-  FamilyBuffers(const Settings& s, const core::TermMemberships& rows) {
+  FamilyBuffers(const Settings& s, const HeldSplit<K>& split, const core::TermMemberships& rows)
+      : count(static_cast<std::int32_t>(split.evaluated.size())) {
+    type.copy_from_host(split.evaluated.type, nullptr);
+    ids.copy_from_host(split.evaluated.ids, nullptr);
     params.copy_from_host(s.types, nullptr);
     offsets.copy_from_host(rows.offsets, nullptr);
     entries.copy_from_host(rows.entries, nullptr);
+    held_energy.copy_from_host(split.held_energy, nullptr);
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // the host vectors go out of scope
   }
-  std::size_t bytes() const { return params.bytes() + offsets.bytes() + entries.bytes(); }
+  core::TermListView<K> terms() const { return {type.data(), ids.data(), count}; }
+  const double* held_energy_or_null() const {
+    return held_energy.size() == 0 ? nullptr : held_energy.data();
+  }
+  std::size_t bytes() const {
+    return type.bytes() + ids.bytes() + params.bytes() + offsets.bytes() + entries.bytes() +
+           held_energy.bytes();
+  }
 };
 
 template <class Variant>
@@ -189,13 +209,13 @@ void with_kind(int kind, F&& f) {
   (std::make_index_sequence<kFamilyKinds>{});
 }
 
-/// The terms themselves are read from the backend's device topology
-/// (CudaForceInput::fields.topology); this term keeps each family's coefficients and
+/// Each family's terms (less those the constraints hold: held_terms.hpp), coefficients and
 /// memberships, and one id map for all of them.
 template <class PairT>
 class CudaBondedTerms final : public CudaForceTerm<PairT> {
  public:
-  CudaBondedTerms(const std::vector<BondedSettings>& families, const core::Topology& topology) {
+  CudaBondedTerms(const std::vector<BondedSettings>& families, const core::Topology& topology,
+                  const core::HeldDistances* held) {
     index_of_id_.resize(static_cast<std::size_t>(topology.particle_count()));
     std::vector<core::TermMemberships> rows;  // each family's, in the run's order
     for (const auto& family : families) {
@@ -210,10 +230,12 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
       order_.kinds[order_.count++] = kind;
       with_kind(kind, [&](auto K) {
         const auto& settings = std::get<K>(family);
-        const auto& terms = settings.terms_of(topology);
-        rows.push_back(core::memberships_of(terms, topology.particle_count()));
-        std::get<K>(buffers_).emplace(settings, rows.back());
-        parts_.term_count[p] = static_cast<int>(terms.size());
+        using Evaluator = typename std::decay_t<decltype(settings)>::Evaluator;
+        const auto split = split_held_terms<Evaluator>(settings.terms_of(topology), settings.types,
+                                                       held, topology.particle_count());
+        rows.push_back(core::memberships_of(split.evaluated, topology.particle_count()));
+        std::get<K>(buffers_).emplace(settings, split, rows.back());
+        parts_.term_count[p] = static_cast<int>(split.evaluated.size());
         parts_.first_block[p + 1] = parts_.first_block[p] + blocks(parts_.term_count[p]);
         parts_.base[p] = p == 0
                              ? 0
@@ -250,10 +272,11 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     refresh_map(in, stream);
     with_kind(order_.kinds[part], [&](auto K) {
       const auto gather = gather_of<K>(in);
+      const double* held_energy = std::get<K>(buffers_)->held_energy_or_null();
       using Evaluator = typename std::variant_alternative_t<K, BondedSettings>::Evaluator;
       const auto launch = [&](auto accumulate) {
         bonded_energy_share_kernel<Evaluator, decltype(accumulate)::value>
-            <<<blocks(in.n), kBlock, 0, stream>>>(in.n, gather, out);
+            <<<blocks(in.n), kBlock, 0, stream>>>(in.n, gather, held_energy, out);
       };
       mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
       NOVAMD_CUDA_CHECK_LAUNCH();
@@ -339,16 +362,12 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   auto gather_of(const CudaForceInput<PairT>& in) const {
     using Settings = std::variant_alternative_t<K, BondedSettings>;
     const auto& f = *std::get<K>(buffers_);
-    return BondedGather<typename Settings::Evaluator>{Settings::device_terms_of(in.fields.topology),
-                                                      f.params.data(),
-                                                      f.offsets.data(),
-                                                      f.entries.data(),
-                                                      in.fields.x,
-                                                      in.fields.y,
-                                                      in.fields.z,
-                                                      in.fields.id,
-                                                      index_of_id_.data(),
-                                                      in.host_box.template view<double>()};
+    return BondedGather<typename Settings::Evaluator>{
+        f.terms(),           f.params.data(),
+        f.offsets.data(),    f.entries.data(),
+        in.fields.x,         in.fields.y,
+        in.fields.z,         in.fields.id,
+        index_of_id_.data(), in.host_box.template view<double>()};
   }
 
   typename BufferSetOf<BondedSettings>::type buffers_;
@@ -364,18 +383,19 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
 
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_bonded_terms(
-    const std::vector<BondedSettings>& families, const core::Topology& topology) {
-  return std::make_unique<CudaBondedTerms<PairTypeOf<P>>>(families, topology);
+    const std::vector<BondedSettings>& families, const core::Topology& topology,
+    const core::HeldDistances* held) {
+  return std::make_unique<CudaBondedTerms<PairTypeOf<P>>>(families, topology, held);
 }
 
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Double>>>
 make_cuda_bonded_terms<core::Precision::Double>(const std::vector<BondedSettings>&,
-                                                const core::Topology&);
+                                                const core::Topology&, const core::HeldDistances*);
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Mixed>>>
 make_cuda_bonded_terms<core::Precision::Mixed>(const std::vector<BondedSettings>&,
-                                               const core::Topology&);
+                                               const core::Topology&, const core::HeldDistances*);
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Single>>>
 make_cuda_bonded_terms<core::Precision::Single>(const std::vector<BondedSettings>&,
-                                                const core::Topology&);
+                                                const core::Topology&, const core::HeldDistances*);
 
 }  // namespace novamd::forces

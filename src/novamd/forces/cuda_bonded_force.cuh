@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "novamd/core/held_distances.hpp"
 #include "novamd/core/topology.hpp"
 #include "novamd/forces/bonded_settings.hpp"
 #include "novamd/forces/cuda_force_term.cuh"
@@ -20,10 +21,12 @@
 namespace novamd::forces {
 
 /// One term for all of `families` (in their order: part k is families[k]), over the terms of
-/// `topology` (coefficients and memberships copied to the device). Throws core::InputError where
-/// a term's type has no coefficients.
+/// `topology` (terms, coefficients and memberships copied to the device), less those whose
+/// distances `held` holds (held_terms.hpp: their constant energy is counted, their forces not).
+/// Throws core::InputError where a term's type has no coefficients.
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_bonded_terms(
-    const std::vector<BondedSettings>& families, const core::Topology& topology);
+    const std::vector<BondedSettings>& families, const core::Topology& topology,
+    const core::HeldDistances* held = nullptr);
 
 }  // namespace novamd::forces

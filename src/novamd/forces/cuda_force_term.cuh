@@ -33,8 +33,8 @@ struct DeviceFieldView {
   const double *x = nullptr, *y = nullptr, *z = nullptr;  ///< positions in double
   const std::int32_t* id = nullptr;
   const double* charge = nullptr;  ///< per-particle charges, where the system has them
-  /// The topology's terms, exclusions and 1-4 pairs (core::DeviceTopology, uploaded once by the
-  /// backend; empty without a topology).
+  /// The topology's exclusions (core::DeviceTopology, uploaded once by the backend; empty
+  /// without excluded pairs).
   core::DeviceTopologyView topology;
 };
 
