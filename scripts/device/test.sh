@@ -22,7 +22,8 @@
 # Compute's sections on its constraint kernels, bonded sum and fixed-point conversion
 # (ncu_constraints.txt).
 # dhfr-pairs: Nsight Compute's full sections on DHFR's pair kernel and OpenMM's computeNonbonded
-# (ncu_pairs_dhfr.txt), and the SASS of the cluster pair kernels (sass_clusters.txt).
+# (ncu_pairs_dhfr.txt), each opcode's count in both (ncu_opcodes_dhfr.txt), and the SASS of the
+# cluster pair kernels (sass_clusters.txt).
 # drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
 # NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
@@ -298,6 +299,20 @@ if [[ $what == pair-profile ]]; then
     PYTHONPATH=/tmp/openmm-site ncu --clock-control none --kernel-name computeNonbonded \
       --launch-skip 20 --launch-count 2 "${sections[@]}" python3 benchmarks/openmm/molecular.py \
       --steps 30 --precision mixed --water-edges 20 --integrator verlet >> "$OUT/ncu_pairs.txt" 2>&1
+  fi
+  # Each opcode's count over one launch of each (InstructionStats' table): shuffles and MUFU
+  # operations per tile step, and so the tiles and the instructions a step (ncu_opcodes_dhfr.txt).
+  (cd /tmp/dhfr && ncu --clock-control none --cache-control none \
+     --kernel-name regex:cluster_pair_force --launch-skip 10 --launch-count 1 \
+     --section InstructionStats --print-details all \
+     "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1030 \
+     --restart warm.chk > "$OUT/ncu_opcodes_dhfr.txt" 2>&1)
+  if have_openmm; then
+    (PYTHONPATH=/tmp/openmm-site ncu --clock-control none --cache-control none \
+       --kernel-name computeNonbonded --launch-skip 300 --launch-count 1 \
+       --section InstructionStats --print-details all \
+       python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop /tmp/dhfr/JAC.rst7 --timesteps 2 \
+       --warmup 300 --steps 20 >> "$OUT/ncu_opcodes_dhfr.txt" 2>&1)
   fi
   grep -E "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Theoretical Occupancy|Registers Per|Executed Ipc Active|No Eligible|thread_inst_executed_per|L1/TEX Hit|L2 Hit" \
     "$OUT/ncu_pairs.txt" | sed 's/  */ /g' | cut -c1-160
