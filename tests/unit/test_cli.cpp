@@ -103,6 +103,16 @@ TEST(Cli, RigidWaterKeepsItsVerletListsUnderTheThermalSkin) {
       run + " --set \"integrator={type: velocity_verlet, timestep: 2.0}\"", constant_energy.path());
   ASSERT_EQ(verlet.exit_code, 0) << verlet.output;
   EXPECT_NE(verlet.output.find("Verlet lists, skin 1.08 A"), std::string::npos) << verlet.output;
+  // In mixed precision this charged system would take cluster pair lists on a GPU, whose default
+  // skin is wider (0.22 x the cutoff, here capped at 1.3477 A); the CPU's lists are per particle
+  // and keep the cutoff's share.
+  TempDir mixed_dir;
+  const auto mixed = run_novamd(run +
+                                    " --set precision=mixed --set \"integrator={type: "
+                                    "velocity_verlet, timestep: 2.0}\"",
+                                mixed_dir.path());
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.output;
+  EXPECT_NE(mixed.output.find("Verlet lists, skin 1.08 A"), std::string::npos) << mixed.output;
 }
 
 TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {

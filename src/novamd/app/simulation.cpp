@@ -46,6 +46,8 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   input_ = input;
   config_ = io::load_config(input.config, input.overrides);
   backend_name_ = std::string(backend::resolve_backend_name(config_.backend));
+  // The CPU's lists are per particle whatever the layout resolved to (the skin depends on it).
+  if (backend_name_ != "cuda") config_.neighbors.layout = neighbors::ListLayout::Atoms;
   if (input.restart) {
     restart_ = load_restart(*input.restart, config_, backend_name_);
     const auto& L = restart_->data.box;

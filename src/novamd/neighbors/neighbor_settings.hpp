@@ -60,6 +60,15 @@ inline double thermal_skin(double thermal_speed_squared, double dt) {
   return kThermalSkinSteps * std::sqrt(thermal_speed_squared) * dt;
 }
 
+/// The default skin of cluster pair lists, at least this share of the cutoff: their builds cost
+/// more than per-particle lists' (a sort, a search, masks: about 200 us on DHFR against a 58 us
+/// pair step), and a tile's partners lie within cutoff + skin of the cluster's bounds, which a
+/// wider skin widens less than a particle's sphere. Measured on DHFR (JAC, 9 A, H200, commit
+/// 5696114): 2 A took 0.1889 ms/step at 2 fs against 0.1956 at 1.08 A (0.12 x 9 A), 2.5 A 0.2077
+/// at 4 fs against 0.2126 at the thermal 1.82 A; on rigid TIP3P water at 2 fs (24,000 atoms),
+/// 2 A 0.2294 against 0.2512 at 1.08 A (docs/performance.md).
+inline constexpr double kClusterSkinShare = 0.22;
+
 struct NeighborSettings {
   NeighborMethod method = NeighborMethod::Auto;
   /// length; default skin_for's
@@ -74,13 +83,15 @@ struct NeighborSettings {
   ListLayout layout = ListLayout::Auto;
 
   /// The skin of a pair force with this cutoff in a box whose shortest edge is `shortest_edge`:
-  /// the explicit one, else the larger of 0.12 x the cutoff (0.3 sigma at 2.5 sigma) and
-  /// thermal_bound, the latter at most what leaves the box three cells of cutoff + skin per axis
-  /// (so that the thermal bound never turns `auto` to all pairs).
+  /// the explicit one, else the larger of 0.12 x the cutoff (0.3 sigma at 2.5 sigma) and what
+  /// the run would rather have, at most what leaves the box three cells of cutoff + skin per
+  /// axis (so that it never turns `auto` to all pairs): thermal_bound, and with cluster pair
+  /// lists kClusterSkinShare x the cutoff.
   double skin_for(double cutoff, double shortest_edge) const {
     if (skin) return *skin;
     const double room = shortest_edge / 3.0 - cutoff;
-    return std::max(plain_skin_for(cutoff), std::min(thermal_bound, room));
+    const double cluster_share = layout == ListLayout::Clusters ? kClusterSkinShare * cutoff : 0.0;
+    return std::max(plain_skin_for(cutoff), std::min(std::max(thermal_bound, cluster_share), room));
   }
   /// The skin without the thermal bound: the explicit one, else 0.12 x the cutoff. `auto`
   /// chooses its method with this one.

@@ -5,11 +5,12 @@
 /// which each pair's entry is rebuilt in registers (physics/type_records.hpp; num_types records
 /// in shared memory, whatever the number of types). Both stage their data in the block's
 /// shared memory at the kernel's start (`stage`), and give a row per first particle's type
-/// (`row`), indexed by the second particle's type.
+/// (`row`), indexed by the second particle's type, whose `evaluate` computes a pair.
 
 #include <cstddef>
 
 #include "novamd/neighbors/target_lanes_cuda.cuh"
+#include "novamd/physics/charge_scaled.hpp"
 #include "novamd/physics/type_records.hpp"
 
 namespace novamd::neighbors {
@@ -23,6 +24,12 @@ struct TablePairs {
   struct Row {
     const Params* entries = nullptr;
     __device__ const Params& operator[](int type_j) const { return entries[type_j]; }
+    /// The pair with a particle of type_j at squared distance r2, charges qi and qj.
+    __device__ physics::PairResult<typename Evaluator::Real> evaluate(
+        typename Evaluator::Real r2, int type_j, typename Evaluator::Real qi,
+        typename Evaluator::Real qj) const {
+      return physics::evaluate_pair<Evaluator>(r2, entries[type_j], qi, qj);
+    }
   };
   struct Staged {
     const Params* entries;
@@ -50,6 +57,12 @@ struct RecordPairs {
     Common common{};
     __device__ Params operator[](int type_j) const {
       return Records::combine(own, records[type_j], common);
+    }
+    /// The pair with a particle of type_j: from the two records directly (Records::evaluate).
+    __device__ physics::PairResult<typename Evaluator::Real> evaluate(
+        typename Evaluator::Real r2, int type_j, typename Evaluator::Real qi,
+        typename Evaluator::Real qj) const {
+      return Records::evaluate(r2, own, records[type_j], common, qi * qj);
     }
   };
   struct Staged {
