@@ -8,6 +8,7 @@
 /// (`row`), indexed by the second particle's type, whose `evaluate` computes a pair.
 
 #include <cstddef>
+#include <type_traits>
 
 #include "novamd/neighbors/target_lanes_cuda.cuh"
 #include "novamd/physics/charge_scaled.hpp"
@@ -24,11 +25,14 @@ struct TablePairs {
   struct Row {
     const Params* entries = nullptr;
     __device__ const Params& operator[](int type_j) const { return entries[type_j]; }
-    /// The pair with a particle of type_j at squared distance r2, charges qi and qj.
-    __device__ physics::PairResult<typename Evaluator::Real> evaluate(
-        typename Evaluator::Real r2, int type_j, typename Evaluator::Real qi,
-        typename Evaluator::Real qj) const {
-      return physics::evaluate_pair<Evaluator>(r2, entries[type_j], qi, qj);
+    /// The pair with a particle of type_j at squared distance r2, charges qi and qj, as the
+    /// kernel's evaluator E computes it from this table's entry (E: Evaluator, or a pass of it
+    /// such as PairSumEnergyPass, which reads the same entries).
+    template <class E>
+    __device__ physics::PairResult<typename E::Real> evaluate(typename E::Real r2, int type_j,
+                                                              typename E::Real qi,
+                                                              typename E::Real qj) const {
+      return physics::evaluate_pair<E>(r2, entries[type_j], qi, qj);
     }
   };
   struct Staged {
@@ -58,11 +62,18 @@ struct RecordPairs {
     __device__ Params operator[](int type_j) const {
       return Records::combine(own, records[type_j], common);
     }
-    /// The pair with a particle of type_j: from the two records directly (Records::evaluate).
-    __device__ physics::PairResult<typename Evaluator::Real> evaluate(
-        typename Evaluator::Real r2, int type_j, typename Evaluator::Real qi,
-        typename Evaluator::Real qj) const {
-      return Records::evaluate(r2, own, records[type_j], common, qi * qj);
+    /// The pair with a particle of type_j as the kernel's evaluator E computes it: from the two
+    /// records directly (Records::evaluate) where E is the records' own evaluator, else (a pass
+    /// of it) from the rebuilt entry.
+    template <class E>
+    __device__ physics::PairResult<typename E::Real> evaluate(typename E::Real r2, int type_j,
+                                                              typename E::Real qi,
+                                                              typename E::Real qj) const {
+      if constexpr (std::is_same_v<E, Evaluator>) {
+        return Records::evaluate(r2, own, records[type_j], common, qi * qj);
+      } else {
+        return physics::evaluate_pair<E>(r2, (*this)[type_j], qi, qj);
+      }
     }
   };
   struct Staged {
