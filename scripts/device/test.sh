@@ -300,20 +300,6 @@ if [[ $what == pair-profile ]]; then
       --launch-skip 20 --launch-count 2 "${sections[@]}" python3 benchmarks/openmm/molecular.py \
       --steps 30 --precision mixed --water-edges 20 --integrator verlet >> "$OUT/ncu_pairs.txt" 2>&1
   fi
-  # Each opcode's count over one launch of each (InstructionStats' table): shuffles and MUFU
-  # operations per tile step, and so the tiles and the instructions a step (ncu_opcodes_dhfr.txt).
-  (cd /tmp/dhfr && ncu --clock-control none --cache-control none \
-     --kernel-name regex:cluster_pair_force --launch-skip 10 --launch-count 1 \
-     --section InstructionStats --print-details all \
-     "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1030 \
-     --restart warm.chk > "$OUT/ncu_opcodes_dhfr.txt" 2>&1)
-  if have_openmm; then
-    (PYTHONPATH=/tmp/openmm-site ncu --clock-control none --cache-control none \
-       --kernel-name computeNonbonded --launch-skip 300 --launch-count 1 \
-       --section InstructionStats --print-details all \
-       python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop /tmp/dhfr/JAC.rst7 --timesteps 2 \
-       --warmup 300 --steps 20 >> "$OUT/ncu_opcodes_dhfr.txt" 2>&1)
-  fi
   grep -E "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Theoretical Occupancy|Registers Per|Executed Ipc Active|No Eligible|thread_inst_executed_per|L1/TEX Hit|L2 Hit" \
     "$OUT/ncu_pairs.txt" | sed 's/  */ /g' | cut -c1-160
   cuobjdump -sass $build/novamd | cu++filt |
@@ -412,6 +398,20 @@ if [[ $what == dhfr-pairs ]]; then
        --kernel-name computeNonbonded --launch-skip 300 --launch-count 2 "${sections[@]}" \
        python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop /tmp/dhfr/JAC.rst7 --timesteps 2 \
        --warmup 300 --steps 20 >> "$OUT/ncu_pairs_dhfr.txt" 2>&1)
+  fi
+  # Each opcode's count over one launch of each (InstructionStats' table): shuffles and MUFU
+  # operations per tile step, and so the tiles and the instructions a step (ncu_opcodes_dhfr.txt).
+  (cd /tmp/dhfr && ncu --clock-control none --cache-control none \
+     --kernel-name regex:cluster_pair_force --launch-skip 10 --launch-count 1 \
+     --section InstructionStats --print-details all \
+     "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed --steps 1030 \
+     --restart warm.chk > "$OUT/ncu_opcodes_dhfr.txt" 2>&1)
+  if have_openmm; then
+    (PYTHONPATH=/tmp/openmm-site ncu --clock-control none --cache-control none \
+       --kernel-name computeNonbonded --launch-skip 300 --launch-count 1 \
+       --section InstructionStats --print-details all \
+       python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop /tmp/dhfr/JAC.rst7 --timesteps 2 \
+       --warmup 300 --steps 20 >> "$OUT/ncu_opcodes_dhfr.txt" 2>&1)
   fi
   grep -E "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|Executed Ipc Active|No Eligible|thread_inst_executed_per|Executed Instructions  |L1/TEX Hit|L2 Hit" \
     "$OUT/ncu_pairs_dhfr.txt" | sed 's/  */ /g' | cut -c1-160 | tee -a "$summary"
