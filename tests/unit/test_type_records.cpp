@@ -8,9 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -65,14 +63,6 @@ void with_records(const LennardJonesSettings& lj, const CoulombSettings& coulomb
       });
 }
 
-/// The second potential of a PairSum.
-template <class Sum>
-struct SecondOf;
-template <class First, class Second>
-struct SecondOf<novamd::physics::PairSum<First, Second>> {
-  using type = Second;
-};
-
 double relative(double x, double y) {
   return x == y ? 0.0 : std::abs(x - y) / std::max(std::abs(x), std::abs(y));
 }
@@ -115,52 +105,6 @@ TEST(TypeRecords, LorentzBerthelotSpeciesAreRebuiltInEveryTruncation) {
                     0.0f);
           if (truncation != Truncation::Cut)  // the shifts are not zero: compared above
             EXPECT_NE(table.view()(0, 1).first.energy_shift, 0.0f);
-        });
-  }
-}
-
-// The cluster kernel evaluates a pair from the two records directly (TypeRecords::evaluate:
-// (sigma / r)^6 from the reciprocal square root), not through the rebuilt entry: the same force
-// and energy within float rounding of the terms' magnitudes (some twenty roundings each way;
-// 64 allowed), inside the cutoff and beyond it (zero Lennard-Jones), in every truncation.
-TEST(TypeRecords, APairFromTheRecordsIsThePairOfTheRebuiltEntry) {
-  using novamd::forces::Truncation;
-  for (const auto truncation : {Truncation::Cut, Truncation::ShiftEnergy, Truncation::ShiftForce}) {
-    SCOPED_TRACE(int(truncation));
-    with_records(
-        lorentz_berthelot(truncation), pme(9.0), kSpecies,
-        [&]<class Sum>(const auto&, const auto& records) {
-          using Records = TypeRecords<Sum>;
-          const auto& [per_type, shared] = *records;
-          const float qq = -0.35f;
-          int compared = 0;
-          for (std::size_t a = 0; a < per_type.size(); ++a) {
-            for (std::size_t b = 0; b < per_type.size(); ++b) {
-              const auto entry = Records::combine(per_type[a], per_type[b], shared);
-              for (double r = 2.5; r < 9.6; r += 0.173) {
-                const float r2 = float(r * r);
-                const auto direct = Records::evaluate(r2, per_type[a], per_type[b], shared, qq);
-                const auto combined = Sum::evaluate(r2, entry, qq);
-                // The magnitudes the results are sums of: repulsion, attraction, Coulomb.
-                const double inv_r2 = 1.0 / r2, inv_r6 = inv_r2 * inv_r2 * inv_r2;
-                const double c12 = entry.first.potential.c12, c6 = entry.first.potential.c6;
-                const auto coulomb = novamd::physics::scaled_part<typename SecondOf<Sum>::type>(
-                    r2, shared.second, qq);
-                const double energy_scale = c12 * inv_r6 * inv_r6 + c6 * inv_r6 +
-                                            std::abs(coulomb.energy) +
-                                            std::abs(entry.first.energy_shift);
-                const double force_scale = (12 * c12 * inv_r6 * inv_r6 + 6 * c6 * inv_r6) * inv_r2 +
-                                           std::abs(coulomb.force_over_r);
-                constexpr double kRoundings = 64 * 0.5 * std::numeric_limits<float>::epsilon();
-                EXPECT_NEAR(direct.force_over_r, combined.force_over_r, kRoundings * force_scale)
-                    << a << " " << b << " r " << r;
-                EXPECT_NEAR(direct.energy, combined.energy, kRoundings * energy_scale)
-                    << a << " " << b << " r " << r;
-                ++compared;
-              }
-            }
-          }
-          EXPECT_GT(compared, 600);
         });
   }
 }

@@ -199,7 +199,7 @@ __global__ void __launch_bounds__(kClusterForceBlock)
           const core::Vec3<T> raw{pi.x - pj.x, pi.y - pj.y, pi.z - pj.z};
           const auto d = kSingleImage ? raw : box.minimum_image(raw);
           const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-          const auto pair = row.template evaluate<Evaluator>(r2, pj.type, qi, qj);
+          const auto pair = physics::evaluate_pair<Evaluator>(r2, row[pj.type], qi, qj);
           own.accumulate(pair, d, share);
           gx = fma(-pair.force_over_r, d.x, gx);
           gy = fma(-pair.force_over_r, d.y, gy);

@@ -5,13 +5,11 @@
 /// which each pair's entry is rebuilt in registers (physics/type_records.hpp; num_types records
 /// in shared memory, whatever the number of types). Both stage their data in the block's
 /// shared memory at the kernel's start (`stage`), and give a row per first particle's type
-/// (`row`), indexed by the second particle's type, whose `evaluate` computes a pair.
+/// (`row`), indexed by the second particle's type.
 
 #include <cstddef>
-#include <type_traits>
 
 #include "novamd/neighbors/target_lanes_cuda.cuh"
-#include "novamd/physics/charge_scaled.hpp"
 #include "novamd/physics/type_records.hpp"
 
 namespace novamd::neighbors {
@@ -25,15 +23,6 @@ struct TablePairs {
   struct Row {
     const Params* entries = nullptr;
     __device__ const Params& operator[](int type_j) const { return entries[type_j]; }
-    /// The pair with a particle of type_j at squared distance r2, charges qi and qj, as the
-    /// kernel's evaluator E computes it from this table's entry (E: Evaluator, or a pass of it
-    /// such as PairSumEnergyPass, which reads the same entries).
-    template <class E>
-    __device__ physics::PairResult<typename E::Real> evaluate(typename E::Real r2, int type_j,
-                                                              typename E::Real qi,
-                                                              typename E::Real qj) const {
-      return physics::evaluate_pair<E>(r2, entries[type_j], qi, qj);
-    }
   };
   struct Staged {
     const Params* entries;
@@ -61,19 +50,6 @@ struct RecordPairs {
     Common common{};
     __device__ Params operator[](int type_j) const {
       return Records::combine(own, records[type_j], common);
-    }
-    /// The pair with a particle of type_j as the kernel's evaluator E computes it: from the two
-    /// records directly (Records::evaluate) where E is the records' own evaluator, else (a pass
-    /// of it) from the rebuilt entry.
-    template <class E>
-    __device__ physics::PairResult<typename E::Real> evaluate(typename E::Real r2, int type_j,
-                                                              typename E::Real qi,
-                                                              typename E::Real qj) const {
-      if constexpr (std::is_same_v<E, Evaluator>) {
-        return Records::evaluate(r2, own, records[type_j], common, qi * qj);
-      } else {
-        return physics::evaluate_pair<E>(r2, (*this)[type_j], qi, qj);
-      }
     }
   };
   struct Staged {

@@ -90,38 +90,6 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
     return {First::at_cutoff(lj, common.cutoff_squared, common.cutoff, common.mode), common.second};
   }
 
-  /// The pair of types a and b at squared distance r2 with charge product qq: what
-  /// Sum::evaluate(r2, combine(a, b, common), qq) gives, to rounding, in fewer operations where
-  /// the Lennard-Jones part is cut or energy-shifted (a force shift takes combine's way). As
-  /// OpenMM's per-particle form: (sigma_ij / r)^6 from the reciprocal square root the real-space
-  /// Coulomb takes too (one instruction serves both), where C12 and C6 would take sigma_ij^12 and
-  /// a reciprocal of r^2 of their own:
-  ///
-  ///     x = (sigma_ij / r)^6,   V = 4 eps_ij (x^2 - x),   F / r = 4 eps_ij (12 x^2 - 6 x) / r^2
-  NOVAMD_HD static PairResult<T> evaluate(T r2, const Record& a, const Record& b,
-                                          const Common& common, T qq) {
-    if constexpr (ForceShift) {
-      return Sum::evaluate(r2, combine(a, b, common), qq);
-    } else {
-      const T sigma = a.half_sigma + b.half_sigma;
-      const T eps4 = a.root_eps4 * b.root_eps4;
-      const T inv_r = core::rsqrt_hd(r2);
-      const T s = sigma * inv_r;
-      const T s2 = s * s;
-      const T x = s2 * s2 * s2;
-      const T attraction = eps4 * x;       // C6 / r^6
-      const T repulsion = attraction * x;  // C12 / r^12
-      T energy = repulsion - attraction;
-      if (common.mode == Truncation::ShiftEnergy)
-        energy -= combine(a, b, common).first.energy_shift;
-      const bool inside = r2 < common.cutoff_squared;
-      const T force_over_r = (T(12) * repulsion - T(6) * attraction) * (inv_r * inv_r);
-      const PairResult<T> second = scaled_part<Second>(r2, common.second, qq);
-      return {(inside ? force_over_r : T(0)) + second.force_over_r,
-              (inside ? energy : T(0)) + second.energy};
-    }
-  }
-
   /// The records and common part of `table`, made with cutoff r_c, where every entry is rebuilt
   /// from them to within kTolerance relative (C12, C6 and the shifts; the common part bitwise);
   /// none otherwise.
