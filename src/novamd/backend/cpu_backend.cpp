@@ -75,9 +75,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
                                                  exclusions));
   }
   // Terms the constraints make constant are left out (forces/held_terms.hpp).
-  const core::HeldDistances held = setup.leave_out_held_terms
-                                       ? constraints::held_distances_of(setup.constraint_plan)
-                                       : core::HeldDistances{};
+  const core::HeldDistances held = held_distances_for(setup);
   for (const auto& settings : setup.bonded)
     terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology, &held));
   for (const auto& s : species_.all())

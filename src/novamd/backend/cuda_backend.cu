@@ -113,9 +113,7 @@ class CudaBackend final : public Backend {
       terms_.push_back(std::move(term));
     }
     if (!setup.bonded.empty()) {  // less the terms the constraints make constant
-      const core::HeldDistances held = setup.leave_out_held_terms
-                                           ? constraints::held_distances_of(setup.constraint_plan)
-                                           : core::HeldDistances{};
+      const core::HeldDistances held = held_distances_for(setup);
       terms_.push_back(forces::make_cuda_bonded_terms<P>(setup.bonded, setup.topology, &held));
     }
     for (const auto& term : terms_) energy_parts_ += static_cast<std::size_t>(term->parts());

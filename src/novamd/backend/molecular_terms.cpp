@@ -13,4 +13,9 @@ bool has_excluded_pairs(const BackendSetup& setup, bool decomposed) {
   return excluded;
 }
 
+core::HeldDistances held_distances_for(const BackendSetup& setup) {
+  return setup.leave_out_held_terms ? constraints::held_distances_of(setup.constraint_plan)
+                                    : core::HeldDistances{};
+}
+
 }  // namespace novamd::backend

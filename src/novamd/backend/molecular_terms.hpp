@@ -1,8 +1,9 @@
 #pragma once
 /// @file molecular_terms.hpp
 /// What the topology of a run asks of a backend, shared by both backends: whether it has bonds
-/// (then the pair terms' Verlet lists leave out the 1-2, 1-3 and 1-4 pairs along them), and
-/// the refusal of bonds and bonded terms in a force-matrix decomposition.
+/// (then the pair terms' Verlet lists leave out the 1-2, 1-3 and 1-4 pairs along them), the
+/// refusal of bonds and bonded terms in a force-matrix decomposition, and the distances whose
+/// bonded terms are left out.
 
 #include "novamd/backend/backend.hpp"
 
@@ -12,5 +13,9 @@ namespace novamd::backend {
 /// Throws core::InputError when the run is `decomposed` (the force matrix has no bonded terms
 /// or exclusions) and has bonded terms or bonds.
 bool has_excluded_pairs(const BackendSetup& setup, bool decomposed);
+
+/// The distances whose bonded terms the backend leaves out (forces/held_terms.hpp): those the
+/// constraint plan holds, or none where `leave_out_held_terms` is false.
+core::HeldDistances held_distances_for(const BackendSetup& setup);
 
 }  // namespace novamd::backend

@@ -168,13 +168,11 @@ struct FamilyBuffers {
   using Evaluator = typename Settings::Evaluator;
   static constexpr int K = Evaluator::kParticles;
   core::DeviceBuffer<std::int32_t> type, ids;
-  std::int32_t count = 0;
   core::DeviceBuffer<typename Evaluator::Params> params;
   core::DeviceBuffer<std::int32_t> offsets, entries;
   core::DeviceBuffer<double> held_energy;
 
-  FamilyBuffers(const Settings& s, const HeldSplit<K>& split, const core::TermMemberships& rows)
-      : count(static_cast<std::int32_t>(split.evaluated.size())) {
+  FamilyBuffers(const Settings& s, const HeldSplit<K>& split, const core::TermMemberships& rows) {
     type.copy_from_host(split.evaluated.type, nullptr);
     ids.copy_from_host(split.evaluated.ids, nullptr);
     params.copy_from_host(s.types, nullptr);
@@ -183,7 +181,9 @@ struct FamilyBuffers {
     held_energy.copy_from_host(split.held_energy, nullptr);
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // the host vectors go out of scope
   }
-  core::TermListView<K> terms() const { return {type.data(), ids.data(), count}; }
+  core::TermListView<K> terms() const {
+    return {type.data(), ids.data(), static_cast<std::int32_t>(type.size())};
+  }
   const double* held_energy_or_null() const {
     return held_energy.size() == 0 ? nullptr : held_energy.data();
   }

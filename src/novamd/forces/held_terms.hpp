@@ -72,8 +72,8 @@ bool held_geometry(const core::TermList<K>& terms, std::size_t t, const core::He
 }  // namespace detail
 
 /// `terms` split into those still evaluated and the held ones' energy (Evaluator at the held
-/// geometry, physics/bonded_result.hpp), for ids 0..particle_count-1. No `held` (or none
-/// empty): every term is evaluated.
+/// geometry, physics/bonded_result.hpp), for ids 0..particle_count-1. No `held` (or an empty
+/// one): every term is evaluated.
 template <class Evaluator>
 HeldSplit<Evaluator::kParticles> split_held_terms(
     const core::TermList<Evaluator::kParticles>& terms,
@@ -100,7 +100,8 @@ HeldSplit<Evaluator::kParticles> split_held_terms(
   return split;
 }
 
-/// How many terms of `families` over `topology` are held (left out), for the run's header.
+/// How many terms of `families` over `topology` are held (left out), for the run's header: the
+/// terms split_held_terms leaves out, counted without evaluating them.
 inline std::size_t held_term_count(const std::vector<BondedSettings>& families,
                                    const core::Topology& topology,
                                    const core::HeldDistances& held) {
@@ -108,10 +109,12 @@ inline std::size_t held_term_count(const std::vector<BondedSettings>& families,
   for (const auto& family : families)
     std::visit(
         [&](const auto& s) {
-          using Evaluator = typename std::decay_t<decltype(s)>::Evaluator;
-          count += split_held_terms<Evaluator>(s.terms_of(topology), s.types, &held,
-                                               topology.particle_count())
-                       .held;
+          const auto& terms = s.terms_of(topology);
+          constexpr int K = std::decay_t<decltype(terms)>::kArity;
+          for (std::size_t t = 0; t < terms.size(); ++t) {
+            core::Vec3<double> r[K];
+            if (detail::held_geometry(terms, t, held, r)) ++count;
+          }
         },
         family);
   return count;
