@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <variant>
@@ -132,6 +134,87 @@ TEST(TypeRecords, APairOfItsOwnOrOtherMixingIsReadAsATable) {
                        << factor;
                  }
                });
+}
+
+/// The pair evaluated from the records directly (evaluate_direct: the GPU cluster kernel's path)
+/// against the sum evaluated from the rebuilt entry, for every type pair at distances from
+/// 0.8 sigma to past the cutoff: force and energy within 64 float roundings of the size of their
+/// largest term (each path rounds some twenty times, and the Gaussian's exponent, up to
+/// alpha^2 r_c^2 = 7.3, carries its own rounding into exp); the energy passes give the sum's force
+/// (pass 0) or none (pass 1), and energies that add to the sum's; a pair off the mask or
+/// past the cutoff gives exact zeros, even at r = 0.
+template <class Sum, class Table, class Records>
+void expect_direct_follows_entry(const Table& table, const Records& records) {
+  using R = TypeRecords<Sum>;
+  using Pass0 = novamd::physics::PairSumEnergyPass<Sum, 0>;
+  using Pass1 = novamd::physics::PairSumEnergyPass<Sum, 1>;
+  static_assert(R::template kDirect<Sum> && R::template kDirect<Pass0>);
+  ASSERT_TRUE(records.has_value());
+  const auto& [per_type, shared] = *records;
+  const auto direct = R::direct_of(shared);
+  const float qi = 0.417f, qj = -0.834f;
+  constexpr double kDirectTolerance = 64 * 0.5 * std::numeric_limits<float>::epsilon();
+  for (int a = 0; a < table.num_types(); ++a) {
+    for (int b = 0; b < table.num_types(); ++b) {
+      const auto entry = R::combine(per_type[a], per_type[b], shared);
+      const double sigma = double(per_type[a].half_sigma) + per_type[b].half_sigma;
+      for (double r = 0.8 * std::max(sigma, 1.0); r < 10.0; r += 0.05) {
+        const float r2 = float(r * r);
+        const auto expected = Sum::evaluate(r2, entry, qi * qj);
+        const auto got =
+            R::template evaluate_direct<Sum>(r2, per_type[a], per_type[b], direct, qi, qj, true);
+        const auto lj = novamd::physics::scaled_part<typename R::First>(r2, entry.first, 1.0f);
+        const auto coulomb = novamd::physics::scaled_part<
+            novamd::physics::Truncated<novamd::physics::EwaldReal<float>, false>>(r2, entry.second,
+                                                                                  qi * qj);
+        const double force_scale = std::abs(lj.force_over_r) + std::abs(coulomb.force_over_r) +
+                                   std::abs(double(entry.first.potential.c12) / std::pow(r, 14));
+        const double energy_scale = std::abs(lj.energy) + std::abs(coulomb.energy) +
+                                    std::abs(double(entry.first.potential.c12) / std::pow(r, 12)) +
+                                    std::abs(entry.first.energy_shift);
+        SCOPED_TRACE("types " + std::to_string(a) + ", " + std::to_string(b) +
+                     ", r = " + std::to_string(r));
+        EXPECT_LE(std::abs(double(got.force_over_r) - expected.force_over_r),
+                  kDirectTolerance * force_scale);
+        EXPECT_LE(std::abs(double(got.energy) - expected.energy), kDirectTolerance * energy_scale);
+        const auto lj_pass =
+            R::template evaluate_direct<Pass0>(r2, per_type[a], per_type[b], direct, qi, qj, true);
+        const auto coulomb_pass =
+            R::template evaluate_direct<Pass1>(r2, per_type[a], per_type[b], direct, qi, qj, true);
+        EXPECT_EQ(lj_pass.force_over_r, got.force_over_r);
+        EXPECT_EQ(coulomb_pass.force_over_r, 0.0f);
+        // The parts add to the sum's energy: to its last rounding (on the host the compiler may
+        // fuse a part's last product into the sum's addition; the GPU tests ask bitwise equality
+        // of the forces of energy steps and other steps).
+        EXPECT_LE(std::abs(double(lj_pass.energy) + coulomb_pass.energy - got.energy),
+                  std::numeric_limits<float>::epsilon() *
+                      (std::abs(lj_pass.energy) + std::abs(coulomb_pass.energy)));
+        if (r >= 9.0) EXPECT_EQ(got.force_over_r, 0.0f);
+        const auto off_mask =
+            R::template evaluate_direct<Sum>(r2, per_type[a], per_type[b], direct, qi, qj, false);
+        EXPECT_EQ(off_mask.force_over_r, 0.0f);
+        EXPECT_EQ(off_mask.energy, 0.0f);
+      }
+      const auto at_zero =
+          R::template evaluate_direct<Sum>(0.0f, per_type[a], per_type[b], direct, qi, qj, false);
+      EXPECT_EQ(at_zero.force_over_r, 0.0f);
+      EXPECT_EQ(at_zero.energy, 0.0f);
+    }
+  }
+}
+
+TEST(TypeRecords, TheDirectPairFollowsTheRebuiltEntryInCutAndShiftedTruncations) {
+  for (const auto truncation :
+       {novamd::forces::Truncation::Cut, novamd::forces::Truncation::ShiftEnergy}) {
+    with_records(lorentz_berthelot(truncation), pme(9.0), kSpecies,
+                 [&]<class Sum>(const auto& table, const auto& records) {
+                   if constexpr (TypeRecords<Sum>::template kDirect<Sum>) {
+                     expect_direct_follows_entry<Sum>(table, records);
+                   } else {
+                     ADD_FAILURE() << "cut and energy-shifted LJ with PME evaluate directly";
+                   }
+                 });
+  }
 }
 
 TEST(TypeRecords, TheAmberDipeptidesCoefficientsFollowTheRules) {

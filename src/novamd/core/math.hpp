@@ -79,6 +79,43 @@ NOVAMD_HD double erfc_hd(double x) {
 #endif
 }
 
+/// 2^x in float: the hardware's exp2 on the device (ex2.approx, 2 ulp), the library's on the
+/// host.
+NOVAMD_HD float exp2_hd(float x) {
+#ifdef __CUDA_ARCH__
+  return ::exp2f(x);
+#else
+  return std::exp2(x);
+#endif
+}
+
+/// x y, x + y and x y + z each rounded once as written: the compiler neither fuses a product
+/// into a later addition nor splits a fused one. A pair evaluated by two kernels (a force pass
+/// and an energy pass) then rounds alike in both, whatever else each computes beside it.
+NOVAMD_HD float mul_rn(float x, float y) {
+#ifdef __CUDA_ARCH__
+  return __fmul_rn(x, y);
+#else
+  return x * y;
+#endif
+}
+
+NOVAMD_HD float add_rn(float x, float y) {
+#ifdef __CUDA_ARCH__
+  return __fadd_rn(x, y);
+#else
+  return x + y;
+#endif
+}
+
+NOVAMD_HD float fma_rn(float x, float y, float z) {
+#ifdef __CUDA_ARCH__
+  return __fmaf_rn(x, y, z);
+#else
+  return std::fma(x, y, z);
+#endif
+}
+
 /// Rounds to the nearest integer (ties to even) for |x| < 2^22 (float) or 2^51 (double), by
 /// adding and subtracting 1.5 x 2^23 (2^52): two additions on the FMA pipes instead of a
 /// conversion-unit instruction, and bitwise the same as rint in the default rounding mode.

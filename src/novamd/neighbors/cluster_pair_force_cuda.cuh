@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/cuda_check.cuh"
@@ -132,21 +133,52 @@ __device__ PairPosition<T> image_near(PairPosition<T> p, const float4& center,
   return p;
 }
 
-/// Lane's partner pj, charge qj and the reaction g on it travel one lane down the warp.
-template <class Evaluator, class T>
-__device__ void pass_partner_on(PairPosition<T>& pj, T& qj, T& gx, T& gy, T& gz, int next) {
+/// A partner of a tile as the warp's lanes read it: position (imaged near the cluster where one
+/// image serves), charge (0 where the evaluator reads none) and what the pairs' parameters keep
+/// of it (its type, or its record per type: pair_parameters_cuda.cuh).
+template <class T, class Partner>
+struct alignas(16) PartnerSlot {
+  T x, y, z, q;
+  Partner partner;
+};
+
+/// The reaction g on the partner a lane holds travels one lane down the warp (lane + 1 wraps to
+/// lane 0: a shuffle's source lane is taken modulo the warp).
+template <class T>
+__device__ void pass_reaction_on(T& gx, T& gy, T& gz, int next) {
   constexpr unsigned kAll = 0xffffffffu;
-  pj.x = __shfl_sync(kAll, pj.x, next);
-  pj.y = __shfl_sync(kAll, pj.y, next);
-  pj.z = __shfl_sync(kAll, pj.z, next);
-  pj.type = __shfl_sync(kAll, pj.type, next);
-  if constexpr (physics::kReadsCharges<Evaluator>) qj = __shfl_sync(kAll, qj, next);
   gx = __shfl_sync(kAll, gx, next);
   gy = __shfl_sync(kAll, gy, next);
   gz = __shfl_sync(kAll, gz, next);
 }
 
-/// `pairs`: the pairs' parameters (pair_parameters_cuda.cuh).
+/// Whether bit `Bit` of x is set. In PTX of its own, so that it stays an AND and a test (one
+/// LOP3 with a predicate result, which the cutoff's test then takes in): the compiler's front end
+/// would rewrite `(x & (1 << Bit)) != 0` into a shift, a mask and a comparison.
+template <int Bit>
+__device__ bool bit_set(std::uint32_t x) {
+  std::uint32_t set;
+  asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\tand.b32 t, %1, %2;\n\t"
+      "setp.ne.u32 p, t, 0;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(set)
+      : "r"(x), "n"(1u << Bit));
+  return set != 0;
+}
+
+/// step(std::integral_constant<int, s>) for s = 0 .. N-1, unrolled with s a constant.
+template <int N, class Step>
+__device__ void unrolled_steps(Step&& step) {
+  [&]<int... S>(std::integer_sequence<int, S...>) {
+    (step(std::integral_constant<int, S>{}), ...);
+  }
+  (std::make_integer_sequence<int, N>{});
+}
+
+/// `pairs`: the pairs' parameters (pair_parameters_cuda.cuh). A tile's 32 partners are written
+/// twice into the warp's 64 slots of shared memory, so that at step s lane l reads partner
+/// (l + s) mod 32 at slot l + s, an address the unrolled steps offset by constants; only the
+/// reactions travel by shuffles. Every step evaluates every lane's pair and keeps it where the
+/// mask has it (no divergent branch: most steps have some lane to evaluate).
 template <class Evaluator, bool WithEnergy, class Pairs>
 __global__ void __launch_bounds__(kClusterForceBlock)
     cluster_pair_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
@@ -154,10 +186,13 @@ __global__ void __launch_bounds__(kClusterForceBlock)
                               const double* __restrict__ charge, ClusterPairsView list,
                               FixedForceView acc) {
   using T = typename Evaluator::Real;
+  using Slot = PartnerSlot<T, typename Pairs::Partner>;
   constexpr unsigned kAll = 0xffffffffu;
+  __shared__ Slot slots[kClusterForceBlock / kClusterSize][2 * kClusterSize];
   if (list.stale.raised()) return;  // queued again over the fresh list
   const auto staged = pairs.stage();
   const int lane = threadIdx.x % kClusterSize;
+  Slot* const warp_slots = slots[threadIdx.x / kClusterSize];
   const long long first = warp_index() * list.tiles_per_warp;
   const int first_tile = int(min(first, static_cast<long long>(list.tile_count)));
   const int end_tile = min(first_tile + list.tiles_per_warp, list.tile_count);
@@ -183,33 +218,45 @@ __global__ void __launch_bounds__(kClusterForceBlock)
     if (!__any_sync(kAll, mask != 0)) continue;
     const int b = list.partners[std::size_t(t) * kClusterSize + lane];
     PairPosition<T> pj = pos[max(b, 0)];
-    T qj = physics::charge_of<Evaluator>(charge, max(b, 0));
-    T gx = 0, gy = 0, gz = 0;  // the reaction on the second cluster's particle this lane holds
+    if (center.w != 0.0f) pj = image_near(pj, center, box);
+    const Slot mine{pj.x, pj.y, pj.z, physics::charge_of<Evaluator>(charge, max(b, 0)),
+                    staged.partner(pj.type)};
+    __syncwarp();  // the previous tile's steps have read their slots
+    warp_slots[lane] = mine;
+    warp_slots[lane + kClusterSize] = mine;
+    __syncwarp();
+    T gx = 0, gy = 0, gz = 0;  // the reaction on the partner this lane holds
     const bool itself = tile.y != 0;
     const T share = itself ? T(0.5) : T(1);  // of each pair's energy and virial
-    const int next = (lane + 1) % kClusterSize;
     // Bit s: the partner this lane holds at step s, (lane + s) mod 32.
     const std::uint32_t met = __funnelshift_r(mask, mask, lane);
+    const Slot* const from = warp_slots + lane;
     // The 32 steps, the separations as plain differences (kSingleImage) or minimum images.
     const auto meet_partners = [&](auto single_image) {
       constexpr bool kSingleImage = decltype(single_image)::value;
-#pragma unroll 4
-      for (int s = 0; s < kClusterSize; ++s) {
-        if ((met >> s) & 1u) {
-          const core::Vec3<T> raw{pi.x - pj.x, pi.y - pj.y, pi.z - pj.z};
+      constexpr int kUnrolled = 8;  // steps with constant slot offsets and mask bits
+      std::uint32_t bits = met;     // bit s: step first_step + s
+#pragma unroll 1
+      for (int first_step = 0; first_step < kClusterSize;
+           first_step += kUnrolled, bits >>= kUnrolled) {
+        const Slot* const at = from + first_step;
+        unrolled_steps<kUnrolled>([&](auto step) {
+          constexpr int s = decltype(step)::value;
+          const Slot& p = at[s];
+          const core::Vec3<T> raw{pi.x - p.x, pi.y - p.y, pi.z - p.z};
           const auto d = kSingleImage ? raw : box.minimum_image(raw);
           const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-          const auto pair = physics::evaluate_pair<Evaluator>(r2, row[pj.type], qi, qj);
+          const auto pair =
+              row.template evaluate<Evaluator>(r2, p.partner, qi, p.q, bit_set<s>(bits));
           own.accumulate(pair, d, share);
           gx = fma(-pair.force_over_r, d.x, gx);
           gy = fma(-pair.force_over_r, d.y, gy);
           gz = fma(-pair.force_over_r, d.z, gz);
-        }
-        pass_partner_on<Evaluator>(pj, qj, gx, gy, gz, next);
+          pass_reaction_on(gx, gy, gz, lane + 1);
+        });
       }
     };
     if (center.w != 0.0f) {
-      pj = image_near(pj, center, box);
       meet_partners(std::true_type{});
     } else {
       meet_partners(std::false_type{});

@@ -115,14 +115,22 @@ __device__ const Params* table_in_shared(const Params* __restrict__ table, int n
 }
 
 /// The dynamic shared memory a launch of `kernel` gives `bytes` of entries: all of them, the
-/// kernel's limit raised to them where they pass the default 48 KiB, or 0 where they pass the
-/// device's opt-in limit (227 KiB on Hopper; a table of about 60 species of LJ + PME), and the
-/// kernel reads them from global memory. One device per process: a raised limit holds for every
-/// later launch.
+/// kernel's limit raised to them where they and the kernel's own (static) shared memory pass the
+/// default 48 KiB, or 0 where they pass the device's opt-in limit (227 KiB on Hopper; a table of
+/// about 60 species of LJ + PME), and the kernel reads them from global memory. One device per
+/// process: a raised limit holds for every later launch.
 template <class Kernel>
 std::size_t shared_bytes_for(Kernel* kernel, std::size_t bytes) {
   constexpr std::size_t kDefault = 48 * 1024;
-  if (bytes <= kDefault) return bytes;
+  static std::unordered_map<const void*, std::size_t> own_bytes;  // per kernel
+  const void* key = reinterpret_cast<const void*>(kernel);
+  if (!own_bytes.contains(key)) {
+    cudaFuncAttributes attributes{};
+    NOVAMD_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    own_bytes[key] = attributes.sharedSizeBytes;
+  }
+  const std::size_t own = own_bytes[key];
+  if (bytes + own <= kDefault) return bytes;
   static const int opt_in = [] {
     int device = 0, limit = 0;
     NOVAMD_CUDA_CHECK(cudaGetDevice(&device));
@@ -130,9 +138,9 @@ std::size_t shared_bytes_for(Kernel* kernel, std::size_t bytes) {
         cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     return limit;
   }();
-  if (bytes > std::size_t(opt_in)) return 0;
+  if (bytes + own > std::size_t(opt_in)) return 0;
   static std::unordered_map<const void*, std::size_t> raised_to;  // per kernel
-  std::size_t& raised = raised_to[reinterpret_cast<const void*>(kernel)];
+  std::size_t& raised = raised_to[key];
   if (bytes > raised) {
     NOVAMD_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(bytes)));

@@ -32,6 +32,8 @@
 #include <vector>
 
 #include "novamd/core/host_device.hpp"
+#include "novamd/core/math.hpp"
+#include "novamd/physics/ewald.hpp"
 #include "novamd/physics/lennard_jones.hpp"
 #include "novamd/physics/pair_sum.hpp"
 #include "novamd/physics/pair_table.hpp"
@@ -58,7 +60,7 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
   using Params = typename Sum::Params;
 
   /// A type's Lennard-Jones parameters in the form a pair combines in two operations.
-  struct Record {
+  struct alignas(2 * sizeof(T)) Record {
     T half_sigma;  ///< sigma_i / 2
     T root_eps4;   ///< 2 epsilon_i^(1/2)
   };
@@ -90,6 +92,112 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
     return {First::at_cutoff(lj, common.cutoff_squared, common.cutoff, common.mode), common.second};
   }
 
+  /// Whether `evaluate_direct` serves Evaluator (the sum, or one of its energy passes): where
+  /// the second potential is the Ewald sum's real-space pair, in single precision (its erfc is
+  /// EwaldReal's FP32 form), and Lennard-Jones is cut or energy-shifted (a force shift changes
+  /// the force: such pairs take the rebuilt entry).
+  template <class Evaluator>
+  static constexpr bool kDirect =
+      !ForceShift && std::is_same_v<T, float> &&
+      std::is_same_v<Second, Truncated<EwaldReal<T>, false>> &&
+      (std::is_same_v<Evaluator, Sum> || std::is_same_v<Evaluator, PairSumEnergyPass<Sum, 0>> ||
+       std::is_same_v<Evaluator, PairSumEnergyPass<Sum, 1>>);
+
+  /// What a pair evaluated from the records directly needs besides them, derived once from the
+  /// common part.
+  struct Direct {
+    T cutoff_squared;  ///< r_c^2, of both potentials (from_table insists)
+    T inverse_cutoff_squared;
+    T k;                  ///< k_e / eps
+    T erfc_scale;         ///< A&S's p alpha: t = 1 / (1 + p alpha r)
+    T gaussian_exponent;  ///< -alpha^2 log2(e): exp(-alpha^2 r^2) = 2^(that r^2)
+    T gaussian;           ///< 2 alpha / sqrt(pi)
+    T coulomb_shift;      ///< the real-space pair's energy shift per unit charge product
+    bool lj_shift;        ///< Lennard-Jones energy-shifted at r_c
+    /// Two constants of the arithmetic, held in registers rather than set again at every pair
+    /// (an FFMA takes one immediate operand, and these meet another).
+    T erfc_a5 = T(1.061405429), twelve = T(12);
+  };
+  NOVAMD_HD static Direct direct_of(const Common& c) {
+    if constexpr (!kDirect<Sum>) {
+      return {};
+    } else {
+      const auto& ewald = c.second.potential;
+      return {c.cutoff_squared,
+              T(1) / c.cutoff_squared,
+              ewald.k,
+              T(0.3275911) * ewald.alpha,
+              -ewald.alpha * ewald.alpha * T(1.4426950408889634),
+              ewald.two_alpha_over_pi,
+              c.second.energy_shift,
+              c.mode == Truncation::ShiftEnergy};
+    }
+  }
+
+  /// The pair of records a and b at squared distance r2 (> 0 where `met`) with charges qi and
+  /// qj, evaluated from the records directly rather than through a rebuilt entry: the same
+  /// potentials as Sum::evaluate (to within rounding), with one reciprocal square root for both,
+  /// Lennard-Jones in OpenMM's per-particle form and both cut by one test,
+  ///
+  ///     r F/r = 4 eps s6 (12 s6 - 6) + qq k [erfc(alpha r)/r + (2 alpha/sqrt(pi)) e^(-alpha^2
+  ///     r^2)] s6 = (sigma^2 / r^2)^3,  F/r = (r F/r) / r^2,
+  ///
+  /// erfc by Abramowitz and Stegun's 7.1.26 as EwaldReal's FP32 form. Zero unless `met` and
+  /// r < r_c. Every operation is rounded as written (core::mul_rn), so that the force pass and
+  /// the energy passes give a pair the same force bitwise. Evaluator picks the energy: the sum's,
+  /// Lennard-Jones' (energy pass 0, with the force) or Coulomb's (pass 1, no force).
+  template <class Evaluator>
+  NOVAMD_HD static PairResult<T> evaluate_direct(T r2, const Record& a, const Record& b,
+                                                 const Direct& c, T qi, T qj, bool met) {
+    using core::add_rn, core::fma_rn, core::mul_rn;
+    constexpr bool kForce = !std::is_same_v<Evaluator, PairSumEnergyPass<Sum, 1>>;
+    constexpr bool kLjEnergy = !std::is_same_v<Evaluator, PairSumEnergyPass<Sum, 1>>;
+    constexpr bool kCoulombEnergy = !std::is_same_v<Evaluator, PairSumEnergyPass<Sum, 0>>;
+    // Outside (a pair off the mask may lie at r = 0) every term is computed at r_c and then
+    // multiplied by 0: finite, and no branch around the arithmetic most lanes of a warp need.
+    const bool inside = met && r2 < c.cutoff_squared;
+    r2 = inside ? r2 : c.cutoff_squared;
+    const T inv_r = core::rsqrt_hd(r2);
+    const T inv_r2 = mul_rn(inv_r, inv_r);
+    const T kept_inv_r2 = inside ? inv_r2 : T(0);
+    const T sigma = add_rn(a.half_sigma, b.half_sigma);
+    const T eps4 = mul_rn(a.root_eps4, b.root_eps4);
+    const T sigma2 = mul_rn(sigma, sigma);
+    const T s2 = mul_rn(sigma2, inv_r2);
+    const T s6 = mul_rn(mul_rn(s2, s2), s2);
+    const T lj6 = mul_rn(eps4, s6);  // 4 eps (sigma / r)^6
+    const T r = mul_rn(r2, inv_r);
+    const T t = core::reciprocal_hd(fma_rn(c.erfc_scale, r, T(1)));
+    const T gauss = core::exp2_hd(mul_rn(c.gaussian_exponent, r2));
+    T poly = fma_rn(t, c.erfc_a5, T(-1.453152027));
+    poly = fma_rn(poly, t, T(1.421413741));
+    poly = fma_rn(poly, t, T(-0.284496736));
+    poly = fma_rn(poly, t, T(0.254829592));
+    const T erfc_over_r_gauss = mul_rn(mul_rn(t, poly), inv_r);  // erfc(alpha r) / r / gauss
+    const T kqq = mul_rn(mul_rn(c.k, qi), qj);  // k qi: the same for every partner of a lane
+    PairResult<T> result{T(0), T(0)};
+    if constexpr (kForce) {
+      const T coulomb = mul_rn(fma_rn(erfc_over_r_gauss, gauss, mul_rn(c.gaussian, gauss)), kqq);
+      const T r_force = fma_rn(lj6, fma_rn(s6, c.twelve, T(-6)), coulomb);
+      result.force_over_r = mul_rn(r_force, kept_inv_r2);
+    }
+    if constexpr (kLjEnergy) {
+      T lj = mul_rn(lj6, add_rn(s6, T(-1)));
+      if (c.lj_shift) {
+        const T at_rc2 = mul_rn(sigma2, c.inverse_cutoff_squared);
+        const T at_rc6 = mul_rn(mul_rn(at_rc2, at_rc2), at_rc2);
+        lj = add_rn(lj, -mul_rn(mul_rn(eps4, at_rc6), add_rn(at_rc6, T(-1))));
+      }
+      result.energy = lj;
+    }
+    if constexpr (kCoulombEnergy) {
+      const T coulomb = mul_rn(kqq, add_rn(mul_rn(erfc_over_r_gauss, gauss), -c.coulomb_shift));
+      result.energy = add_rn(result.energy, coulomb);
+    }
+    result.energy = inside ? result.energy : T(0);
+    return result;
+  }
+
   /// The records and common part of `table`, made with cutoff r_c, where every entry is rebuilt
   /// from them to within kTolerance relative (C12, C6 and the shifts; the common part bitwise);
   /// none otherwise.
@@ -102,6 +210,10 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
     const Params& first_entry = table.view()(0, 0);
     Common common{first_entry.second, first_entry.first.cutoff_squared, static_cast<T>(cutoff),
                   ForceShift ? Truncation::ShiftForce : Truncation::Cut};
+    if constexpr (requires { common.second.cutoff_squared; }) {
+      // evaluate_direct cuts both potentials by one test
+      if (common.second.cutoff_squared != common.cutoff_squared) return std::nullopt;
+    }
     if constexpr (!ForceShift) {
       for (int a = 0; a < types; ++a)
         if (table.view()(a, a).first.energy_shift != T(0)) common.mode = Truncation::ShiftEnergy;
