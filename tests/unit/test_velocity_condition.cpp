@@ -1,7 +1,10 @@
 // Which drifts of each integrator leave the velocity condition of held distances to the next
 // kick (integrate::VelocityCondition): those whose next stage touching the velocities is a kick,
-// and no other. A drift before a thermostat, a measurement or the step's end applies it.
+// and no other. A drift before a thermostat, a measurement or the step's end applies it. And which
+// steps leave their closing kick to the next step's opening one (integrate::StepEnd): those of
+// splittings that end and begin with a kick, where nothing reads the state between.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -96,6 +99,59 @@ TEST(VelocityCondition, AKickFusedWithADriftDoesNotTakeItOver) {
             (Log{"A+", "F", "B", "A+"}));
   EXPECT_EQ(one_step_of({{Operator::Drift, 1.0}, {Operator::Forces}, {Operator::Kick, 1.0}}),
             (Log{"A-", "F", "B"}));
+}
+
+/// Records each operation, a kick with its time.
+class TimedOperations final : public novamd::integrate::StepOperations {
+ public:
+  std::vector<std::string> log;
+  void compute_forces(novamd::integrate::EnergyRequest) override { log.push_back("F"); }
+  void kick(double dt) override { log.push_back(fmt::format("B{}", dt)); }
+  void drift(double dt, VelocityCondition) override { log.push_back(fmt::format("A{}", dt)); }
+  void scale_velocities(double) override { log.push_back("O"); }
+  void thermalize(const novamd::integrate::VelocityNoise&) override { log.push_back("O"); }
+  double langevin_heat() override { return 0.0; }
+  double kinetic_energy() override { return 1.0; }
+};
+
+/// The log of steps 1 and 2 of `type` (time step 2), step 1 with `first_end`; then of
+/// complete_step, twice.
+Log two_steps(const std::string& type, novamd::integrate::StepEnd first_end) {
+  novamd::integrate::IntegratorSettings settings;
+  settings.type = type;
+  settings.timestep = 2.0;
+  if (type != "velocity_verlet" && type != "leapfrog") settings.temperature = 300.0;
+  settings.friction = 0.01;
+  settings.tau = 100.0;
+  auto integrator =
+      novamd::integrate::make_integrator(settings, novamd::core::real_units(), 1, {100});
+  TimedOperations ops;
+  integrator->step(ops, 1, novamd::integrate::EnergyRequest::Skip, first_end);
+  ops.log.push_back("|");
+  integrator->step(ops, 2, novamd::integrate::EnergyRequest::Skip,
+                   novamd::integrate::StepEnd::Continued);
+  ops.log.push_back("|");
+  integrator->complete_step(ops);
+  integrator->complete_step(ops);
+  return ops.log;
+}
+
+TEST(JoinedKicks, AStepNobodyReadsLeavesItsClosingKickToTheNext) {
+  using novamd::integrate::StepEnd;
+  // BAOAB: one kick of a whole step between the force evaluations; complete_step gives the
+  // closing half kick once.
+  EXPECT_EQ(two_steps("langevin", StepEnd::Continued),
+            (Log{"B1", "A1", "O", "A1", "F", "|", "B2", "A1", "O", "A1", "F", "|", "B1"}));
+  EXPECT_EQ(two_steps("velocity_verlet", StepEnd::Continued),
+            (Log{"B1", "A2", "F", "|", "B2", "A2", "F", "|", "B1"}));
+  // A step that is read ends with its closing kick.
+  EXPECT_EQ(two_steps("velocity_verlet", StepEnd::Read),
+            (Log{"B1", "A2", "F", "B1", "|", "B1", "A2", "F", "|", "B1"}));
+  // Splittings that end with a thermostat, or begin with a drift, keep their kicks.
+  EXPECT_EQ(two_steps("bussi", StepEnd::Continued),
+            (Log{"B1", "A2", "F", "B1", "O", "|", "B1", "A2", "F", "B1", "O", "|"}));
+  EXPECT_EQ(two_steps("leapfrog", StepEnd::Continued),
+            (Log{"A2", "F", "B2", "|", "A2", "F", "B2", "|"}));
 }
 
 }  // namespace

@@ -53,6 +53,7 @@ int stop_request(const RunContext& run, const StopSignals& signals, const Wallti
 /// Writes the checkpoint after `step` and times it.
 void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, RunResult& result) {
   const auto start = Clock::now();
+  run.integrator.complete_step(run.backend);  // a no-op: every checkpoint step is read
   run.write_checkpoint(step);
   walltime.record_checkpoint(std::chrono::duration<double>(Clock::now() - start).count());
   ++result.checkpoints;
@@ -92,14 +93,19 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
   const auto start = Clock::now();
   for (std::int64_t step = first_step + 1; step <= last; ++step) {
     const bool last_step = step == last;
-    run.integrator.step(run.backend, step,
-                        run.outputs.energy_due(step, last_step) ? backend::EnergyRequest::Compute
-                                                                : backend::EnergyRequest::Skip);
+    const bool energy_due = run.outputs.energy_due(step, last_step);
     const bool checkpoint_due = (checkpoints.every > 0 && step % checkpoints.every == 0) ||
                                 (last_step && checkpoints.configured);
+    const bool check_due = step % run.backend.check_interval() == 0;
+    const bool output_due = run.outputs.any_due(step, last_step);
+    // Where nothing reads this step's state, the integrator may leave its closing kick to the
+    // next step (a stop request completes it before the checkpoint below).
+    const bool read = last_step || energy_due || checkpoint_due || check_due || output_due;
+    run.integrator.step(run.backend, step,
+                        energy_due ? backend::EnergyRequest::Compute : backend::EnergyRequest::Skip,
+                        read ? integrate::StepEnd::Read : integrate::StepEnd::Continued);
     // Checked at the backend's interval, and before anything is written: no file gets garbage.
-    if (step % run.backend.check_interval() == 0 || checkpoint_due ||
-        run.outputs.any_due(step, last_step))
+    if (check_due || checkpoint_due || output_due)
       stop_if_unstable(run.backend, step, limit, config);
     result.last_step = step;
     if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator)) {
@@ -116,6 +122,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
       result.signal = stop != kWalltimeStop ? stop : 0;
       result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
       if (!checkpoint_due) {
+        run.integrator.complete_step(run.backend);
         stop_if_unstable(run.backend, step, limit, config);  // a checkpoint must be sound
         checkpoint(run, step, walltime, result);
       }

@@ -5,26 +5,35 @@
 
 namespace novamd::integrate {
 
-void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest energy) {
+void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest energy, StepEnd end) {
   int thermostats = 0;
   int measures = 0;
   const std::size_t n = splitting_.size();
   for (std::size_t k = 0; k < n; ++k) {
     const Stage& stage = splitting_[k];
+    // The opening kick takes the last step's closing one where that was left to it.
+    double kick_dt = stage.fraction * dt_;
+    if (k == 0 && stage.op == Operator::Kick) {
+      kick_dt += pending_kick_;
+      pending_kick_ = 0.0;
+    }
+    if (k + 1 == n && stage.op == Operator::Kick && end == StepEnd::Continued && joins_kicks()) {
+      pending_kick_ = kick_dt;
+      break;
+    }
     switch (stage.op) {
       case Operator::Kick:
         if (drift_thermostat_drift_at(k + 1)) {  // B, then A O A in one pass
-          ops.kick(stage.fraction * dt_);
+          ops.kick(kick_dt);
           drift_thermostat_drift(ops, step, splitting_[k + 1].fraction * dt_,
                                  splitting_[k + 2].fraction * dt_, thermostats++,
                                  splitting_[k + 3].fraction * dt_, condition_after_drift(k + 3));
           k += 3;
         } else if (k + 1 < n && splitting_[k + 1].op == Operator::Drift) {  // one pass for both
-          ops.kick_drift(stage.fraction * dt_, splitting_[k + 1].fraction * dt_,
-                         condition_after_drift(k + 1));
+          ops.kick_drift(kick_dt, splitting_[k + 1].fraction * dt_, condition_after_drift(k + 1));
           ++k;
         } else {
-          ops.kick(stage.fraction * dt_);
+          ops.kick(kick_dt);
         }
         break;
       case Operator::Drift:
@@ -47,6 +56,17 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         break;
     }
   }
+}
+
+void Integrator::complete_step(StepOperations& ops) {
+  if (pending_kick_ == 0.0) return;
+  ops.kick(pending_kick_);
+  pending_kick_ = 0.0;
+}
+
+bool Integrator::joins_kicks() const {
+  return splitting_.size() > 1 && splitting_.front().op == Operator::Kick &&
+         splitting_.back().op == Operator::Kick;
 }
 
 bool Integrator::drift_thermostat_drift_at(std::size_t k) const {

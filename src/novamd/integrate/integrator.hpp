@@ -37,8 +37,17 @@ class Integrator {
   /// output: leapfrog moves its velocities back by half a step here.
   virtual void start(StepOperations&) {}
   /// Advances from step - 1 to `step` by running the splitting; forces are current on entry
-  /// and on exit. `energy`: whether this step's output reads energies.
-  void step(StepOperations& ops, std::int64_t step, EnergyRequest energy);
+  /// and on exit. `energy`: whether this step's output reads energies. `end`: whether anything
+  /// reads the state after this step (StepEnd); where nothing does, a splitting that ends and
+  /// begins with a kick leaves its closing kick to the next step's opening one (one kick and one
+  /// velocity condition between two force evaluations, where there were two of each), and the
+  /// velocities stay half a kick short until the next step() or complete_step().
+  void step(StepOperations& ops, std::int64_t step, EnergyRequest energy,
+            StepEnd end = StepEnd::Read);
+  /// Applies a closing kick that step() left to the next step (none: nothing to do), so that the
+  /// velocities are the step's own: before anything reads the state after a step run with
+  /// StepEnd::Continued.
+  void complete_step(StepOperations& ops);
 
   /// Degrees of freedom for the temperature: 3N minus constraints, minus 3 where the scheme
   /// conserves the total momentum (at zero).
@@ -90,9 +99,13 @@ class Integrator {
   /// Whether stages k, k + 1 and k + 2 are A, O and A.
   bool drift_thermostat_drift_at(std::size_t k) const;
 
+  /// Whether the splitting ends with a kick and begins with one, which step() may then join.
+  bool joins_kicks() const;
+
   double dt_;
   SystemFreedom system_;
   Splitting splitting_;
+  double pending_kick_ = 0.0;  ///< the closing kick's time left to the next step (0: none)
 };
 
 /// The integrator `settings` ask for; `seed` keys the random streams of stochastic thermostats;

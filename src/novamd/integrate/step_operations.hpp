@@ -20,6 +20,14 @@ namespace novamd::integrate {
 /// the step's end.
 enum class VelocityCondition { Apply, Deferred };
 
+/// Whether anything reads the state after a step (output, a checkpoint, a state check, the run's
+/// end: Read), or the next step follows at once (Continued: the integrator may leave the step's
+/// closing kick to the next step's opening one, Integrator::step). Positions and forces are the
+/// step's own either way. Kicks join exactly in exact arithmetic: B(a) P B(b) P = B(a + b) P for
+/// the velocity condition's projection P at fixed positions (linear and idempotent, as for
+/// VelocityCondition), so a run's trajectory depends on its output steps only by rounding.
+enum class StepEnd { Read, Continued };
+
 /// Whether a force evaluation also computes the potential energy and virial (needed only at
 /// thermo steps; a backend may skip them otherwise).
 enum class EnergyRequest { Skip, Compute };
