@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,15 +34,19 @@ class RecordingOperations final : public novamd::integrate::StepOperations {
   double kinetic_energy() override { return 1.0; }
 };
 
-std::vector<std::string> one_step(const std::string& type) {
+/// The integrator `type` (thermostats at 300 K) with time step dt, for 100 particles.
+std::unique_ptr<novamd::integrate::Integrator> integrator_of(const std::string& type, double dt) {
   novamd::integrate::IntegratorSettings settings;
   settings.type = type;
-  settings.timestep = 1.0;
+  settings.timestep = dt;
   if (type != "velocity_verlet" && type != "leapfrog") settings.temperature = 300.0;
   settings.friction = 0.01;
   settings.tau = 100.0;
-  auto integrator =
-      novamd::integrate::make_integrator(settings, novamd::core::real_units(), 1, {100});
+  return novamd::integrate::make_integrator(settings, novamd::core::real_units(), 1, {100});
+}
+
+std::vector<std::string> one_step(const std::string& type) {
+  auto integrator = integrator_of(type, 1.0);
   RecordingOperations ops;
   integrator->step(ops, 1, novamd::integrate::EnergyRequest::Skip);
   return ops.log;
@@ -117,14 +122,7 @@ class TimedOperations final : public novamd::integrate::StepOperations {
 /// The log of steps 1 and 2 of `type` (time step 2), step 1 with `first_end`; then of
 /// complete_step, twice.
 Log two_steps(const std::string& type, novamd::integrate::StepEnd first_end) {
-  novamd::integrate::IntegratorSettings settings;
-  settings.type = type;
-  settings.timestep = 2.0;
-  if (type != "velocity_verlet" && type != "leapfrog") settings.temperature = 300.0;
-  settings.friction = 0.01;
-  settings.tau = 100.0;
-  auto integrator =
-      novamd::integrate::make_integrator(settings, novamd::core::real_units(), 1, {100});
+  auto integrator = integrator_of(type, 2.0);
   TimedOperations ops;
   integrator->step(ops, 1, novamd::integrate::EnergyRequest::Skip, first_end);
   ops.log.push_back("|");
