@@ -38,12 +38,10 @@ inline physics::PeriodicDihedral::Params cosines(std::initializer_list<double> k
                                                  std::initializer_list<double> phase) {
   physics::PeriodicDihedral::Params p{};
   p.terms = static_cast<int>(k.size());
-  int m = 0;
-  for (const double v : k) p.k[m++] = v;
-  m = 0;
-  for (const int v : n) p.n[m++] = v;
-  m = 0;
-  for (const double v : phase) p.phase[m++] = v;
+  const double* k_m = k.begin();
+  const int* n_m = n.begin();
+  const double* phase_m = phase.begin();
+  for (int m = 0; m < p.terms; ++m) p.set(m, k_m[m], n_m[m], phase_m[m]);
   return p;
 }
 

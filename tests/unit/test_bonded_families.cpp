@@ -279,13 +279,45 @@ TEST(BondedFamilies, TorsionAngleIsTheIupacAngle) {
   }
 }
 
+// cos phi and sin phi without the angle (torsion_cosine), and cos n phi, sin n phi by angle
+// addition (multiple_angle), against the library's cosine and sine of the IUPAC angle: n
+// additions of a few roundings each.
+TEST(BondedFamilies, TorsionCosineAndItsMultiplesFollowTheAngle) {
+  for (const double phi_deg : {0.0, 37.0, -60.0, 120.0, 179.0, -179.0, 180.0}) {
+    const double phi = phi_deg * kDeg;
+    const auto r = torsion_at(phi);
+    Vec in[4] = {r[0], r[1], r[2], r[3]};
+    const auto cosine = novamd::physics::torsion_cosine(in);
+    const auto angle = novamd::physics::torsion_angle(in);
+    EXPECT_NEAR(cosine.cos_phi, std::cos(phi), 4 * kEps) << phi_deg;
+    EXPECT_NEAR(cosine.sin_phi, std::sin(phi), 4 * kEps) << phi_deg;
+    for (int a = 0; a < 4; ++a) {
+      EXPECT_EQ(cosine.gradient[a].x, angle.gradient[a].x);
+      EXPECT_EQ(cosine.gradient[a].y, angle.gradient[a].y);
+      EXPECT_EQ(cosine.gradient[a].z, angle.gradient[a].z);
+    }
+    for (int n = 0; n <= 6; ++n) {
+      double cos_n, sin_n;
+      novamd::physics::multiple_angle(cosine.cos_phi, cosine.sin_phi, n, cos_n, sin_n);
+      EXPECT_NEAR(cos_n, std::cos(n * phi), 4 * (n + 1) * kEps) << phi_deg << ", n " << n;
+      EXPECT_NEAR(sin_n, std::sin(n * phi), 4 * (n + 1) * kEps) << phi_deg << ", n " << n;
+    }
+  }
+  // Degenerate (i, j, k on a line): phi taken as 0, no gradient.
+  Vec line[4] = {Vec{0, 0, -1.0}, Vec{0, 0, 0}, Vec{0, 0, 1.5}, Vec{1.3, 0, 1.5}};
+  const auto degenerate = novamd::physics::torsion_cosine(line);
+  EXPECT_EQ(degenerate.cos_phi, 1.0);
+  EXPECT_EQ(degenerate.sin_phi, 0.0);
+  EXPECT_EQ(degenerate.gradient[3].x, 0.0);
+}
+
 TEST(BondedFamilies, PeriodicDihedralAtSixtyAndOneEightyDegrees) {
   const auto p = periodic_types()[0];  // K 1.4, 0.6, 0.25; n 3, 2, 1; d pi/6, pi, -0.4
   for (const double phi : {60.0 * kDeg, -60.0 * kDeg, kPi}) {
     double v = 0, dv = 0;
     for (int m = 0; m < p.terms; ++m) {
-      v += p.k[m] * (1 + std::cos(p.n[m] * phi - p.phase[m]));
-      dv -= p.k[m] * p.n[m] * std::sin(p.n[m] * phi - p.phase[m]);
+      v += p.k[m] * (1 + std::cos(p.n[m] * phi - p.phase(m)));
+      dv -= p.k[m] * p.n[m] * std::sin(p.n[m] * phi - p.phase(m));
     }
     expect_torsion<PeriodicDihedral>(phi, p, v, dv);
   }
@@ -322,7 +354,7 @@ TEST(BondedFamilies, CollinearTorsionsAreFiniteWithoutForces) {
   const auto improper = evaluate<HarmonicImproper>(r, {30.0, 10.0 * kDeg});
   double v0 = 0;
   const auto p = periodic_types()[0];
-  for (int m = 0; m < p.terms; ++m) v0 += p.k[m] * (1 + std::cos(-p.phase[m]));
+  for (int m = 0; m < p.terms; ++m) v0 += p.k[m] * (1 + std::cos(-p.phase(m)));
   EXPECT_NEAR(periodic.energy, v0, 8 * kEps * v0);
   EXPECT_NEAR(opls.energy, 1.3 + 0.7, 8 * kEps);  // K1 + K3 at phi = 0
   EXPECT_NEAR(improper.energy, 30.0 * 100.0 * kDeg * kDeg, 8 * kEps);

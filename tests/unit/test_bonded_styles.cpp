@@ -61,7 +61,7 @@ void expect_cosine(const novamd::physics::PeriodicDihedral::Params& p, int m, do
                    double phase) {
   EXPECT_EQ(p.k[m], k) << m;
   EXPECT_EQ(p.n[m], n) << m;
-  EXPECT_NEAR(p.phase[m], phase, kAngleTol * (1 + std::abs(phase))) << m;
+  EXPECT_NEAR(p.phase(m), phase, kAngleTol * (1 + std::abs(phase))) << m;
 }
 
 TEST(BondedStyles, DihedralStyles) {

@@ -74,9 +74,7 @@ class CoefficientLine {
 PeriodicDihedral::Params one_cosine(double k, int n, double phase) {
   PeriodicDihedral::Params p{};
   p.terms = 1;
-  p.k[0] = k;
-  p.n[0] = n;
-  p.phase[0] = phase;
+  p.set(0, k, n, phase);
   return p;
 }
 
@@ -133,9 +131,9 @@ PeriodicDihedral::Params fourier_dihedral(const CoefficientLine& line) {
   p.terms = m;
   for (int i = 0; i < m; ++i) {
     const std::size_t at = 1 + 3 * static_cast<std::size_t>(i);
-    p.k[i] = line.real(at, fmt::format("K_{}", i + 1));
-    p.n[i] = line.integer(at + 1, fmt::format("n_{}", i + 1));
-    p.phase[i] = line.degrees(at + 2, fmt::format("d_{} (degrees)", i + 1));
+    p.set(i, line.real(at, fmt::format("K_{}", i + 1)),
+          line.integer(at + 1, fmt::format("n_{}", i + 1)),
+          line.degrees(at + 2, fmt::format("d_{} (degrees)", i + 1)));
   }
   return p;
 }

@@ -30,6 +30,11 @@
 ///     d phi / d r_k =  (H . G) / (|B|^2 |G|) B - (F . G) / (|A|^2 |G|) A - |G| / |B|^2 B
 ///     d phi / d r_l =  |G| / |B|^2 B
 ///
+/// Sums of cosines of multiples of phi (periodic and OPLS dihedrals) take cos phi = A . B / (|A|
+/// |B|) and sin phi = |G| A . H / (|A| |B|) instead (torsion_cosine), and cos n phi, sin n phi by
+/// angle addition (multiple_angle), as LAMMPS's dihedral_charmm does: no atan2 and no cosine or
+/// sine of an argument.
+///
 /// phi is the IUPAC/IUB angle (IUPAC 1970, Biochemistry 9, 3471): 0 for cis, 180 degrees for
 /// trans, positive when, seen along j -> k, the bond j-i turns clockwise onto k-l; it is the
 /// angle of LAMMPS's dihedral and improper styles (src/MOLECULE/dihedral_charmm.cpp computes
@@ -73,6 +78,34 @@ NOVAMD_HD BendAngle bend_angle(const core::Vec3<double>& ri, const core::Vec3<do
   return out;
 }
 
+namespace detail {
+
+/// What both forms of a dihedral share: x = A . B and y = |G| A . H (phi = atan2(y, x), and
+/// x^2 + y^2 = |A|^2 |B|^2) and phi's gradient. False where the angle is degenerate (no
+/// gradient, x and y unset).
+NOVAMD_HD bool torsion_parts(const core::Vec3<double> (&r)[4], double& x, double& y,
+                             core::Vec3<double> (&gradient)[4]) {
+  const core::Vec3<double> f = r[0] - r[1], g = r[1] - r[2], h = r[3] - r[2];
+  const core::Vec3<double> a = core::cross(f, g), b = core::cross(h, g);
+  const double a2 = core::dot(a, a), b2 = core::dot(b, b), g2 = core::dot(g, g);
+  if (a2 <= kDegenerateSine2 * core::dot(f, f) * g2 ||
+      b2 <= kDegenerateSine2 * core::dot(h, h) * g2 || a2 == 0.0 || b2 == 0.0)
+    return false;  // a plane is undefined
+  const double g_norm = std::sqrt(g2);
+  x = core::dot(a, b);
+  y = g_norm * core::dot(a, h);
+  const core::Vec3<double> da = (g_norm / a2) * a;  // -d phi / d r_i
+  const core::Vec3<double> db = (g_norm / b2) * b;  //  d phi / d r_l
+  const double fg = core::dot(f, g) / (a2 * g_norm), hg = core::dot(h, g) / (b2 * g_norm);
+  gradient[0] = -1.0 * da;
+  gradient[1] = da + fg * a - hg * b;
+  gradient[2] = hg * b - fg * a - db;
+  gradient[3] = db;
+  return true;
+}
+
+}  // namespace detail
+
 /// A dihedral angle and its gradient with respect to each of the four positions.
 struct TorsionAngle {
   double phi = 0.0;
@@ -81,23 +114,41 @@ struct TorsionAngle {
 
 /// The IUPAC dihedral angle of r[0]-r[1]-r[2]-r[3] (see the file comment).
 NOVAMD_HD TorsionAngle torsion_angle(const core::Vec3<double> (&r)[4]) {
-  const core::Vec3<double> f = r[0] - r[1], g = r[1] - r[2], h = r[3] - r[2];
-  const core::Vec3<double> a = core::cross(f, g), b = core::cross(h, g);
-  const double a2 = core::dot(a, a), b2 = core::dot(b, b), g2 = core::dot(g, g);
   TorsionAngle out;
-  if (a2 <= kDegenerateSine2 * core::dot(f, f) * g2 ||
-      b2 <= kDegenerateSine2 * core::dot(h, h) * g2 || a2 == 0.0 || b2 == 0.0)
-    return out;  // a plane is undefined: phi = 0, no gradient
-  const double g_norm = std::sqrt(g2);
-  out.phi = std::atan2(g_norm * core::dot(a, h), core::dot(a, b));
-  const core::Vec3<double> da = (g_norm / a2) * a;  // -d phi / d r_i
-  const core::Vec3<double> db = (g_norm / b2) * b;  //  d phi / d r_l
-  const double fg = core::dot(f, g) / (a2 * g_norm), hg = core::dot(h, g) / (b2 * g_norm);
-  out.gradient[0] = -1.0 * da;
-  out.gradient[1] = da + fg * a - hg * b;
-  out.gradient[2] = hg * b - fg * a - db;
-  out.gradient[3] = db;
+  double x, y;
+  if (detail::torsion_parts(r, x, y, out.gradient)) out.phi = std::atan2(y, x);
   return out;
+}
+
+/// cos phi and sin phi of the dihedral and phi's gradient, without phi itself: what a sum of
+/// cosines of multiples of phi needs (periodic_dihedral.hpp, opls_dihedral.hpp), which then takes
+/// cos n phi and sin n phi by angle addition. No atan2 and no cosine or sine of an argument: on
+/// the GPU each is a long chain of double operations in a term's thread.
+struct TorsionCosine {
+  double cos_phi = 1.0, sin_phi = 0.0;  ///< phi = 0 where the angle is degenerate
+  core::Vec3<double> gradient[4];       ///< d phi / d r_a; zero where the angle is degenerate
+};
+
+NOVAMD_HD TorsionCosine torsion_cosine(const core::Vec3<double> (&r)[4]) {
+  TorsionCosine out;
+  double x, y;
+  if (detail::torsion_parts(r, x, y, out.gradient)) {
+    const double inverse_norm = 1.0 / std::sqrt(x * x + y * y);  // |A| |B| > 0 here
+    out.cos_phi = x * inverse_norm;
+    out.sin_phi = y * inverse_norm;
+  }
+  return out;
+}
+
+/// cos(n phi) and sin(n phi) from cos phi and sin phi by n angle additions (n >= 0).
+NOVAMD_HD void multiple_angle(double cos_phi, double sin_phi, int n, double& cos_n, double& sin_n) {
+  cos_n = 1.0;
+  sin_n = 0.0;
+  for (int j = 0; j < n; ++j) {
+    const double c = cos_n * cos_phi - sin_n * sin_phi;
+    sin_n = sin_n * cos_phi + cos_n * sin_phi;
+    cos_n = c;
+  }
 }
 
 }  // namespace novamd::physics

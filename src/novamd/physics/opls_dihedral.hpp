@@ -8,7 +8,8 @@
 ///     f_a = -dV/dphi d phi / d r_a
 ///
 /// phi the IUPAC dihedral angle of i-j-k-l (trans = pi) and its gradient from
-/// bonded_geometry.hpp (torsion_angle; Blondel & Karplus 1996). Source: LAMMPS documentation,
+/// bonded_geometry.hpp (torsion_cosine, the multiples by angle addition; Blondel & Karplus
+/// 1996). Source: LAMMPS documentation,
 /// dihedral_style opls; W. L. Jorgensen, D. S. Maxwell and J. Tirado-Rives, J. Am. Chem. Soc.
 /// 118, 11225 (1996) (their V1..V4 are K1..K4).
 ///
@@ -31,19 +32,21 @@ struct OplsDihedral {
     double k1, k2, k3, k4;  ///< energy
   };
 
-  /// V(phi) and dV/dphi.
-  NOVAMD_HD static void energy_and_slope(double phi, const Params& p, double& v, double& dv) {
-    v = 0.5 * (p.k1 * (1.0 + std::cos(phi)) + p.k2 * (1.0 - std::cos(2.0 * phi)) +
-               p.k3 * (1.0 + std::cos(3.0 * phi)) + p.k4 * (1.0 - std::cos(4.0 * phi)));
-    dv = 0.5 * (-p.k1 * std::sin(phi) + 2.0 * p.k2 * std::sin(2.0 * phi) -
-                3.0 * p.k3 * std::sin(3.0 * phi) + 4.0 * p.k4 * std::sin(4.0 * phi));
+  /// V(phi) and dV/dphi, given cos phi and sin phi (the multiples by angle addition).
+  NOVAMD_HD static void energy_and_slope(double c1, double s1, const Params& p, double& v,
+                                         double& dv) {
+    const double c2 = c1 * c1 - s1 * s1, s2 = 2.0 * s1 * c1;
+    const double c3 = c2 * c1 - s2 * s1, s3 = s2 * c1 + c2 * s1;
+    const double c4 = c2 * c2 - s2 * s2, s4 = 2.0 * s2 * c2;
+    v = 0.5 * (p.k1 * (1.0 + c1) + p.k2 * (1.0 - c2) + p.k3 * (1.0 + c3) + p.k4 * (1.0 - c4));
+    dv = 0.5 * (-p.k1 * s1 + 2.0 * p.k2 * s2 - 3.0 * p.k3 * s3 + 4.0 * p.k4 * s4);
   }
 
   /// Forces and energy for positions r[0..3] relative to particle 0 (r[0] = 0).
   NOVAMD_HD static BondedResult<4> evaluate(const core::Vec3<double> (&r)[4], const Params& p) {
-    const TorsionAngle torsion = torsion_angle(r);
+    const TorsionCosine torsion = torsion_cosine(r);
     double v, dv;
-    energy_and_slope(torsion.phi, p, v, dv);
+    energy_and_slope(torsion.cos_phi, torsion.sin_phi, p, v, dv);
     BondedResult<4> out;
     for (int a = 0; a < 4; ++a) out.force[a] = -dv * torsion.gradient[a];
     out.energy = v;
