@@ -25,6 +25,7 @@
 #include <cmath>
 
 #include "novamd/core/host_device.hpp"
+#include "novamd/core/math.hpp"
 #include "novamd/core/vec3.hpp"
 
 namespace novamd::constraints {
@@ -44,8 +45,9 @@ struct Water {
 
 namespace detail {
 
+/// v / |v|, by one reciprocal square root.
 NOVAMD_HD core::Vec3<double> unit(const core::Vec3<double>& v) {
-  return (1.0 / std::sqrt(core::dot(v, v))) * v;
+  return core::rsqrt_hd(core::dot(v, v)) * v;
 }
 
 /// Components of v in the frame (ex, ey, ez).
@@ -62,47 +64,56 @@ struct Frame {
 }  // namespace detail
 
 /// The constrained positions for a water that moved from `before` (constrained) to `after`.
+///
+/// On the GPU a thread solves a water alone, and the solve's time is its chain of dependent
+/// square roots and divisions (each a sequence of some ten double operations). The chain here:
+/// the frame's axes take a reciprocal square root each, side by side (y = z x x needs none: z and
+/// x are orthogonal unit vectors); cos phi comes with 1 / cos phi from one reciprocal square
+/// root; the geometry's divisions (by ra, 2 rc, the total mass) are products by reciprocals that
+/// do not wait for the positions; theta's division runs beside its square root.
 NOVAMD_HD Water settle_positions(const Water& before, const Water& after, const WaterGeometry& g) {
   using core::cross;
   using core::Vec3;
-  const double total = g.m_o + 2.0 * g.m_h;
+  const double inverse_total = 1.0 / (g.m_o + 2.0 * g.m_h);
   const double rc = 0.5 * g.d_hh;
   const double height = std::sqrt(g.d_oh * g.d_oh - rc * rc);  // oxygen to the H-H midpoint
-  const double ra = 2.0 * g.m_h * height / total;
+  const double ra = 2.0 * g.m_h * height * inverse_total;
   const double rb = height - ra;
+  const double inverse_ra = 1.0 / ra, inverse_2rc = 1.0 / g.d_hh;
 
-  const Vec3<double> com = (1.0 / total) * (g.m_o * after.o + g.m_h * (after.h1 + after.h2));
+  const Vec3<double> com = inverse_total * (g.m_o * after.o + g.m_h * (after.h1 + after.h2));
   const Vec3<double> a1 = after.o - com, b1 = after.h1 - com, c1 = after.h2 - com;
   const Vec3<double> b0 = before.h1 - before.o, c0 = before.h2 - before.o;
 
   const Vec3<double> normal = cross(b0, c0);
-  const Vec3<double> x_axis = cross(a1, normal);
-  const detail::Frame f{detail::unit(x_axis), detail::unit(cross(normal, x_axis)),
-                        detail::unit(normal)};
+  const Vec3<double> ex = detail::unit(cross(a1, normal));
+  const Vec3<double> ez = detail::unit(normal);
+  const detail::Frame f{ex, cross(ez, ex), ez};
   const Vec3<double> pb0 = f.in(b0), pc0 = f.in(c0);
   const Vec3<double> pa1 = f.in(a1), pb1 = f.in(b1), pc1 = f.in(c1);
 
   // Tilts about x (phi) and y (psi) that give the three z components of `after`.
-  const double sin_phi = pa1.z / ra;
-  const double cos_phi = std::sqrt(1.0 - sin_phi * sin_phi);
-  const double sin_psi = (pb1.z - pc1.z) / (2.0 * rc * cos_phi);
-  const double cos_psi = std::sqrt(1.0 - sin_psi * sin_psi);
+  const double sin_phi = pa1.z * inverse_ra;
+  const double cos2_phi = 1.0 - sin_phi * sin_phi;
+  const double inverse_cos_phi = core::rsqrt_hd(cos2_phi);
+  const double cos_phi = cos2_phi * inverse_cos_phi;
+  const double sin_psi = (pb1.z - pc1.z) * inverse_2rc * inverse_cos_phi;
   const double ya2 = ra * cos_phi;
-  double xb2 = -rc * cos_psi;
   const double yb2 = -rb * cos_phi - rc * sin_psi * sin_phi;
   const double yc2 = -rb * cos_phi + rc * sin_psi * sin_phi;
-  // The H-H distance of the tilted triangle is d_hh analytically; restore it against rounding
-  // by moving the hydrogens along x (GROMACS and OpenMM do the same).
+  // x of the hydrogens: -rc cos psi analytically; taken from the H-H distance instead, which
+  // restores it against rounding (GROMACS and OpenMM do the same).
   const double dyz2 = (yb2 - yc2) * (yb2 - yc2) + (pb1.z - pc1.z) * (pb1.z - pc1.z);
-  xb2 = -0.5 * std::sqrt(std::fmax(g.d_hh * g.d_hh - dyz2, 0.0));
+  const double xb2 = -0.5 * std::sqrt(std::fmax(g.d_hh * g.d_hh - dyz2, 0.0));
 
   // Rotation about z that leaves no angular momentum of the displacements about z.
   const double alpha = xb2 * (pb0.x - pc0.x) + pb0.y * yb2 + pc0.y * yc2;
   const double beta = xb2 * (pc0.y - pb0.y) + pb0.x * yb2 + pc0.x * yc2;
   const double gamma = pb0.x * pb1.y - pb1.x * pb0.y + pc0.x * pc1.y - pc1.x * pc0.y;
   const double norm2 = alpha * alpha + beta * beta;
+  const double inverse_norm2 = 1.0 / norm2;
   const double sin_theta =
-      (alpha * gamma - beta * std::sqrt(std::fmax(norm2 - gamma * gamma, 0.0))) / norm2;
+      (alpha * gamma - beta * std::sqrt(std::fmax(norm2 - gamma * gamma, 0.0))) * inverse_norm2;
   const double cos_theta = std::sqrt(1.0 - sin_theta * sin_theta);
 
   const Vec3<double> a3{-ya2 * sin_theta, ya2 * cos_theta, pa1.z};

@@ -134,12 +134,14 @@ __device__ PairPosition<T> image_near(PairPosition<T> p, const float4& center,
 }
 
 /// A partner of a tile as the warp's lanes read it: position (imaged near the cluster where one
-/// image serves), charge (0 where the evaluator reads none) and what the pairs' parameters keep
-/// of it (its type, or its record per type: pair_parameters_cuda.cuh).
-template <class T, class Partner>
-struct alignas(16) PartnerSlot {
+/// image serves) and charge (0 where the evaluator reads none), one vector load. What the pairs'
+/// parameters keep of it (its type, or its record per type: pair_parameters_cuda.cuh) lies in an
+/// array of its own: at each step the 32 lanes read 32 consecutive entries of each array, which
+/// in float cover each of shared memory's 32 banks once per 128 bytes (4 and 2 wavefronts), where
+/// one array of 32-byte entries would take 16.
+template <class T>
+struct alignas(4 * sizeof(T)) PartnerPosition {
   T x, y, z, q;
-  Partner partner;
 };
 
 /// The reaction g on the partner a lane holds travels one lane down the warp (lane + 1 wraps to
@@ -175,10 +177,10 @@ __device__ void unrolled_steps(Step&& step) {
 }
 
 /// `pairs`: the pairs' parameters (pair_parameters_cuda.cuh). A tile's 32 partners are written
-/// twice into the warp's 64 slots of shared memory, so that at step s lane l reads partner
-/// (l + s) mod 32 at slot l + s, an address the unrolled steps offset by constants; only the
-/// reactions travel by shuffles. Every step evaluates every lane's pair and keeps it where the
-/// mask has it (no divergent branch: most steps have some lane to evaluate).
+/// twice into the warp's 64 entries of shared memory (PartnerPosition), so that at step s lane l
+/// reads partner (l + s) mod 32 at entry l + s, an address the unrolled steps offset by
+/// constants; only the reactions travel by shuffles. Every step evaluates every lane's pair and
+/// keeps it where the mask has it (no divergent branch: most steps have some lane to evaluate).
 template <class Evaluator, bool WithEnergy, class Pairs>
 __global__ void __launch_bounds__(kClusterForceBlock)
     cluster_pair_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
@@ -186,13 +188,16 @@ __global__ void __launch_bounds__(kClusterForceBlock)
                               const double* __restrict__ charge, ClusterPairsView list,
                               FixedForceView acc) {
   using T = typename Evaluator::Real;
-  using Slot = PartnerSlot<T, typename Pairs::Partner>;
+  using Partner = typename Pairs::Partner;
   constexpr unsigned kAll = 0xffffffffu;
-  __shared__ Slot slots[kClusterForceBlock / kClusterSize][2 * kClusterSize];
+  constexpr int kWarps = kClusterForceBlock / kClusterSize;
+  __shared__ PartnerPosition<T> positions[kWarps][2 * kClusterSize];
+  __shared__ Partner partners[kWarps][2 * kClusterSize];
   if (list.stale.raised()) return;  // queued again over the fresh list
   const auto staged = pairs.stage();
   const int lane = threadIdx.x % kClusterSize;
-  Slot* const warp_slots = slots[threadIdx.x / kClusterSize];
+  PartnerPosition<T>* const warp_positions = positions[threadIdx.x / kClusterSize];
+  Partner* const warp_partners = partners[threadIdx.x / kClusterSize];
   const long long first = warp_index() * list.tiles_per_warp;
   const int first_tile = int(min(first, static_cast<long long>(list.tile_count)));
   const int end_tile = min(first_tile + list.tiles_per_warp, list.tile_count);
@@ -219,35 +224,38 @@ __global__ void __launch_bounds__(kClusterForceBlock)
     const int b = list.partners[std::size_t(t) * kClusterSize + lane];
     PairPosition<T> pj = pos[max(b, 0)];
     if (center.w != 0.0f) pj = image_near(pj, center, box);
-    const Slot mine{pj.x, pj.y, pj.z, physics::charge_of<Evaluator>(charge, max(b, 0)),
-                    staged.partner(pj.type)};
-    __syncwarp();  // the previous tile's steps have read their slots
-    warp_slots[lane] = mine;
-    warp_slots[lane + kClusterSize] = mine;
+    const PartnerPosition<T> where{pj.x, pj.y, pj.z,
+                                   physics::charge_of<Evaluator>(charge, max(b, 0))};
+    const Partner what = staged.partner(pj.type);
+    __syncwarp();  // the previous tile's steps have read their entries
+    warp_positions[lane] = warp_positions[lane + kClusterSize] = where;
+    warp_partners[lane] = warp_partners[lane + kClusterSize] = what;
     __syncwarp();
     T gx = 0, gy = 0, gz = 0;  // the reaction on the partner this lane holds
     const bool itself = tile.y != 0;
     const T share = itself ? T(0.5) : T(1);  // of each pair's energy and virial
     // Bit s: the partner this lane holds at step s, (lane + s) mod 32.
     const std::uint32_t met = __funnelshift_r(mask, mask, lane);
-    const Slot* const from = warp_slots + lane;
+    const PartnerPosition<T>* const from = warp_positions + lane;
+    const Partner* const from_partner = warp_partners + lane;
     // The 32 steps, the separations as plain differences (kSingleImage) or minimum images.
     const auto meet_partners = [&](auto single_image) {
       constexpr bool kSingleImage = decltype(single_image)::value;
-      constexpr int kUnrolled = 8;  // steps with constant slot offsets and mask bits
+      constexpr int kUnrolled = 8;  // steps with constant entry offsets and mask bits
       std::uint32_t bits = met;     // bit s: step first_step + s
 #pragma unroll 1
       for (int first_step = 0; first_step < kClusterSize;
            first_step += kUnrolled, bits >>= kUnrolled) {
-        const Slot* const at = from + first_step;
+        const PartnerPosition<T>* const at = from + first_step;
+        const Partner* const at_partner = from_partner + first_step;
         unrolled_steps<kUnrolled>([&](auto step) {
           constexpr int s = decltype(step)::value;
-          const Slot& p = at[s];
+          const PartnerPosition<T> p = at[s];
           const core::Vec3<T> raw{pi.x - p.x, pi.y - p.y, pi.z - p.z};
           const auto d = kSingleImage ? raw : box.minimum_image(raw);
           const T r2 = d.x * d.x + d.y * d.y + d.z * d.z;
           const auto pair =
-              row.template evaluate<Evaluator>(r2, p.partner, qi, p.q, bit_set<s>(bits));
+              row.template evaluate<Evaluator>(r2, at_partner[s], qi, p.q, bit_set<s>(bits));
           own.accumulate(pair, d, share);
           gx = fma(-pair.force_over_r, d.x, gx);
           gy = fma(-pair.force_over_r, d.y, gy);
