@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|drift|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|drift|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -24,6 +24,8 @@
 # dhfr-pairs: Nsight Compute's full sections on DHFR's pair kernel and OpenMM's computeNonbonded
 # (ncu_pairs_dhfr.txt), each opcode's count in both (ncu_opcodes_dhfr.txt), and the SASS of the
 # cluster pair kernels (sass_clusters.txt).
+# dhfr-quick: builds the program alone, checks DHFR's GPU forces against the CPU's (`novamd check`)
+# and times DHFR at 2 fs with the default skin beside OpenMM: a round for a short budget.
 # drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
 # NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
@@ -134,7 +136,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 targets=()
 case $what in
   pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | drift)
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | drift)
     targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -417,6 +419,24 @@ if [[ $what == dhfr-pairs ]]; then
     "$OUT/ncu_pairs_dhfr.txt" | sed 's/  */ /g' | cut -c1-160 | tee -a "$summary"
   cuobjdump -sass $build/novamd | cu++filt |
     awk '/Function :/ {keep = /cluster_pair_force_kernel<novamd::physics::PairSum/} keep' | head -n 40000 > "$OUT/sass_clusters.txt"
+fi
+if [[ $what == dhfr-quick ]]; then
+  # The least a round can do where the budget is short: the program alone built, DHFR's forces
+  # on the GPU (mixed) against the CPU's (`novamd check`), then DHFR at 2 fs with the default skin
+  # (2,000 steps after 1,000) beside OpenMM, each line to summary.txt as it comes.
+  root=$PWD
+  prepare_dhfr
+  (cd /tmp/dhfr && "$root/$build/novamd" check dhfr.yaml --backend cuda --precision mixed \
+     --against cpu 2>&1) | tail -12 | sed "s/^/dhfr check: /" | tee -a "$summary"
+  (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+     --steps 1000 --set "output.checkpoint={file: quick.chk}" > /dev/null 2>&1)
+  (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+     --steps 3000 --restart quick.chk 2>&1) | grep -E "built|Done|run stopped" |
+    sed "s/^/dhfr 2.0 fs, default skin, steps 1000-3000: /" | tee -a "$summary"
+  if have_openmm; then
+    PYTHONPATH=/tmp/openmm-site python3 benchmarks/openmm/dhfr.py /tmp/dhfr/JAC.prmtop \
+      /tmp/dhfr/JAC.rst7 --timesteps 2 2>&1 | tee -a "$summary"
+  fi
 fi
 if [[ $what == dhfr ]]; then
   # The JAC benchmark (prepare_dhfr) at 2 and 4 fs, mixed precision. NovaMD timed over the 2,000
