@@ -6,8 +6,9 @@
 #   scripts/setup.sh [--tests] [CMAKE_ARGS...]
 #
 # --tests also installs what the test suite needs (the Python packages that read trajectories
-# back, clang for the fuzz targets) and builds the tests. Other arguments go to CMake's configure
-# step, e.g. scripts/setup.sh -DNOVAMD_ENABLE_CUDA=OFF. Ninja and ccache are used where present.
+# back, clang for the fuzz targets, LAMMPS to read written data files back) and builds the
+# tests. Other arguments go to CMake's configure step, e.g. scripts/setup.sh
+# -DNOVAMD_ENABLE_CUDA=OFF. Ninja and ccache are used where present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +28,7 @@ packages=(g++ cmake ninja-build git pkg-config libyaml-cpp-dev libcli11-dev libf
           openmpi-bin)
 if ((with_tests)); then
   packages+=(python3-h5py python3-mdanalysis python3-ase python3-numpy python3-matplotlib clang
-             libclang-rt-dev)
+             libclang-rt-dev lammps)
 fi
 missing=()
 for p in "${packages[@]}"; do
