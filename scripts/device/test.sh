@@ -380,9 +380,10 @@ PY
 }
 if [[ $what == dhfr-pairs ]]; then
   # What bounds the pair kernel on DHFR at 2 fs, NovaMD's cluster pairs beside OpenMM's
-  # computeNonbonded (57.9 against 38.5 us a step, 2026-11-27): Nsight Compute's full sections on
-  # two launches of each after 1,000 steps (ncu_pairs_dhfr.txt, caches kept), and the SASS of the
-  # cluster pair kernels (sass_clusters.txt).
+  # computeNonbonded (76.8 against 38.8 us a step on 2026-11-27, before the split shared
+  # arrays): Nsight Compute's full sections on two launches of each after 1,000 steps
+  # (ncu_pairs_dhfr.txt, caches kept), and the SASS of the cluster pair kernels
+  # (sass_clusters.txt).
   root=$PWD
   prepare_dhfr
   (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
