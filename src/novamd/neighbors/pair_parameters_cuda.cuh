@@ -32,7 +32,6 @@ struct TablePairs {
 
   struct Row {
     const Params* entries = nullptr;
-    __device__ const Params& operator[](int type_j) const { return entries[type_j]; }
     /// The pair with the second particle `type_j` at squared distance r2, for the first
     /// particle's charge qi and the second's qj, where `met`.
     template <class E, class T>
@@ -64,12 +63,8 @@ struct RecordPairs {
 
   struct Row {
     Record own{};
-    const Record* records = nullptr;
     Common common{};
     typename Records::Direct direct{};
-    __device__ Params operator[](int type_j) const {
-      return Records::combine(own, records[type_j], common);
-    }
     template <class E, class T>
     __device__ physics::PairResult<T> evaluate(T r2, const Partner& partner, T qi, T qj,
                                                bool met) const {
@@ -85,7 +80,7 @@ struct RecordPairs {
     const Record* records;
     Common common;
     typename Records::Direct direct;
-    __device__ Row row(int type_i) const { return {records[type_i], records, common, direct}; }
+    __device__ Row row(int type_i) const { return {records[type_i], common, direct}; }
     __device__ Partner partner(int type_j) const { return records[type_j]; }
   };
 

@@ -71,15 +71,17 @@ struct EwaldReal {
     return {p.k * (screened + gaussian) * inv_r * inv_r, p.k * screened};
   }
 
+  /// Abramowitz and Stegun's 7.1.26: erfc(x) = t (a1 + t (a2 + t (a3 + t (a4 + t a5))))
+  /// exp(-x^2), t = 1 / (1 + p x) (also TypeRecords::evaluate_direct's).
+  static constexpr T kErfcP = T(0.3275911);
+  static constexpr T kErfcA1 = T(0.254829592), kErfcA2 = T(-0.284496736), kErfcA3 = T(1.421413741),
+                     kErfcA4 = T(-1.453152027), kErfcA5 = T(1.061405429);
+
   /// erfc(x), given exp(-x^2).
   NOVAMD_HD static T erfc_of(T x, T exp_x2) {
     if constexpr (sizeof(T) == sizeof(float)) {
-      const T t = core::reciprocal_hd(T(1) + T(0.3275911) * x);
-      return t *
-             (T(0.254829592) +
-              t * (T(-0.284496736) +
-                   t * (T(1.421413741) + t * (T(-1.453152027) + t * T(1.061405429))))) *
-             exp_x2;
+      const T t = core::reciprocal_hd(T(1) + kErfcP * x);
+      return t * (kErfcA1 + t * (kErfcA2 + t * (kErfcA3 + t * (kErfcA4 + t * kErfcA5)))) * exp_x2;
     } else {
       (void)exp_x2;
       return core::erfc_hd(x);

@@ -116,7 +116,7 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
     bool lj_shift;        ///< Lennard-Jones energy-shifted at r_c
     /// Two constants of the arithmetic, held in registers rather than set again at every pair
     /// (an FFMA takes one immediate operand, and these meet another).
-    T erfc_a5 = T(1.061405429), twelve = T(12);
+    T erfc_a5 = EwaldReal<T>::kErfcA5, twelve = T(12);
   };
   NOVAMD_HD static Direct direct_of(const Common& c) {
     if constexpr (!kDirect<Sum>) {
@@ -126,7 +126,7 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
       return {c.cutoff_squared,
               T(1) / c.cutoff_squared,
               ewald.k,
-              T(0.3275911) * ewald.alpha,
+              EwaldReal<T>::kErfcP * ewald.alpha,
               -ewald.alpha * ewald.alpha * T(1.4426950408889634),
               ewald.two_alpha_over_pi,
               c.second.energy_shift,
@@ -169,10 +169,11 @@ struct TypeRecords<PairSum<Truncated<LennardJones<T>, ForceShift>, Second>> {
     const T r = mul_rn(r2, inv_r);
     const T t = core::reciprocal_hd(fma_rn(c.erfc_scale, r, T(1)));
     const T gauss = core::exp2_hd(mul_rn(c.gaussian_exponent, r2));
-    T poly = fma_rn(t, c.erfc_a5, T(-1.453152027));
-    poly = fma_rn(poly, t, T(1.421413741));
-    poly = fma_rn(poly, t, T(-0.284496736));
-    poly = fma_rn(poly, t, T(0.254829592));
+    using Erfc = EwaldReal<T>;  // its FP32 erfc's coefficients
+    T poly = fma_rn(t, c.erfc_a5, Erfc::kErfcA4);
+    poly = fma_rn(poly, t, Erfc::kErfcA3);
+    poly = fma_rn(poly, t, Erfc::kErfcA2);
+    poly = fma_rn(poly, t, Erfc::kErfcA1);
     const T erfc_over_r_gauss = mul_rn(mul_rn(t, poly), inv_r);  // erfc(alpha r) / r / gauss
     const T kqq = mul_rn(mul_rn(c.k, qi), qj);  // k qi: the same for every partner of a lane
     PairResult<T> result{T(0), T(0)};
