@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|drift|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|drift|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -26,6 +26,8 @@
 # cluster pair kernels (sass_clusters.txt).
 # dhfr-quick: builds the program alone, checks DHFR's GPU forces against the CPU's (`novamd check`)
 # and times DHFR at 2 fs with the default skin beside OpenMM: a round for a short budget.
+# dhfr-sync: DHFR at 2 fs with the lists checked every 1, 2, 5 and 10 steps: what the host's wait
+# for each check costs.
 # drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
 # NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
@@ -136,7 +138,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 targets=()
 case $what in
   pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | drift)
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | drift)
     targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -439,13 +441,31 @@ if [[ $what == dhfr-quick ]]; then
       /tmp/dhfr/JAC.rst7 --timesteps 2 2>&1 | tee -a "$summary"
   fi
 fi
+if [[ $what == dhfr-sync ]]; then
+  # What the host's wait for the list check costs: DHFR at 2 fs, default skin, with the lists
+  # checked every 1, 2, 5 and 10 steps (the host waits for the device at each check, and can run
+  # ahead of it only between checks). A timing experiment: between checks the lists are not
+  # guaranteed to hold every pair within the cutoff.
+  root=$PWD
+  prepare_dhfr
+  for every in 1 2 5 10; do
+    (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+       --set neighbors.check_every=$every --steps 1000 \
+       --set "output.checkpoint={file: sync$every.chk}" > /dev/null 2>&1)
+    (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+       --set neighbors.check_every=$every --steps 3000 --restart sync$every.chk 2>&1) |
+      grep -E "built|Done|run stopped" |
+      sed "s/^/dhfr 2.0 fs, checked every $every steps, steps 1000-3000: /" | tee -a "$summary"
+  done
+fi
 if [[ $what == dhfr ]]; then
   # The JAC benchmark (prepare_dhfr) at 2 and 4 fs, mixed precision. NovaMD timed over the 2,000
   # steps of a restart after 1,000 steps of warm-up; OpenMM (benchmarks/openmm/dhfr.py) the median
   # of 5 batches of 500 steps after 1,000.
   root=$PWD
   prepare_dhfr
-  # At each time step with the default list skin (0.12 x the cutoff: 1.08 A) and with 1.5 to 3 A.
+  # At each time step with the default list skin (cluster pair lists: 0.28 x the cutoff, 2.52 A)
+  # and with 1.5 to 3 A.
   for dt in 2.0 4.0; do
     for skin in default 1.5 2.0 2.5 3.0; do
       skin_set=()

@@ -104,7 +104,7 @@ TEST(Cli, RigidWaterKeepsItsVerletListsUnderTheThermalSkin) {
   ASSERT_EQ(verlet.exit_code, 0) << verlet.output;
   EXPECT_NE(verlet.output.find("Verlet lists, skin 1.08 A"), std::string::npos) << verlet.output;
   // In mixed precision this charged system would take cluster pair lists on a GPU, whose default
-  // skin is wider (0.22 x the cutoff, here capped at 1.3477 A); the CPU's lists are per particle
+  // skin is wider (0.28 x the cutoff, here capped at 1.3477 A); the CPU's lists are per particle
   // and keep the cutoff's share.
   TempDir mixed_dir;
   const auto mixed = run_novamd(run +

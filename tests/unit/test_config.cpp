@@ -207,16 +207,16 @@ TEST(ConfigParse, DefaultSkinCoversFiftyStepsOfTheLightestThermalSpeed) {
 }
 
 // Cluster pair lists (the GPU's layout for charged systems in mixed and single precision) take
-// at least 0.22 x the cutoff by default, the thermal bound where it is larger, both capped by the
+// at least 0.28 x the cutoff by default, the thermal bound where it is larger, both capped by the
 // box's room; per-particle lists keep 0.12 x the cutoff.
 TEST(ConfigParse, ClusterPairListsTakeAWiderDefaultSkin) {
   using novamd::neighbors::ListLayout;
   constexpr double kWide = 1e9;
   novamd::neighbors::NeighborSettings n;
   n.layout = ListLayout::Clusters;
-  EXPECT_NEAR(n.skin_for(9.0, kWide), 0.22 * 9.0, 1e-12);
-  n.thermal_bound = 2.5;
-  EXPECT_EQ(n.skin_for(9.0, kWide), 2.5);
+  EXPECT_NEAR(n.skin_for(9.0, kWide), 0.28 * 9.0, 1e-12);
+  n.thermal_bound = 3.0;
+  EXPECT_EQ(n.skin_for(9.0, kWide), 3.0);
   n.thermal_bound = 0.0;
   EXPECT_NEAR(n.skin_for(9.0, 3.0 * (9.0 + 1.5)), 1.5, 1e-12);  // the box's room
   EXPECT_EQ(n.skin_for(9.0, 27.0), 0.12 * 9.0);                 // no room: the share

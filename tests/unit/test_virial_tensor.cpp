@@ -149,3 +149,29 @@ TEST(PressureTensor, IsKineticPlusVirialOverVolumeWithTheScalarPressureAsAThirdO
 }
 
 }  // namespace
+
+// In `real` units the thermo pressure is in atm, as LAMMPS `units real` reports it: the virial
+// pressure of kcal/mol per A^3 times 4184 J / (N_A 1e-30 m^3 101325 Pa) = 68,568.423 (LAMMPS's
+// nktv2p, 68,568.415, within 2e-7); the other unit systems keep energy per length^3.
+TEST(PressureTensor, RealUnitsReportAtmospheres) {
+  novamd::backend::Observables o;
+  o.kinetic_energy = 6.0;
+  o.kinetic.c[0] = 3.0, o.kinetic.c[1] = 2.0, o.kinetic.c[2] = 1.0;
+  o.virial.c[0] = -1.0, o.virial.c[1] = 4.0, o.virial.c[2] = 0.5, o.virial.c[3] = 0.25;
+  const double volume = 8.0;
+  const auto plain =
+      novamd::analysis::make_thermo_state(0, 0.0, o, 10, volume, novamd::core::lj_units(), 27.0);
+  const auto real =
+      novamd::analysis::make_thermo_state(0, 0.0, o, 10, volume, novamd::core::real_units(), 27.0);
+  EXPECT_EQ(novamd::core::real_units().pressure, "atm");
+  EXPECT_NEAR(novamd::core::kAtmPerKcalPerMolPerA3, 68568.415, 2e-7 * 68568.415);
+  EXPECT_DOUBLE_EQ(real.pressure, plain.pressure * novamd::core::kAtmPerKcalPerMolPerA3);
+  for (int k = 0; k < 6; ++k)
+    EXPECT_DOUBLE_EQ(real.pressure_tensor.c[k],
+                     plain.pressure_tensor.c[k] * novamd::core::kAtmPerKcalPerMolPerA3)
+        << k;
+  EXPECT_DOUBLE_EQ(real.virial, plain.virial);  // the virial column stays an energy
+  const auto nuclear = novamd::analysis::make_thermo_state(0, 0.0, o, 10, volume,
+                                                           novamd::core::nuclear_units(), 27.0);
+  EXPECT_DOUBLE_EQ(nuclear.pressure, plain.pressure);
+}

@@ -7,6 +7,7 @@
 ///     P = (2 K + W) / (3 V), W = trace of the virial tensor       (virial pressure)
 ///     P_ab = (2 K_ab + W_ab) / V,  W_ab = sum over pairs of r_ij,a f_ij,b,
 ///                                  K_ab = 1/2 sum over particles of m v_a v_b
+///     both in the unit system's pressure unit (atm in `real` units: UnitSystem::pressure_scale)
 ///     conserved = K + U + thermostat energy (the energy the thermostat has taken out)
 
 #include <algorithm>
@@ -60,14 +61,14 @@ inline ThermoState make_thermo_state(std::int64_t step, double time,
   s.total_energy = obs.kinetic_energy + obs.potential_energy;
   s.temperature = dof > 0 ? 2.0 * obs.kinetic_energy / (dof * units.boltzmann) : 0.0;
   s.virial = obs.virial.trace();
-  s.pressure = (2.0 * obs.kinetic_energy + s.virial) / (3.0 * volume);
+  s.pressure = units.pressure_scale * (2.0 * obs.kinetic_energy + s.virial) / (3.0 * volume);
   // The kinetic tensor scaled to the reported kinetic energy (which an integrator may average
   // over half steps), so that the trace of P_ab / 3 is the pressure.
   const double raw_kinetic = obs.kinetic.trace();
   s.pressure_tensor = obs.kinetic;
   s.pressure_tensor *= raw_kinetic > 0.0 ? 2.0 * obs.kinetic_energy / raw_kinetic : 2.0;
   s.pressure_tensor += obs.virial;
-  s.pressure_tensor *= 1.0 / volume;
+  s.pressure_tensor *= units.pressure_scale / volume;
   s.thermostat_energy = thermostat_energy;
   s.conserved_energy = s.total_energy + thermostat_energy;
   s.volume = volume;

@@ -16,8 +16,7 @@ void print_thermo_table_header(const core::UnitSystem& units) {
   fmt::print("{:>10} {:>14} {:>14} {:>17} {:>17} {:>17} {:>14}\n", "step", "time", "temperature",
              "potential_energy", "total_energy", "conserved_energy", "pressure");
   fmt::print("{:>10} {:>14} {:>14} {:>17} {:>17} {:>17} {:>14}\n", "", units.time,
-             units.temperature, units.energy, units.energy, units.energy,
-             units.energy + "/" + units.length + "^3");
+             units.temperature, units.energy, units.energy, units.energy, units.pressure);
   std::fflush(stdout);
 }
 

@@ -180,6 +180,8 @@ class CudaBackend final : public Backend {
     domain_->refresh_ghosts(pointers_of(device_.position), device_.type.data(), packed_.data(),
                             stream);
     const auto input = force_input();
+    // The terms' work that writes no forces first, on their side streams, beside the pairs.
+    for (const auto& term : terms_) term->start(input, {false, with_energy}, stream);
     if (with_energy) {
       // Part by part (a bonded family each), the energy summed after each: its thermo column.
       const auto ranges = domain_->energy_ranges();

@@ -101,10 +101,23 @@ class MappedHostValue {
   T* host_ = nullptr;
 };
 
+/// Which of the device's stream priorities a stream takes. Side streams of small, latency-bound
+/// kernels (the PME mesh, the bonded terms) take the highest, so that the block scheduler
+/// dispatches their blocks as soon as the pair kernel's blocks free a multiprocessor, rather
+/// than after the pair kernel's last wave.
+enum class StreamPriority { Default, Highest };
+
 /// An owned CUDA stream.
 class CudaStream {
  public:
-  CudaStream() { NOVAMD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  explicit CudaStream(StreamPriority priority = StreamPriority::Default) {
+    int value = 0;  // the default priority, which is the least
+    if (priority == StreamPriority::Highest) {
+      int least = 0;
+      NOVAMD_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &value));
+    }
+    NOVAMD_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, value));
+  }
   ~CudaStream() { cudaStreamDestroy(stream_); }
   CudaStream(const CudaStream&) = delete;
   CudaStream& operator=(const CudaStream&) = delete;

@@ -249,10 +249,27 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
 
   int parts() const override { return order_.count; }
 
-  // Forces: a thread per term (every family in one kernel), then kSumLanes threads per particle
-  // sum its terms' forces. Energy steps add each family's energy and virial apart (add_part_to),
-  // a thread per particle, with the forces of the same two kernels: the trajectory does not
-  // depend on the thermo interval.
+  // Forces: a thread per term (every family in one kernel, on a side stream: start), then
+  // kSumLanes threads per particle sum its terms' forces. Energy steps add each family's energy
+  // and virial apart (add_part_to), a thread per particle, with the forces of the same two
+  // kernels: the trajectory does not depend on the thermo interval.
+  void start(const CudaForceInput<PairT>& in, neighbors::OutputMode, cudaStream_t stream) override {
+    started_ = true;
+    if (in.n == 0 || order_.count == 0) return;
+    positions_current_.record(stream);
+    positions_current_.make_wait(side_.get());
+    refresh_map(in, side_.get());
+    if (parts_.first_block[order_.count] > 0) {
+      AllGathers gathers{};
+      for (int p = 0; p < order_.count; ++p)
+        with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
+      bonded_term_kernel<<<parts_.first_block[order_.count], kBlock, 0, side_.get()>>>(
+          gathers, parts_, term_force_.data());
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    }
+    terms_done_.record(side_.get());
+  }
+
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (mode.with_energy) {
@@ -303,16 +320,10 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   /// the output.
   void add_forces(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out, bool accumulate,
                   cudaStream_t stream) {
+    if (!started_) start(in, {accumulate, false}, stream);
+    started_ = false;
     if (in.n == 0 || order_.count == 0) return;
-    refresh_map(in, stream);
-    AllGathers gathers{};
-    for (int p = 0; p < order_.count; ++p)
-      with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
-    if (parts_.first_block[order_.count] > 0) {
-      bonded_term_kernel<<<parts_.first_block[order_.count], kBlock, 0, stream>>>(
-          gathers, parts_, term_force_.data());
-      NOVAMD_CUDA_CHECK_LAUNCH();
-    }
+    terms_done_.make_wait(stream);
     const auto launch = [&](auto accumulate_flag) {
       const long long threads = static_cast<long long>(in.n) * kSumLanes;
       bonded_sum_kernel<decltype(accumulate_flag)::value>
@@ -377,6 +388,10 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   core::DeviceBuffer<core::Vec3<double>> term_force_;                 ///< TermForceParts' entries
   core::DeviceBuffer<std::int32_t> gather_offsets_, gather_entries_;  ///< upload_gather_rows
   bool map_stale_ = true;
+  /// The term forces' kernel, beside the pairs: at the highest priority, between their blocks.
+  core::CudaStream side_{core::StreamPriority::Highest};
+  core::CudaEvent positions_current_, terms_done_;
+  bool started_ = false;  ///< the term forces queued (start) and not yet summed
 };
 
 }  // namespace

@@ -61,6 +61,14 @@ template <class PairT>
 class CudaForceTerm {
  public:
   virtual ~CudaForceTerm() = default;
+  /// Queues the term's work that writes no force output (the reciprocal sum's mesh, the bonded
+  /// terms' forces before their per-particle sums) on a stream of the term's own, after
+  /// `stream`'s work so far, so that it runs beside the other terms' pairs. The term's next
+  /// add_to (or add_part_to of its first part) waits for it, and starts it where nobody did;
+  /// `mode` is the one that add_to will be given. The backend starts every term before it adds
+  /// any. Default: nothing to start.
+  virtual void start(const CudaForceInput<PairT>& /*input*/, neighbors::OutputMode /*mode*/,
+                     cudaStream_t /*stream*/) {}
   /// Queues this term's forces (and energy and virial if mode.with_energy), written to or added
   /// to `out`, on `stream`.
   virtual void add_to(const CudaForceInput<PairT>& input, neighbors::ForceOutputView out,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -357,9 +358,13 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   /// The reciprocal sum's particle-independent work (structure factors, or the mesh and its
   /// transforms) runs on a stream of its own while the real-space pairs run on `stream`; the
   /// forces are added after both, in the same order every time.
+  void start(const CudaForceInput<PairT>& in, neighbors::OutputMode mode,
+             cudaStream_t stream) final {
+    start_reciprocal(in, mode, stream);
+  }
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) final {
-    start_reciprocal(in, mode, stream);
+    if (!started_with_energy_.has_value()) start_reciprocal(in, mode, stream);
     real_->add_to(in, out, mode, stream);
     finish_reciprocal(in, out, mode, stream);
   }
@@ -368,7 +373,7 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   int parts() const final { return real_->parts(); }
   void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                    neighbors::OutputMode mode, cudaStream_t stream) final {
-    if (part == 0) start_reciprocal(in, mode, stream);
+    if (part == 0 && !started_with_energy_.has_value()) start_reciprocal(in, mode, stream);
     real_->add_part_to(part, in, out, mode, stream);
     if (part == parts() - 1) finish_reciprocal(in, out, mode, stream);
   }
@@ -409,6 +414,7 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   /// The side stream waits for `stream`'s work so far (the positions), then solves.
   void start_reciprocal(const CudaForceInput<PairT>& in, neighbors::OutputMode mode,
                         cudaStream_t stream) {
+    started_with_energy_ = mode.with_energy;
     if (in.n == 0) return;
     positions_current_.record(stream);
     positions_current_.make_wait(side_.get());
@@ -420,6 +426,9 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   /// energy, the self and background energies and the virial tensor.
   void finish_reciprocal(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                          neighbors::OutputMode mode, cudaStream_t stream) {
+    if (started_with_energy_ != mode.with_energy)
+      throw std::logic_error("coulomb ewald/pme: the reciprocal sum was started for another mode");
+    started_with_energy_.reset();
     if (in.n == 0) return;
     solved_.make_wait(stream);
     const Positions p = positions_of(in);
@@ -436,8 +445,12 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   std::unique_ptr<CudaForceTerm<PairT>> real_;
   double k_, alpha_, net_charge_ = 0.0;
   core::DeviceBuffer<double> virial_total_;
-  core::CudaStream side_;  ///< the reciprocal sum's solve, beside the real-space pairs
+  /// The reciprocal sum's solve, beside the real-space pairs: its small kernels at the highest
+  /// priority, between the pair kernel's blocks.
+  core::CudaStream side_{core::StreamPriority::Highest};
   core::CudaEvent positions_current_, solved_;
+  /// A solve queued and not yet added: whether it was queued with the energy.
+  std::optional<bool> started_with_energy_;
 };
 
 template <class PairT>

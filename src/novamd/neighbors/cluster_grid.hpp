@@ -156,27 +156,39 @@ struct ClusterSearchView {
   T limit_squared;  ///< (cutoff + skin)^2, with a little to spare for rounding
 };
 
+/// The columns near cluster i's that may hold its partners, in a fixed order (y then x
+/// offsets): how many, and the k-th's index.
+struct PartnerColumns {
+  int cx, cy, nx, ny, x0, y0, width, count;
+
+  template <class T>
+  NOVAMD_HD static PartnerColumns around(int i, const ClusterSearchView<T>& s) {
+    const int column = s.cluster_column[i];
+    const int nx = s.columns.nx, ny = s.columns.ny;
+    const int y0 = ClusterColumns::first_offset(ny, s.columns.reach_y);
+    const int y1 = ClusterColumns::last_offset(ny, s.columns.reach_y);
+    const int x0 = ClusterColumns::first_offset(nx, s.columns.reach_x);
+    const int x1 = ClusterColumns::last_offset(nx, s.columns.reach_x);
+    const int width = x1 - x0 + 1;
+    return {column % nx, column / nx, nx, ny, x0, y0, width, width * (y1 - y0 + 1)};
+  }
+  NOVAMD_HD int column(int k) const {
+    const int y = ((cy + y0 + k / width) % ny + ny) % ny;
+    return y * nx + ((cx + x0 + k % width) % nx + nx) % nx;
+  }
+};
+
 /// Calls visit_range(first, last) for the clusters first .. last - 1 of each column near cluster
-/// i's that may hold its partners (those of index above i), columns in a fixed order (y then x
-/// offsets).
+/// i's that may hold its partners (those of index above i), columns in PartnerColumns' order.
 template <class T, class VisitRange>
 NOVAMD_HD void for_each_partner_column(int i, const ClusterSearchView<T>& s,
                                        VisitRange&& visit_range) {
-  const int column = s.cluster_column[i];
-  const int nx = s.columns.nx, ny = s.columns.ny;
-  const int cx = column % nx, cy = column / nx;
-  const int y0 = ClusterColumns::first_offset(ny, s.columns.reach_y);
-  const int y1 = ClusterColumns::last_offset(ny, s.columns.reach_y);
-  const int x0 = ClusterColumns::first_offset(nx, s.columns.reach_x);
-  const int x1 = ClusterColumns::last_offset(nx, s.columns.reach_x);
-  for (int dy = y0; dy <= y1; ++dy) {
-    const int y = ((cy + dy) % ny + ny) % ny;
-    for (int dx = x0; dx <= x1; ++dx) {
-      const int c = y * nx + ((cx + dx) % nx + nx) % nx;
-      const int last = s.column_slot[c + 1] / kClusterSize;
-      const int first = s.column_slot[c] / kClusterSize;
-      visit_range(first > i ? first : i + 1, last);
-    }
+  const PartnerColumns near = PartnerColumns::around(i, s);
+  for (int k = 0; k < near.count; ++k) {
+    const int c = near.column(k);
+    const int last = s.column_slot[c + 1] / kClusterSize;
+    const int first = s.column_slot[c] / kClusterSize;
+    visit_range(first > i ? first : i + 1, last);
   }
 }
 

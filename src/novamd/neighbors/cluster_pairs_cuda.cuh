@@ -152,41 +152,75 @@ __global__ void cluster_bounds_kernel(const PairPosition<T>* __restrict__ pos,
   }
 }
 
-/// for_each_cluster_partner for a whole warp: the lanes test 32 clusters of a column at once
-/// (lane l the l-th), and the clusters that pass are visited in order, so the sequence is the
-/// same; a column costs a memory latency per 32 clusters rather than per cluster.
-template <class T, class Visit>
-__device__ void for_each_cluster_partner_by_warp(int i, int lane, const ClusterSearchView<T>& s,
-                                                 Visit&& visit) {
-  const ClusterBounds<T> own = s.bounds[i];
-  for_each_partner_column(i, s, [&](int first, int last) {
-    for (int base = first; base < last; base += kClusterSize) {
-      const int j = base + lane;
-      const bool near = j < last && bounds_gap_squared(own, s.bounds[j], s.box) < s.limit_squared;
-      for (unsigned passed = __ballot_sync(0xffffffffu, near); passed != 0; passed &= passed - 1)
-        visit(base + __ffs(passed) - 1);
+/// for_each_partner_column for a whole warp: lane k reads the range of the k-th column of each
+/// run of 32, so that the columns cost one memory latency per 32 rather than one each; the
+/// ranges are visited in the same order.
+template <class T, class VisitRange>
+__device__ void for_each_partner_column_by_warp(int i, int lane, const ClusterSearchView<T>& s,
+                                                VisitRange&& visit_range) {
+  const PartnerColumns near = PartnerColumns::around(i, s);
+  for (int run = 0; run < near.count; run += kClusterSize) {
+    int first = 0, last = 0;
+    if (run + lane < near.count) {
+      const int c = near.column(run + lane);
+      first = s.column_slot[c] / kClusterSize;
+      last = s.column_slot[c + 1] / kClusterSize;
     }
-  });
+    const int in_run = min(kClusterSize, near.count - run);
+    for (int k = 0; k < in_run; ++k) {
+      const int f = __shfl_sync(0xffffffffu, first, k);
+      visit_range(f > i ? f : i + 1, __shfl_sync(0xffffffffu, last, k));
+    }
+  }
 }
 
+/// Partner clusters whose particles one warp loads together before it tests them: their
+/// memory latencies overlap rather than follow one another.
+inline constexpr int kClustersLoadedTogether = 8;
+
 /// Calls visit(b, near) on every lane of the warp, for each particle b (lane l: slot l; -1 for
-/// padding) of each partner cluster of cluster i in the search's order, `near` where b comes
-/// within the search's range of cluster i's bounds (a lower bound on its distance to every
-/// particle of i), so it may meet one of them.
+/// padding) of each partner cluster of cluster i, `near` where b comes within the search's
+/// range of cluster i's bounds (a lower bound on its distance to every particle of i), so it
+/// may meet one of them. The partner clusters are those j > i whose bounds come within range of
+/// cluster i's, columns in PartnerColumns' order and clusters by index within each: the lanes
+/// test 32 clusters of a column at once (lane l the l-th), and the particles of those that
+/// pass are loaded kClustersLoadedTogether clusters at a time, then visited in order.
 template <class T, class Visit>
 __device__ void for_each_partner_particle(int i, int lane, const PairPosition<T>* pos,
                                           const int* slot_particle,
                                           const ClusterSearchView<T>& search, Visit&& visit) {
   const ClusterBounds<T> own = search.bounds[i];
-  for_each_cluster_partner_by_warp(i, lane, search, [&](int j) {
-    const int b = slot_particle[j * kClusterSize + lane];
-    bool near = false;
-    if (b >= 0) {
-      const PairPosition<T> p = pos[b];
-      near =
-          point_gap_squared(own, core::Vec3<T>{p.x, p.y, p.z}, search.box) < search.limit_squared;
+  for_each_partner_column_by_warp(i, lane, search, [&](int first, int last) {
+    for (int base = first; base < last; base += kClusterSize) {
+      const int j = base + lane;
+      const bool bounds_near =
+          j < last && bounds_gap_squared(own, search.bounds[j], search.box) < search.limit_squared;
+      unsigned passed = __ballot_sync(0xffffffffu, bounds_near);
+      while (passed != 0) {  // the same on every lane
+        int b[kClustersLoadedTogether];
+        int loaded = 0;
+#pragma unroll
+        for (int u = 0; u < kClustersLoadedTogether; ++u) {
+          b[u] = -1;
+          if (passed != 0) {
+            b[u] = slot_particle[(base + __ffs(passed) - 1) * kClusterSize + lane];
+            passed &= passed - 1;
+            loaded = u + 1;
+          }
+        }
+        PairPosition<T> p[kClustersLoadedTogether];
+#pragma unroll
+        for (int u = 0; u < kClustersLoadedTogether; ++u) p[u] = pos[max(b[u], 0)];
+#pragma unroll
+        for (int u = 0; u < kClustersLoadedTogether; ++u) {
+          if (u >= loaded) break;
+          const bool near =
+              b[u] >= 0 && point_gap_squared(own, core::Vec3<T>{p[u].x, p[u].y, p[u].z},
+                                             search.box) < search.limit_squared;
+          visit(b[u], near);
+        }
+      }
     }
-    visit(b, near);
   });
 }
 

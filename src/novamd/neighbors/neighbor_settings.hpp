@@ -61,13 +61,16 @@ inline double thermal_skin(double thermal_speed_squared, double dt) {
 }
 
 /// The default skin of cluster pair lists, at least this share of the cutoff: their builds cost
-/// more than per-particle lists' (a sort, a search, masks: about 200 us on DHFR against a 58 us
+/// more than per-particle lists' (a sort, a search, masks: about 165 us on DHFR against a 49 us
 /// pair step), and a tile's partners lie within cutoff + skin of the cluster's bounds, which a
-/// wider skin widens less than a particle's sphere. Measured on DHFR (JAC, 9 A, H200, commit
-/// 5696114): 2 A took 0.1889 ms/step at 2 fs against 0.1956 at 1.08 A (0.12 x 9 A), 2.5 A 0.2077
-/// at 4 fs against 0.2126 at the thermal 1.82 A; on rigid TIP3P water at 2 fs (24,000 atoms),
-/// 2 A 0.2294 against 0.2512 at 1.08 A (docs/performance.md).
-inline constexpr double kClusterSkinShare = 0.22;
+/// wider skin widens less than a particle's sphere. Measured on DHFR (JAC, 9 A, H200; 2,000
+/// steps at each skin, docs/performance.md): at commit 5696114, 2 A took 0.1889 ms/step at 2 fs
+/// against 0.1956 at 1.08 A (0.12 x 9 A), 2.5 A 0.2077 at 4 fs against 0.2126 at the thermal
+/// 1.82 A; with the side streams and the faster search (2026-11-27), 2.5 A was the best at both
+/// time steps (0.1582 ms/step at 2 fs and 0.1694 at 4 fs, against 0.1601 and 0.1722 at 2 A and
+/// 0.1606 and 0.1824 at 1.5 A); on rigid TIP3P water at 2 fs (24,000 atoms), 2 A 0.2294 against
+/// 0.2512 at 1.08 A.
+inline constexpr double kClusterSkinShare = 0.28;
 
 struct NeighborSettings {
   NeighborMethod method = NeighborMethod::Auto;
