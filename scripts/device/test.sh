@@ -352,9 +352,7 @@ if [[ $what == water-rigid ]]; then
       grep -E "particles|coulomb|constraints" | sed "s/^/water$edge-rigid: /" | tee -a "$summary"
     water_args $edge mixed 4000
     $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --restart /tmp/rigid$edge.chk 2>&1 |
-      grep -E "built|Done" | sed "s/^/water$edge-rigid, steps 2000-4000: /" |
-      awk '/ms\/step/ {for (i = 1; i <= NF; ++i) if ($i == "ms/step,") ms = $(i - 1)
-        printf "%s (%.0f ns/day at 2 fs)\n", $0, 172.8 / ms; next} {print}' | tee -a "$summary"
+      grep -E "built|Done" | sed "s/^/water$edge-rigid, steps 2000-4000: /" | tee -a "$summary"
   done
   openmm_side --steps 500 --warmup 2000 --precision mixed --integrator langevin --rigid \
     --water-edges 20 32 68
@@ -479,8 +477,7 @@ if [[ $what == dhfr ]]; then
          --set integrator.timestep=$dt "${skin_set[@]}" --steps 3000 \
          --restart warm$dt-$skin.chk 2>&1) |
         grep -E "built|Done|run stopped" | sed "s/^/dhfr $dt fs, skin $skin, steps 1000-3000: /" |
-        awk -v dt=$dt '/ms\/step/ {for (i = 1; i <= NF; ++i) if ($i == "ms/step,") ms = $(i - 1)
-          printf "%s (%.0f ns/day)\n", $0, 86.4 * dt / ms; next} {print}' | tee -a "$summary"
+        tee -a "$summary"
     done
   done
   if have_openmm; then

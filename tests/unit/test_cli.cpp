@@ -115,6 +115,35 @@ TEST(Cli, RigidWaterKeepsItsVerletListsUnderTheThermalSkin) {
   EXPECT_NE(mixed.output.find("Verlet lists, skin 1.08 A"), std::string::npos) << mixed.output;
 }
 
+// The closing line gives ns/day where time is in fs (`real` units): 0.0864 x dt / (s per step),
+// against the line's own ms/step (both printed to 4 digits: within 5e-4 relative each); the
+// other unit systems (here `lj`) print none.
+TEST(Cli, RealUnitRunsReportNanosecondsPerDay) {
+  TempDir water, ions;  // the rigid water example: real units, 2 fs
+  const auto real = run_novamd("run " NOVAMD_SOURCE_DIR
+                               "/examples/water/water_rigid.yaml --backend cpu --steps 3 "
+                               "--set output.trajectory=[]",
+                               water.path());
+  ASSERT_EQ(real.exit_code, 0) << real.output;
+  const auto done = real.output.find("Done: 3 steps");
+  ASSERT_NE(done, std::string::npos) << real.output;
+  const std::string line = real.output.substr(done, real.output.find('\n', done) - done);
+  double ms_per_step = 0.0, ns_day = 0.0;
+  std::istringstream words(line);
+  for (std::string word, previous; words >> word; previous = word) {
+    if (word == "ms/step,") ms_per_step = std::stod(previous);
+    if (word == "ns/day") ns_day = std::stod(previous);
+  }
+  ASSERT_GT(ms_per_step, 0.0) << line;
+  EXPECT_NEAR(ns_day, 0.0864 * 2.0 / (1e-3 * ms_per_step), 1.1e-3 * ns_day) << line;  // 2 fs
+
+  ions.write("two.yaml", kTwoIons);
+  const auto reduced = run_novamd("run two.yaml --steps 3", ions.path());
+  ASSERT_EQ(reduced.exit_code, 0) << reduced.output;
+  EXPECT_NE(reduced.output.find("Done: 3 steps"), std::string::npos) << reduced.output;
+  EXPECT_EQ(reduced.output.find("ns/day"), std::string::npos) << reduced.output;
+}
+
 TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   TempDir dir;
   dir.write("two.yaml", kTwoIons);

@@ -18,6 +18,12 @@ struct HeaderLine {
 };
 
 void print_header(const std::vector<HeaderLine>& lines);
+
+/// Nanoseconds simulated per day of wall time, at a time step of `timestep_fs` femtoseconds that
+/// takes `seconds_per_step`: 86,400 s / seconds_per_step steps of timestep_fs x 1e-6 ns.
+inline double ns_per_day(double timestep_fs, double seconds_per_step) {
+  return 0.0864 * timestep_fs / seconds_per_step;
+}
 void print_thermo_table_header(const core::UnitSystem& units);
 void print_thermo_row(const analysis::ThermoState& state);
 

@@ -167,9 +167,13 @@ void print_summary(const RunResult& r, const backend::Backend& backend, const io
   for (const auto& line : r.analysis) fmt::print("{}\n", line);
   if (r.steps() > 0) {
     const double per_step = r.wall_seconds / static_cast<double>(r.steps());
-    fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} atom-steps/s\n",
+    fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} atom-steps/s",
                r.steps(), r.wall_seconds, 1e3 * per_step, 1.0 / per_step,
                static_cast<double>(backend.size()) / per_step);
+    // Simulated time per day of wall time, the biomolecular measure (time in fs: `real` units).
+    if (units.time == "fs")
+      fmt::print(", {:.4g} ns/day", ns_per_day(config.integrator.timestep, per_step));
+    fmt::print("\n");
     if (backend.neighbor_list_builds() > 0) {
       fmt::print("Neighbour lists built {} times", backend.neighbor_list_builds());
       if (backend.reorders() > 0) {
