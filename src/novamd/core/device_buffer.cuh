@@ -149,4 +149,25 @@ class CudaEvent {
   cudaEvent_t event_{};
 };
 
+/// Work queued beside a main stream, on a stream of its own at the highest priority (a force
+/// term's work that writes no force output: the PME mesh, the bonded term forces). follow()
+/// gives the side stream after the main stream's work queued so far (whose results that work
+/// reads); join() makes the main stream wait for the side stream's work queued so far.
+class SideStream {
+ public:
+  cudaStream_t follow(cudaStream_t main) {
+    ready_.record(main);
+    ready_.make_wait(stream_.get());
+    return stream_.get();
+  }
+  void join(cudaStream_t main) {
+    done_.record(stream_.get());
+    done_.make_wait(main);
+  }
+
+ private:
+  CudaStream stream_{StreamPriority::Highest};
+  CudaEvent ready_, done_;
+};
+
 }  // namespace novamd::core

@@ -256,18 +256,16 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   void start(const CudaForceInput<PairT>& in, neighbors::OutputMode, cudaStream_t stream) override {
     started_ = true;
     if (in.n == 0 || order_.count == 0) return;
-    positions_current_.record(stream);
-    positions_current_.make_wait(side_.get());
-    refresh_map(in, side_.get());
+    const cudaStream_t side = side_.follow(stream);
+    refresh_map(in, side);
     if (parts_.first_block[order_.count] > 0) {
       AllGathers gathers{};
       for (int p = 0; p < order_.count; ++p)
         with_kind(order_.kinds[p], [&](auto K) { gathers.template at<K>() = gather_of<K>(in); });
-      bonded_term_kernel<<<parts_.first_block[order_.count], kBlock, 0, side_.get()>>>(
-          gathers, parts_, term_force_.data());
+      bonded_term_kernel<<<parts_.first_block[order_.count], kBlock, 0, side>>>(gathers, parts_,
+                                                                                term_force_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     }
-    terms_done_.record(side_.get());
   }
 
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
@@ -323,7 +321,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     if (!started_) start(in, {accumulate, false}, stream);
     started_ = false;
     if (in.n == 0 || order_.count == 0) return;
-    terms_done_.make_wait(stream);
+    side_.join(stream);
     const auto launch = [&](auto accumulate_flag) {
       const long long threads = static_cast<long long>(in.n) * kSumLanes;
       bonded_sum_kernel<decltype(accumulate_flag)::value>
@@ -389,8 +387,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   core::DeviceBuffer<std::int32_t> gather_offsets_, gather_entries_;  ///< upload_gather_rows
   bool map_stale_ = true;
   /// The term forces' kernel, beside the pairs: at the highest priority, between their blocks.
-  core::CudaStream side_{core::StreamPriority::Highest};
-  core::CudaEvent positions_current_, terms_done_;
+  core::SideStream side_;
   bool started_ = false;  ///< the term forces queued (start) and not yet summed
 };
 

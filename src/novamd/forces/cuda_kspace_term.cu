@@ -416,10 +416,8 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
                         cudaStream_t stream) {
     started_with_energy_ = mode.with_energy;
     if (in.n == 0) return;
-    positions_current_.record(stream);
-    positions_current_.make_wait(side_.get());
-    solve_reciprocal(in.n, positions_of(in), in.host_box.volume(), mode.with_energy, side_.get());
-    solved_.record(side_.get());
+    solve_reciprocal(in.n, positions_of(in), in.host_box.volume(), mode.with_energy,
+                     side_.follow(stream));
   }
 
   /// `stream` waits for the side stream's solve, then adds the reciprocal forces and, with
@@ -430,7 +428,7 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
       throw std::logic_error("coulomb ewald/pme: the reciprocal sum was started for another mode");
     started_with_energy_.reset();
     if (in.n == 0) return;
-    solved_.make_wait(stream);
+    side_.join(stream);
     const Positions p = positions_of(in);
     add_reciprocal(in.n, p, mode.with_energy, out, stream);
     if (!mode.with_energy) return;
@@ -447,8 +445,7 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   core::DeviceBuffer<double> virial_total_;
   /// The reciprocal sum's solve, beside the real-space pairs: its small kernels at the highest
   /// priority, between the pair kernel's blocks.
-  core::CudaStream side_{core::StreamPriority::Highest};
-  core::CudaEvent positions_current_, solved_;
+  core::SideStream side_;
   /// A solve queued and not yet added: whether it was queued with the energy.
   std::optional<bool> started_with_energy_;
 };
