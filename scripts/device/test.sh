@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|drift|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -28,6 +28,9 @@
 # and times DHFR at 2 fs with the default skin beside OpenMM: a round for a short budget.
 # dhfr-sync: DHFR at 2 fs with the lists checked every 1, 2, 5 and 10 steps: what the host's wait
 # for each check costs.
+# dhfr-timeline: the GPU's and the host's timeline of DHFR at 2 and 4 fs, NovaMD's and OpenMM's,
+# from CUPTI (benchmarks/timeline): idle gaps, kernels beside each other, host calls
+# (timeline_dhfr.txt).
 # drift: rigid SPC/E and TIP3P water in constant energy at 2 fs, 50 ps after 20 ps of Langevin,
 # NovaMD beside OpenMM from the same state, mixed and double (drift.txt).
 # pme-kernels: the duration of every kernel of a few steps of that water (velocity Verlet), in
@@ -138,7 +141,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 targets=()
 case $what in
   pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | drift)
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift)
     targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -455,6 +458,39 @@ if [[ $what == dhfr-sync ]]; then
       grep -E "built|Done|run stopped" |
       sed "s/^/dhfr 2.0 fs, checked every $every steps, steps 1000-3000: /" | tee -a "$summary"
   done
+fi
+if [[ $what == dhfr-timeline ]]; then
+  # Where the DHFR step's time goes on the GPU and on the host, NovaMD's and OpenMM's, from
+  # CUPTI's activity records (benchmarks/timeline: Nsight Systems cannot run here): the GPU's
+  # idle gaps, the kernels run beside each other, the host's time in each runtime call
+  # (timeline_dhfr.txt).
+  root=$PWD
+  prepare_dhfr
+  cuda_root=$(dirname "$(dirname "$(command -v nvcc)")")
+  g++ -O2 -std=c++20 -shared -fPIC -I"$cuda_root/include" benchmarks/timeline/kernel_timeline.cpp \
+    -o /tmp/libkernel_timeline.so -L"$cuda_root/lib64" -lcupti
+  export LD_LIBRARY_PATH="$cuda_root/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  for dt in 2.0 4.0; do
+    (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \
+       --set integrator.timestep=$dt --steps 1000 \
+       --set "output.checkpoint={file: timeline$dt.chk}" > /dev/null 2>&1)
+    (cd /tmp/dhfr && CUDA_INJECTION64_PATH=/tmp/libkernel_timeline.so \
+       KERNEL_TIMELINE=/tmp/dhfr/novamd$dt.csv "$root/$build/novamd" run dhfr.yaml \
+       --backend cuda --precision mixed --set integrator.timestep=$dt --steps 2000 \
+       --restart timeline$dt.chk 2>&1) | grep -E "Done|run stopped" |
+      sed "s/^/dhfr $dt fs under the timeline: /" | tee -a "$summary"
+    python3 benchmarks/timeline/summarize.py /tmp/dhfr/novamd$dt.csv \
+      --label "NovaMD DHFR $dt fs" --step-kernel pme_gather_kernel >> "$OUT/timeline_dhfr.txt"
+    if have_openmm; then
+      (PYTHONPATH=/tmp/openmm-site CUDA_INJECTION64_PATH=/tmp/libkernel_timeline.so \
+         KERNEL_TIMELINE=/tmp/dhfr/openmm$dt.csv python3 benchmarks/openmm/dhfr.py \
+         /tmp/dhfr/JAC.prmtop /tmp/dhfr/JAC.rst7 --timesteps ${dt%.0} --warmup 300 --steps 500 \
+         2>&1) | sed "s/^/OpenMM under the timeline: /" | tee -a "$summary"
+      python3 benchmarks/timeline/summarize.py /tmp/dhfr/openmm$dt.csv \
+        --label "OpenMM DHFR $dt fs" --step-kernel gridInterpolateForce >> "$OUT/timeline_dhfr.txt"
+    fi
+  done
+  grep -E "steps, per step" "$OUT/timeline_dhfr.txt" | tee -a "$summary"
 fi
 if [[ $what == dhfr ]]; then
   # The JAC benchmark (prepare_dhfr) at 2 and 4 fs, mixed precision. NovaMD timed over the 2,000
