@@ -499,9 +499,9 @@ if [[ $what == dhfr ]]; then
   root=$PWD
   prepare_dhfr
   # At each time step with the default list skin (cluster pair lists: 0.28 x the cutoff, 2.52 A)
-  # and with 1.5 to 3 A.
+  # and with 1.5 to 3 A (DHFR_SKINS: those named, such as "default", instead).
   for dt in 2.0 4.0; do
-    for skin in default 1.5 2.0 2.5 3.0; do
+    for skin in ${DHFR_SKINS:-default 1.5 2.0 2.5 3.0}; do
       skin_set=()
       [[ $skin != default ]] && skin_set=(--set neighbors.skin=$skin)
       (cd /tmp/dhfr && "$root/$build/novamd" run dhfr.yaml --backend cuda --precision mixed \

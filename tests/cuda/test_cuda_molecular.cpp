@@ -327,7 +327,10 @@ TEST(CudaMolecular, RecordsPerTypeHoldTheShiftedTruncations) {
 }
 
 // On an energy step the one-pass term reports LJ and Coulomb in passes of their own, with the
-// forces still the sum's: the trajectory does not depend on the thermo interval.
+// forces still the sum's: the trajectory does not depend on the thermo interval. The other steps
+// also compute PME's mesh forces and the bonds' and angles' per-particle sums beside the pairs
+// and add them after them (staged: forces/staged_forces_cuda.cuh), where energy steps add them
+// term by term: the same additions, so the same bits.
 TEST(CudaMolecular, OnePassEnergyStepsGiveTheForcesOfOtherStepsBitwise) {
   SKIP_WITHOUT_GPU();
   for (const char* layout : {"atoms", "clusters"}) {

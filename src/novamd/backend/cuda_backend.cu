@@ -19,6 +19,7 @@
 #include "novamd/forces/cuda_kspace_term.cuh"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/forces/pair_sum_terms.hpp"
+#include "novamd/forces/staged_forces_cuda.cuh"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/parallel/cuda_force_matrix_domain.cuh"
@@ -180,8 +181,15 @@ class CudaBackend final : public Backend {
     domain_->refresh_ghosts(pointers_of(device_.position), device_.type.data(), packed_.data(),
                             stream);
     const auto input = force_input();
-    // The terms' work that writes no forces first, on their side streams, beside the pairs.
-    for (const auto& term : terms_) term->start(input, {false, with_energy}, stream);
+    // The terms' work that writes no forces first, on their side streams, beside the pairs;
+    // without energy, whatever forces they can compute there too (staged), added after the
+    // pairs in one pass.
+    for (const auto& term : terms_) {
+      if (with_energy)
+        term->start(input, {false, true}, stream);
+      else
+        term->start_staged(input, stream);
+    }
     if (with_energy) {
       // Part by part (a bonded family each), the energy summed after each: its thermo column.
       const auto ranges = domain_->energy_ranges();
@@ -195,6 +203,10 @@ class CudaBackend final : public Backend {
     } else {
       for (std::size_t t = 0; t < terms_.size(); ++t)
         terms_[t]->add_to(input, device_.force_output(), {t > 0, false}, stream);
+      staged_.clear();
+      for (const auto& term : terms_)
+        if (const auto staged = term->staged_forces(stream)) staged_.push_back(*staged);
+      forces::add_staged_forces(input.n, staged_, device_.force_output(), stream);
     }
     domain_->complete_forces(pointers_of(device_.force), stream);
     energy_current_ = with_energy;
@@ -594,6 +606,7 @@ class CudaBackend final : public Backend {
   core::DeviceTopology topology_;                 ///< exclusions for the pair terms (uploaded once)
   std::optional<DeviceConstraints> constraints_;  ///< distances held, if any
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
+  std::vector<forces::StagedForces> staged_;  ///< the terms' staged forces of a step (reused)
   /// The terms_ entry of each config force term (the two of a one-pass pair share one; a
   /// checkpoint keeps one neighbour state per config force term).
   forces::TermPlan plan_;

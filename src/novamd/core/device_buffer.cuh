@@ -164,6 +164,8 @@ class SideStream {
     done_.record(stream_.get());
     done_.make_wait(main);
   }
+  /// The side stream, for more work after follow() (it waits for nothing more).
+  cudaStream_t stream() const { return stream_.get(); }
 
  private:
   CudaStream stream_{StreamPriority::Highest};

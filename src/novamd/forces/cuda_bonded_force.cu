@@ -1,6 +1,7 @@
 #include <array>
 #include <climits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include "novamd/forces/bonded_gather.hpp"
 #include "novamd/forces/cuda_bonded_force.cuh"
 #include "novamd/forces/held_terms.hpp"
+#include "novamd/forces/staged_forces_cuda.cuh"
 
 namespace novamd::forces {
 namespace {
@@ -268,8 +270,36 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     }
   }
 
+  /// Each particle's sum too, on the side stream, into staged_: nothing of the term waits
+  /// behind the pairs.
+  void start_staged(const CudaForceInput<PairT>& in, cudaStream_t stream) override {
+    if (staged_pending_)
+      throw std::logic_error("bonded terms: staged forces started again before being added");
+    start(in, {false, false}, stream);
+    if (in.n == 0 || order_.count == 0) return;
+    staged_.resize(in.n);
+    launch_sum(in, staged_.output(), false, side_.stream());
+    staged_pending_ = true;
+  }
+  std::optional<StagedForces> staged_forces(cudaStream_t stream) override {
+    if (!staged_pending_) return std::nullopt;
+    staged_pending_ = false;
+    side_.join(stream);
+    return staged_.staged();
+  }
+
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
+    if (staged_pending_) {  // the sums are staged: written here only by the first term
+      if (mode.with_energy)
+        throw std::logic_error("bonded terms: forces staged for a step without energy");
+      started_ = false;
+      if (mode.accumulate) return;
+      staged_pending_ = false;
+      side_.join(stream);
+      staged_.copy_to(out, stream);
+      return;
+    }
     if (mode.with_energy) {
       for (int p = 0; p < order_.count; ++p)
         add_part_to(p, in, out, {mode.accumulate || p > 0, true}, stream);
@@ -281,6 +311,8 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   /// Part 0 brings every family's forces; each part its family's energy and virial.
   void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                    neighbors::OutputMode mode, cudaStream_t stream) override {
+    if (staged_pending_)
+      throw std::logic_error("bonded terms: forces staged for a step without energy");
     if (in.n == 0) return;
     if (part == 0) add_forces(in, out, mode.accumulate, stream);
     if (!mode.with_energy) return;
@@ -302,7 +334,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   void invalidate_lists() override { map_stale_ = true; }
   std::size_t bytes() const override {
     std::size_t b = index_of_id_.bytes() + term_force_.bytes() + gather_offsets_.bytes() +
-                    gather_entries_.bytes();
+                    gather_entries_.bytes() + staged_.bytes();
     std::apply([&](const auto&... f) { ((b += f ? f->bytes() : 0), ...); }, buffers_);
     return b;
   }
@@ -322,6 +354,12 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     started_ = false;
     if (in.n == 0 || order_.count == 0) return;
     side_.join(stream);
+    launch_sum(in, out, accumulate, stream);
+  }
+
+  /// Each particle's sum of its term forces, written to or added to `out`, on `stream`.
+  void launch_sum(const CudaForceInput<PairT>& in, const neighbors::ForceOutputView& out,
+                  bool accumulate, cudaStream_t stream) {
     const auto launch = [&](auto accumulate_flag) {
       const long long threads = static_cast<long long>(in.n) * kSumLanes;
       bonded_sum_kernel<decltype(accumulate_flag)::value>
@@ -389,6 +427,9 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   /// The term forces' kernel, beside the pairs: at the highest priority, between their blocks.
   core::SideStream side_;
   bool started_ = false;  ///< the term forces queued (start) and not yet summed
+  /// The particles' sums of start_staged, and whether they wait for staged_forces.
+  StagedForceArrays staged_;
+  bool staged_pending_ = false;
 };
 
 }  // namespace

@@ -57,6 +57,14 @@ struct CudaForceInput {
   DeviceFieldView fields;  ///< double positions, ids, charges (bonded terms, per-particle data)
 };
 
+/// Per-particle forces that a term computed beside the pairs, on its side stream, in device
+/// arrays of its own (CudaForceInput::n entries each, storage order): the backend adds them to
+/// the output after every term's add_to, all terms' in one pass and in term order
+/// (forces/staged_forces_cuda.cuh), so that no kernel of the term waits behind the pairs.
+struct StagedForces {
+  const double *fx, *fy, *fz;
+};
+
 template <class PairT>
 class CudaForceTerm {
  public:
@@ -69,6 +77,18 @@ class CudaForceTerm {
   /// any. Default: nothing to start.
   virtual void start(const CudaForceInput<PairT>& /*input*/, neighbors::OutputMode /*mode*/,
                      cudaStream_t /*stream*/) {}
+  /// As start for a step without energy, and the term computes on its side stream whatever
+  /// forces it can (into arrays of its own). Its next add_to leaves those out, unless it is the
+  /// first term (mode.accumulate false: it writes them itself); the caller then adds them after
+  /// every add_to, from staged_forces. Default: start, nothing staged.
+  virtual void start_staged(const CudaForceInput<PairT>& input, cudaStream_t stream) {
+    start(input, {false, false}, stream);
+  }
+  /// After start_staged and add_to: the forces computed beside the pairs and not yet added,
+  /// once (`stream` waits for them); none where nothing is left to add.
+  virtual std::optional<StagedForces> staged_forces(cudaStream_t /*stream*/) {
+    return std::nullopt;
+  }
   /// Queues this term's forces (and energy and virial if mode.with_energy), written to or added
   /// to `out`, on `stream`.
   virtual void add_to(const CudaForceInput<PairT>& input, neighbors::ForceOutputView out,

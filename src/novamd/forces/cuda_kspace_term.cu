@@ -12,6 +12,7 @@
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/forces/cuda_kspace_term.cuh"
+#include "novamd/forces/staged_forces_cuda.cuh"
 #include "novamd/physics/ewald.hpp"
 #include "novamd/physics/pme.hpp"
 
@@ -147,9 +148,11 @@ __global__ void ewald_force_kernel(int n, Positions p, int count, const Wave* __
     potential += k.weight * (s.x * cosine + s.y * sine);
   }
   const double scale = force_scale * p.q[i];
-  out.fx[i] += scale * fx;
-  out.fy[i] += scale * fy;
-  out.fz[i] += scale * fz;
+  // Products rounded apart from the additions (no contraction): the same bits whether added to
+  // the output here or staged and added after the pairs (forces/staged_forces_cuda.cuh).
+  out.fx[i] += __dmul_rn(scale, fx);
+  out.fy[i] += __dmul_rn(scale, fy);
+  out.fz[i] += __dmul_rn(scale, fz);
   if (with_energy) out.energy[i] += 0.5 * scale * potential;
 }
 
@@ -229,13 +232,14 @@ __global__ void pme_spread_kernel(int n, Positions p, PmeGridShape g,
   }
 }
 
+/// The fixed-point grid in R, and the grid cleared for the next spreading.
 template <class R>
-__global__ void pme_fixed_to_real_kernel(std::size_t size,
-                                         const unsigned long long* __restrict__ fixed,
+__global__ void pme_fixed_to_real_kernel(std::size_t size, unsigned long long* __restrict__ fixed,
                                          R* __restrict__ real) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < size)
-    real[i] = static_cast<R>(static_cast<double>(static_cast<long long>(fixed[i])) / kFixedScale);
+  if (i >= size) return;
+  real[i] = static_cast<R>(static_cast<double>(static_cast<long long>(fixed[i])) / kFixedScale);
+  fixed[i] = 0;
 }
 
 /// Blocks per grid plane in the convolution.
@@ -283,11 +287,18 @@ __global__ void pme_convolve_kernel(PmeGridShape g, double lx, double ly, double
 /// R. The order is a template parameter: the p^3 loads unroll and overlap. (Eight lanes per
 /// particle, one per stencil plane, measured 2.6 times slower on 24,000 atoms in double with a
 /// run-time order: each lane computes the particle's three stencils again.)
+/// With `accumulate` false the forces are written, negated (-f, exactly what 0 - f gives): the
+/// output's forces then hold the mesh's alone (zero for an uncharged particle).
 template <class R, int Order>
 __global__ void pme_gather_kernel(int n, Positions p, PmeGridShape g, const R* __restrict__ theta,
-                                  bool with_energy, neighbors::ForceOutputView out) {
+                                  bool with_energy, bool accumulate,
+                                  neighbors::ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n || p.q[i] == 0.0) return;
+  if (i >= n) return;
+  if (p.q[i] == 0.0) {
+    if (!accumulate) out.fx[i] = out.fy[i] = out.fz[i] = 0.0;
+    return;
+  }
   R vx[Order], vy[Order], vz[Order], dx[Order], dy[Order], dz[Order];
   const int x0 = pme_stencil<R, Order>(p.x[i], p.lx, g.kx, vx, dx);
   const int y0 = pme_stencil<R, Order>(p.y[i], p.ly, g.ky, vy, dy);
@@ -317,9 +328,20 @@ __global__ void pme_gather_kernel(int n, Positions p, PmeGridShape g, const R* _
     }
   }
   const double q = p.q[i];
-  out.fx[i] -= q * g.kx / p.lx * static_cast<double>(fx);
-  out.fy[i] -= q * g.ky / p.ly * static_cast<double>(fy);
-  out.fz[i] -= q * g.kz / p.lz * static_cast<double>(fz);
+  // Products rounded apart from the additions (no contraction): the same bits whether added to
+  // the output here or staged and added after the pairs (forces/staged_forces_cuda.cuh).
+  const double force[3] = {__dmul_rn(q * g.kx / p.lx, static_cast<double>(fx)),
+                           __dmul_rn(q * g.ky / p.ly, static_cast<double>(fy)),
+                           __dmul_rn(q * g.kz / p.lz, static_cast<double>(fz))};
+  if (accumulate) {
+    out.fx[i] -= force[0];
+    out.fy[i] -= force[1];
+    out.fz[i] -= force[2];
+  } else {
+    out.fx[i] = -force[0];
+    out.fy[i] = -force[1];
+    out.fz[i] = -force[2];
+  }
   if (with_energy) out.energy[i] += 0.5 * q * static_cast<double>(phi);
 }
 
@@ -362,6 +384,25 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
              cudaStream_t stream) final {
     start_reciprocal(in, mode, stream);
   }
+  /// The reciprocal forces too, on the side stream after the solve, into staged_: the real
+  /// space writes the output, and the backend adds these after it.
+  void start_staged(const CudaForceInput<PairT>& in, cudaStream_t stream) final {
+    if (staged_pending_)
+      throw std::logic_error("coulomb ewald/pme: staged forces started again before being added");
+    start_reciprocal(in, {false, false}, stream);
+    if (in.n == 0) return;
+    const cudaStream_t side = side_.stream();
+    staged_.resize(in.n);
+    // Written as -f, which is 0 - f exactly: the bits of adding to the output directly.
+    add_reciprocal(in.n, positions_of(in), false, false, staged_.output(), side);
+    staged_pending_ = true;
+  }
+  std::optional<StagedForces> staged_forces(cudaStream_t stream) final {
+    if (!staged_pending_) return std::nullopt;
+    staged_pending_ = false;
+    side_.join(stream);
+    return staged_.staged();
+  }
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) final {
     if (!started_with_energy_.has_value()) start_reciprocal(in, mode, stream);
@@ -379,7 +420,7 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   }
   std::int64_t list_builds() const final { return real_->list_builds(); }
   void invalidate_lists() final { real_->invalidate_lists(); }
-  std::size_t bytes() const final { return real_->bytes() + reciprocal_bytes(); }
+  std::size_t bytes() const final { return real_->bytes() + reciprocal_bytes() + staged_.bytes(); }
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const final {
     return real_->neighbor_state(stream);
   }
@@ -395,8 +436,10 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   virtual void solve_reciprocal(int n, const Positions& p, double volume, bool with_energy,
                                 cudaStream_t side) = 0;
   /// Queues the reciprocal forces (and energy shares) on `stream`, after solve_reciprocal's
-  /// work; with `with_energy`, leaves the reciprocal virial tensor in virial_total().
-  virtual void add_reciprocal(int n, const Positions& p, bool with_energy,
+  /// work, added to `out` (`accumulate`) or written over its forces (no energy then, and the
+  /// bits of adding them to zero); with `with_energy`, leaves the reciprocal virial tensor in
+  /// virial_total().
+  virtual void add_reciprocal(int n, const Positions& p, bool with_energy, bool accumulate,
                               neighbors::ForceOutputView out, cudaStream_t stream) = 0;
   virtual std::size_t reciprocal_bytes() const = 0;
   double* virial_total() { return virial_total_.data(); }
@@ -427,10 +470,10 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
     if (started_with_energy_ != mode.with_energy)
       throw std::logic_error("coulomb ewald/pme: the reciprocal sum was started for another mode");
     started_with_energy_.reset();
-    if (in.n == 0) return;
+    if (in.n == 0 || staged_pending_) return;  // staged: the backend adds them (staged_forces)
     side_.join(stream);
     const Positions p = positions_of(in);
-    add_reciprocal(in.n, p, mode.with_energy, out, stream);
+    add_reciprocal(in.n, p, mode.with_energy, true, out, stream);
     if (!mode.with_energy) return;
     const double background =
         physics::ewald_background_energy(net_charge_, k_, alpha_, in.host_box.volume()) / in.n;
@@ -448,6 +491,9 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   core::SideStream side_;
   /// A solve queued and not yet added: whether it was queued with the energy.
   std::optional<bool> started_with_energy_;
+  /// The reciprocal forces of start_staged, and whether they wait for staged_forces.
+  StagedForceArrays staged_;
+  bool staged_pending_ = false;
 };
 
 template <class PairT>
@@ -483,8 +529,13 @@ class CudaEwaldTerm final : public CudaKspaceTerm<PairT> {
     NOVAMD_CUDA_CHECK_LAUNCH();
     force_scale_ = k * 4.0 * std::numbers::pi / volume;
   }
-  void add_reciprocal(int n, const Positions& p, bool with_energy, neighbors::ForceOutputView out,
-                      cudaStream_t stream) override {
+  void add_reciprocal(int n, const Positions& p, bool with_energy, bool accumulate,
+                      neighbors::ForceOutputView out, cudaStream_t stream) override {
+    if (!accumulate) {
+      const std::size_t bytes = sizeof(double) * static_cast<std::size_t>(n);
+      for (double* f : {out.fx, out.fy, out.fz})
+        NOVAMD_CUDA_CHECK(cudaMemsetAsync(f, 0, bytes, stream));
+    }
     if (count_ == 0) return;
     ewald_force_kernel<<<blocks(n), kBlock, 0, stream>>>(
         n, p, count_, waves_.data(), structure_.data(), force_scale_, with_energy, out);
@@ -543,6 +594,8 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
       moduli_[a].copy_from_host(physics::bspline_moduli(points[a], shape_.order), stream);
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
     fixed_.resize(size_);
+    fixed_.fill_zero(stream);  // and cleared after each use by pme_fixed_to_real_kernel
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
     real_.resize(size_);
     spectrum_.resize(static_cast<std::size_t>(shape_.kx) * shape_.ky * (shape_.kz / 2 + 1));
     plane_virial_.resize(static_cast<std::size_t>(shape_.kx) * kConvolveChunks * 6);
@@ -551,7 +604,6 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
  private:
   void solve_reciprocal(int n, const Positions& p, double volume, bool with_energy,
                         cudaStream_t stream) override {
-    fixed_.fill_zero(stream);
     const long long spreaders = static_cast<long long>(n) * shape_.order;
     const auto spread_blocks = static_cast<unsigned>((spreaders + kSmallBlock - 1) / kSmallBlock);
     with_order(shape_.order, [&](auto order) {
@@ -573,12 +625,12 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
     check_cufft(transform(backward_.get(stream), spectrum_.data(), real_.data()),
                 "the backward transform");
   }
-  void add_reciprocal(int n, const Positions& p, bool with_energy, neighbors::ForceOutputView out,
-                      cudaStream_t stream) override {
+  void add_reciprocal(int n, const Positions& p, bool with_energy, bool accumulate,
+                      neighbors::ForceOutputView out, cudaStream_t stream) override {
     with_order(shape_.order, [&](auto order) {
       pme_gather_kernel<R, decltype(order)::value>
           <<<(n + kSmallBlock - 1) / kSmallBlock, kSmallBlock, 0, stream>>>(
-              n, p, shape_, real_.data(), with_energy, out);
+              n, p, shape_, real_.data(), with_energy, accumulate, out);
     });
     NOVAMD_CUDA_CHECK_LAUNCH();
     if (!with_energy) return;
