@@ -10,8 +10,7 @@
 
 namespace {
 
-class CudaRestart
-    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+class CudaRestart : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(CudaRestart, HalfRunsWithACheckpointMatchTheStraightRunBitwise) {
   if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
@@ -19,13 +18,13 @@ TEST_P(CudaRestart, HalfRunsWithACheckpointMatchTheStraightRunBitwise) {
                                        150);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CudaRestart,
-                         ::testing::Combine(::testing::ValuesIn(novamd::test::restart_integrators()),
-                                            ::testing::Values("double", "mixed")),
-                         [](const auto& info) {
-                           return novamd::test::integrator_name(std::get<0>(info.param)) + "_" +
-                                  std::get<1>(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    EveryIntegrator, CudaRestart,
+    ::testing::Combine(::testing::ValuesIn(novamd::test::restart_integrators()),
+                       ::testing::Values("double", "mixed")),
+    [](const auto& info) {
+      return novamd::test::integrator_name(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+    });
 
 // LJ and PME in one pass (one neighbour state per config force term in the checkpoint), over
 // per-particle lists and over cluster pairs (reordered every 7 evaluations: the tiles are
@@ -39,6 +38,18 @@ TEST(CudaRestartOnePass, WaterWithPmeContinuesBitwise) {
   for (const auto& config : {novamd::test::water_pme_restart_config(), clusters})
     for (const char* precision : {"double", "mixed"})
       novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 10);
+}
+
+// At constant pressure (stochastic cell rescaling, every 3 steps): the box, the barostat's
+// energy and its pending pressure sample continue, and the moved box's lists are rebuilt alike.
+TEST(CudaRestartNpt, StochasticCellRescalingContinuesBitwise) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  const std::string config =
+      novamd::test::restart_config("{type: bussi, timestep: 0.005, temperature: 1.2, tau: 0.2}") +
+      "barostat: {type: c_rescale, pressure: 1.0, period: 0.2, compressibility: 0.1, "
+      "coupling: anisotropic, every: 3}\n";
+  for (const char* precision : {"double", "mixed"})
+    novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 50);
 }
 
 }  // namespace

@@ -77,6 +77,7 @@ inline io::CheckpointData sample_checkpoint(std::size_t n, std::uint64_t seed) {
   data.state.terms = {{41, 7, random_vec3(n, gen)},
                       {std::numeric_limits<std::int64_t>::max(), 0, {}}};
   data.integrator = {"langevin", random_doubles(5, gen)};
+  data.barostat = {"c_rescale", random_doubles(9, gen)};
   return data;
 }
 

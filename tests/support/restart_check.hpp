@@ -35,7 +35,8 @@ system:
 forces:
   - lennard_jones: {pairs: [{types: [A, A], epsilon: 1.0, sigma: 1.0}], cutoff: 2.5, truncation: shift}
 neighbors: {method: neighbor_list, skin: 0.3, reorder_every: 7}
-integrator: )" + integrator + R"(
+integrator: )" +
+         integrator + R"(
 run: {steps: 100}
 output:
   thermo: {every: 10, file: thermo.csv}
@@ -71,7 +72,8 @@ inline std::string file_text(const std::filesystem::path& file) {
 
 template <class T>
 bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 inline bool bitwise_equal(const core::Vec3Array& a, const core::Vec3Array& b) {
@@ -85,8 +87,8 @@ inline void run_in(const TempDir& dir, const std::string& backend, const std::st
   std::filesystem::current_path(dir.path());
   app::RunOptions options;
   options.config = dir.path() / "config.yaml";
-  options.overrides = {{"backend", backend}, {"precision", precision},
-                       {"run.steps", std::to_string(steps)}};
+  options.overrides = {
+      {"backend", backend}, {"precision", precision}, {"run.steps", std::to_string(steps)}};
   if (restart) options.restart = dir.path() / "run.chk";
   const int code = app::run_command(options);
   std::filesystem::current_path(here);
@@ -129,6 +131,9 @@ inline void expect_bitwise_restart_of_config(const std::string& config, const st
   }
   EXPECT_EQ(a.integrator.type, b.integrator.type);
   EXPECT_TRUE(bitwise_equal(a.integrator.values, b.integrator.values));
+  EXPECT_EQ(a.barostat.type, b.barostat.type);
+  EXPECT_TRUE(bitwise_equal(a.barostat.values, b.barostat.values));
+  EXPECT_EQ(a.box, b.box);
   EXPECT_EQ(file_text(straight.path() / "thermo.csv"), file_text(pieces.path() / "thermo.csv"));
 }
 
@@ -141,8 +146,7 @@ inline void expect_bitwise_restart(const std::string& integrator, const std::str
 /// The integrator maps the restart tests cover (every integrator and thermostat).
 inline const std::vector<std::string>& restart_integrators() {
   static const std::vector<std::string> all{
-      "{type: velocity_verlet, timestep: 0.005}",
-      "{type: leapfrog, timestep: 0.005}",
+      "{type: velocity_verlet, timestep: 0.005}", "{type: leapfrog, timestep: 0.005}",
       "{type: langevin, timestep: 0.005, temperature: 1.2, friction: 1.0}",
       "{type: nose_hoover, timestep: 0.005, temperature: 1.2, tau: 0.2, chain: 3}",
       "{type: bussi, timestep: 0.005, temperature: 1.2, tau: 0.2}"};

@@ -92,6 +92,8 @@ void expect_identical(const CheckpointData& read, const CheckpointData& written)
   }
   EXPECT_EQ(read.integrator.type, written.integrator.type);
   expect_bitwise(read.integrator.values, written.integrator.values, "integrator.values");
+  EXPECT_EQ(read.barostat.type, written.barostat.type);
+  expect_bitwise(read.barostat.values, written.barostat.values, "barostat.values");
 }
 
 // --- Files -------------------------------------------------------------------------------------
@@ -177,6 +179,26 @@ TEST(Checkpoint, RoundTripIsBitwise) {
   ASSERT_TRUE(data.state.terms[1].built_at.x.empty());
   write_checkpoint(dir.path() / "run.chk", data);
   expect_identical(read_checkpoint(dir.path() / "run.chk"), data);
+}
+
+// A version-2 file (no barostat section) reads as a run without a barostat: the same bytes as
+// version 3 with an empty barostat, less its two empty fields (16 bytes), the version and the
+// content length patched and the checksum recomputed.
+TEST(Checkpoint, VersionTwoFilesReadWithoutABarostat) {
+  TempDir dir;
+  CheckpointData data = sample_checkpoint(40, 7);
+  data.barostat = {};
+  const auto file = dir.path() / "v2.chk";
+  write_checkpoint(file, data);
+  Bytes bytes = bytes_of(file);
+  bytes.erase(bytes.end() - 4 - 16, bytes.end() - 4);
+  patch(bytes, kVersionOffset, std::uint32_t{2});
+  patch(bytes, kHeaderSize - 8, std::uint64_t{bytes.size() - kHeaderSize - 4});
+  reseal(bytes);
+  write_bytes(file, bytes);
+  const CheckpointData read = read_checkpoint(file);
+  expect_identical(read, data);
+  EXPECT_TRUE(read.barostat.type.empty());
 }
 
 TEST(Checkpoint, EmptyStateRoundTrips) {
@@ -284,9 +306,10 @@ TEST_F(CheckpointFile, FutureVersion) {
   Bytes bytes = bytes_;
   patch(bytes, kVersionOffset, std::uint32_t{7});
   EXPECT_EQ(error_reading(bytes),
-            file_.string() + ": checkpoint format version 7; this novamd reads versions 1 to 2");
+            file_.string() + ": checkpoint format version 7; this novamd reads versions 1 to 3");
   reseal(bytes);
-  EXPECT_HAS(error_reading(bytes), "checkpoint format version 7; this novamd reads versions 1 to 2");
+  EXPECT_HAS(error_reading(bytes),
+             "checkpoint format version 7; this novamd reads versions 1 to 3");
 }
 
 TEST_F(CheckpointFile, ForeignByteOrder) {

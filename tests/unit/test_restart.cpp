@@ -12,8 +12,20 @@ TEST_P(CpuRestart, HalfRunsWithACheckpointMatchTheStraightRunBitwise) {
   novamd::test::expect_bitwise_restart(GetParam(), "cpu", "double", 50);
 }
 
+// At constant pressure: the box, the barostat's energy and its pending pressure sample continue
+// too (moves every 3 steps: the checkpoint falls between a measurement and its move).
+TEST(CpuRestart, StochasticCellRescalingContinuesBitwise) {
+  novamd::test::expect_bitwise_restart_of_config(
+      novamd::test::restart_config("{type: bussi, timestep: 0.005, temperature: 1.2, tau: 0.2}") +
+          "barostat: {type: c_rescale, pressure: 1.0, period: 0.2, compressibility: 0.1, "
+          "coupling: anisotropic, every: 3}\n",
+      "cpu", "double", 50);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CpuRestart,
                          ::testing::ValuesIn(novamd::test::restart_integrators()),
-                         [](const auto& info) { return novamd::test::integrator_name(info.param); });
+                         [](const auto& info) {
+                           return novamd::test::integrator_name(info.param);
+                         });
 
 }  // namespace

@@ -48,6 +48,19 @@ struct ThermoState {
   std::map<std::string, double, std::less<>> term_energy;
 };
 
+/// P_ab = (2 K_ab + W_ab) / V in energy per length^3, the kinetic tensor scaled to the reported
+/// kinetic energy (which an integrator may average over half steps), so that the trace of
+/// P_ab / 3 is the pressure.
+inline core::SymmetricTensor<double> pressure_tensor(const backend::Observables& obs,
+                                                     double volume) {
+  const double raw_kinetic = obs.kinetic.trace();
+  core::SymmetricTensor<double> p = obs.kinetic;
+  p *= raw_kinetic > 0.0 ? 2.0 * obs.kinetic_energy / raw_kinetic : 2.0;
+  p += obs.virial;
+  p *= 1.0 / volume;
+  return p;
+}
+
 /// The state from whole-system sums; `dof`: degrees of freedom for the temperature.
 inline ThermoState make_thermo_state(std::int64_t step, double time,
                                      const backend::Observables& obs, std::size_t n, double volume,
@@ -62,13 +75,8 @@ inline ThermoState make_thermo_state(std::int64_t step, double time,
   s.temperature = dof > 0 ? 2.0 * obs.kinetic_energy / (dof * units.boltzmann) : 0.0;
   s.virial = obs.virial.trace();
   s.pressure = units.pressure_scale * (2.0 * obs.kinetic_energy + s.virial) / (3.0 * volume);
-  // The kinetic tensor scaled to the reported kinetic energy (which an integrator may average
-  // over half steps), so that the trace of P_ab / 3 is the pressure.
-  const double raw_kinetic = obs.kinetic.trace();
-  s.pressure_tensor = obs.kinetic;
-  s.pressure_tensor *= raw_kinetic > 0.0 ? 2.0 * obs.kinetic_energy / raw_kinetic : 2.0;
-  s.pressure_tensor += obs.virial;
-  s.pressure_tensor *= units.pressure_scale / volume;
+  s.pressure_tensor = pressure_tensor(obs, volume);
+  s.pressure_tensor *= units.pressure_scale;
   s.thermostat_energy = thermostat_energy;
   s.conserved_energy = s.total_energy + thermostat_energy;
   s.volume = volume;

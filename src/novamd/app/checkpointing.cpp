@@ -25,6 +25,7 @@ void save_checkpoint(const std::filesystem::path& file, const io::Config& config
   data.box = {box.length().x, box.length().y, box.length().z};
   data.state = backend.save_state();
   data.integrator = integrator.save();
+  if (const auto* barostat = integrator.barostat()) data.barostat = barostat->save();
   if (writes_file) io::write_checkpoint(file, data);
 }
 

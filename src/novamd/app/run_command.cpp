@@ -67,6 +67,7 @@ std::string describe_particles(const std::vector<std::int64_t>& count,
 }
 
 std::string describe_integrator(const io::Config& config);
+std::string describe_barostat(const io::Config& config);
 
 /// "4 (grid 2 x 2: 2 blocks of targets, 2 of sources)", and how the pair forces run then.
 std::string describe_ranks(const parallel::GridShape& grid, const io::Config& config) {
@@ -100,6 +101,7 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
   for (const auto& f : config.forces) lines.push_back({"force", forces::describe(f, u)});
   lines.push_back({"neighbors", describe_neighbors(config, box, cluster_pairs)});
   lines.push_back({"integrator", describe_integrator(config)});
+  if (!config.barostat.type.empty()) lines.push_back({"barostat", describe_barostat(config)});
   if (const auto& c = config.constraints) {
     using constraints::BondConstraints;
     const std::string bonds =
@@ -144,6 +146,20 @@ std::string describe_integrator(const io::Config& config) {
   if (i.type == "bussi")
     text += fmt::format(", T = {} {}, tau {} {}", *i.temperature, u.temperature, i.tau, u.time);
   return text + fmt::format(", to step {}", config.run.steps);
+}
+
+std::string describe_barostat(const io::Config& config) {
+  const auto& b = config.barostat;
+  const auto& u = config.units;
+  const char* coupling = b.coupling == integrate::PressureCoupling::Anisotropic ? "anisotropic"
+                         : b.coupling == integrate::PressureCoupling::SemiIsotropic
+                             ? "semi-isotropic"
+                             : "isotropic";
+  return fmt::format(
+      "{} ({}), P = {:.6g} {}, period {} {}, compressibility {:.4g} per {}, "
+      "every {} steps",
+      b.type, coupling, b.pressure * u.pressure_scale, u.pressure, b.period, u.time,
+      b.compressibility / u.pressure_scale, u.pressure, b.every);
 }
 
 void print_stop(const RunResult& r, const io::Config& config) {

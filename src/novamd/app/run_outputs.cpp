@@ -50,19 +50,36 @@ bool RunOutputs::energy_due(std::int64_t step, bool last_step) const {
          due(config_.output.console.every, step);
 }
 
-analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,
-                                               integrate::Integrator& integrator) {
-  const core::Box& box = backend.box();
+backend::Observables RunOutputs::observables(backend::Backend& backend,
+                                             const integrate::Integrator& integrator) const {
   backend::Observables observables = backend.observables();
   observables.kinetic_energy = integrator.reported_kinetic_energy(observables.kinetic_energy);
   const auto tail = forces::tail_correction(config_.forces, config_.system.species, species_counts_,
-                                            box.volume());
+                                            backend.box().volume());
   observables.potential_energy += tail.energy;
   observables.virial.add_isotropic(tail.virial / 3.0);  // isotropic: a third on each axis
+  observables.term_energy.push_back(tail.energy);       // last: the tail's share (none: zero)
+  return observables;
+}
+
+integrate::PressureSample RunOutputs::pressure_sample(backend::Backend& backend,
+                                                      integrate::Integrator& integrator) {
+  const double volume = backend.box().volume();
+  const backend::Observables sums = observables(backend, integrator);
+  return {analysis::pressure_tensor(sums, volume), sums.virial, volume};
+}
+
+analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,
+                                               integrate::Integrator& integrator) {
+  const core::Box& box = backend.box();
+  backend::Observables observables = this->observables(backend, integrator);
+  const double tail_energy = observables.term_energy.back();
+  observables.term_energy.pop_back();
   const std::size_t n = backend.size();
   auto state = analysis::make_thermo_state(
       step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),
-      config_.units, integrator.degrees_of_freedom(), integrator.thermostat_energy(backend));
+      config_.units, integrator.degrees_of_freedom(),
+      integrator.reservoir_energy(backend, box.volume()));
   if (!first_conserved_) first_conserved_ = state.conserved_energy;
   state.conserved_energy_drift =
       *first_conserved_ != 0.0
@@ -73,7 +90,7 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   for (std::size_t t = 0; t < observables.term_energy.size() && t < term_columns_.size(); ++t)
     if (!term_columns_[t].empty())
       state.term_energy[term_columns_[t]] += observables.term_energy[t];
-  if (tail.energy != 0.0) state.term_energy["vdw_energy"] += tail.energy;
+  if (tail_energy != 0.0) state.term_energy["vdw_energy"] += tail_energy;
   state.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return state;

@@ -51,6 +51,11 @@ class RunOutputs {
                                                  backend::Backend& backend,
                                                  integrate::Integrator& integrator);
 
+  /// The pressure tensor (energy per length^3, tail corrections included) and the volume now,
+  /// for a barostat; the backend's energies must be current (an energy step).
+  integrate::PressureSample pressure_sample(backend::Backend& backend,
+                                            integrate::Integrator& integrator);
+
   std::int64_t thermo_rows() const { return thermo_rows_; }
   std::int64_t trajectory_frames() const { return frames_; }
 
@@ -62,6 +67,9 @@ class RunOutputs {
 
   analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
                                      integrate::Integrator& integrator);
+  /// The backend's sums with the integrator's kinetic energy and the tail corrections.
+  backend::Observables observables(backend::Backend& backend,
+                                   const integrate::Integrator& integrator) const;
   void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend);
   /// The PSF at the first output step, the LAMMPS data file at the last.
   void write_topology_files(std::int64_t step, bool last_step, backend::Backend& backend);

@@ -110,9 +110,13 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   backend_ = backend::make_backend(config_.backend, std::move(setup));
   integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
                                            {backend_->size(), held});
+  integrator_->attach_barostat(integrate::make_barostat(
+      config_.barostat, config_.integrator.timestep,
+      config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed));
   if (restart_) {
     backend_->restore_state(restart_->data.state);
     integrator_->restore(restart_->data.integrator);
+    if (auto* barostat = integrator_->barostat()) barostat->restore(restart_->data.barostat);
   } else if (held > 0) {
     backend_->constrain_initial_state();
     start_at_exact_temperature();

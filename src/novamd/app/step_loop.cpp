@@ -59,6 +59,23 @@ void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, Run
   ++result.checkpoints;
 }
 
+/// Whether the barostat (if any) reads the pressure after `step`: to measure it for the next
+/// move, or to complete the move this step made (Barostat::complete_move).
+bool pressure_due(const RunContext& run, std::int64_t step) {
+  const auto* barostat = run.integrator.barostat();
+  return barostat && (barostat->measures_after(step) || barostat->moves_at(step));
+}
+
+/// The pressure after `step` for the barostat, where it reads it then (the step computed its
+/// energies).
+void measure_pressure(RunContext& run, std::int64_t step) {
+  auto* barostat = run.integrator.barostat();
+  if (!pressure_due(run, step)) return;
+  const auto sample = run.outputs.pressure_sample(run.backend, run.integrator);
+  if (barostat->completes_after(step)) barostat->complete_move(sample);
+  if (barostat->measures_after(step)) barostat->measure(sample);
+}
+
 /// Step 0 of a fresh run: forces, output, and the integrator's start.
 void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit,
                  RunResult& result) {
@@ -67,6 +84,7 @@ void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit
   result.initial = result.final =
       run.outputs.write_due(0, last_step == 0, run.backend, run.integrator);
   if (result.initial) print_thermo_row(*result.initial);
+  measure_pressure(run, 0);
   run.integrator.start(run.backend);
 }
 
@@ -93,7 +111,8 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
   const auto start = Clock::now();
   for (std::int64_t step = first_step + 1; step <= last; ++step) {
     const bool last_step = step == last;
-    const bool energy_due = run.outputs.energy_due(step, last_step);
+    const bool pressure = pressure_due(run, step);
+    const bool energy_due = run.outputs.energy_due(step, last_step) || pressure;
     const bool checkpoint_due = (checkpoints.every > 0 && step % checkpoints.every == 0) ||
                                 (last_step && checkpoints.configured);
     const bool check_due = step % run.backend.check_interval() == 0;
@@ -101,6 +120,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     // Where nothing reads this step's state, the integrator may leave its closing kick to the
     // next step (a stop request completes it before the checkpoint below).
     const bool read = last_step || energy_due || checkpoint_due || check_due || output_due;
+    // (energy_due includes a barostat's measuring step: it reads the velocities too)
     run.integrator.step(run.backend, step,
                         energy_due ? backend::EnergyRequest::Compute : backend::EnergyRequest::Skip,
                         read ? integrate::StepEnd::Read : integrate::StepEnd::Continued);
@@ -108,6 +128,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     if (check_due || checkpoint_due || output_due)
       stop_if_unstable(run.backend, step, limit, config);
     result.last_step = step;
+    if (pressure) measure_pressure(run, step);
     if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator)) {
       progress.clear();
       print_thermo_row(*state);

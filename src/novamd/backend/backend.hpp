@@ -124,6 +124,8 @@ class Backend : public integrate::StepOperations {
   /// forces are stale until then. @throws core::RunError when a force term's cutoff would
   /// exceed half the new shortest edge.
   virtual void rescale_box(const core::Box& box) = 0;
+  /// v_a *= factor_a for every particle, axis by axis (a barostat's move).
+  virtual void scale_velocities_by_axis(core::Vec3<double> factor) = 0;
 
   /// Kinetic energy and kinetic tensor now; potential energy and virial tensor at the current
   /// positions (computed if the last evaluation skipped them).

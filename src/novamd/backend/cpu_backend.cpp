@@ -212,6 +212,13 @@ void CpuBackend::scale_velocities(double factor) {
       begin, end, integrate::ScaleVelocities{integrate::pointers_of(particles_.velocity), factor});
 }
 
+void CpuBackend::scale_velocities_by_axis(core::Vec3<double> factor) {
+  const auto [begin, end] = owned_bounds(owned());
+  for_each_particle(
+      begin, end,
+      integrate::ScaleVelocityAxes{integrate::pointers_of(particles_.velocity), factor});
+}
+
 void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, thermalize_update(noise));

@@ -33,6 +33,7 @@ class CpuBackend final : public Backend {
   void drift(double dt, integrate::VelocityCondition after) override;
   void kick_drift(double kick_dt, double drift_dt, integrate::VelocityCondition after) override;
   void scale_velocities(double factor) override;
+  void scale_velocities_by_axis(core::Vec3<double> factor) override;
   void thermalize(const integrate::VelocityNoise& noise) override;
   void thermalize_drift(const integrate::VelocityNoise& noise, double drift_dt,
                         integrate::VelocityCondition after) override;

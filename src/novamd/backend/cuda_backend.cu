@@ -233,6 +233,12 @@ class CudaBackend final : public Backend {
                       stream_.get());
   }
 
+  void scale_velocities_by_axis(core::Vec3<double> factor) override {
+    for_each_particle(static_cast<int>(owned_count()),
+                      integrate::ScaleVelocityAxes{pointers_of(device_.velocity, first()), factor},
+                      stream_.get());
+  }
+
   void thermalize(const integrate::VelocityNoise& noise) override {
     if (size() == 0) return;
     for_each_particle(static_cast<int>(owned_count()), thermalize_update(noise), stream_.get());

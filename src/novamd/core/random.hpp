@@ -39,6 +39,7 @@ enum class RandomPurpose : std::uint32_t {
   Langevin = 4,           ///< Langevin thermostat noise, index = step
   StochasticRescale = 5,  ///< Bussi stochastic velocity rescaling, index = step
   BenchmarkSetup = 6,     ///< orientations of the molecules a benchmark generates
+  Barostat = 7,           ///< stochastic cell rescaling's noise, id = axis, index = step
 };
 
 /// Four 32-bit random words: one Philox draw.

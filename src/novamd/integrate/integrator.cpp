@@ -49,6 +49,7 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         }
         break;
       case Operator::Forces:
+        if (barostat_ && barostat_->moves_at(step)) barostat_->move(ops, step);
         ops.compute_forces(energy);
         break;
       case Operator::Measure:

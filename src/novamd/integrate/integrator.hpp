@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "novamd/core/units.hpp"
+#include "novamd/integrate/barostat.hpp"
 #include "novamd/integrate/degrees_of_freedom.hpp"
 #include "novamd/integrate/integrator_settings.hpp"
 #include "novamd/integrate/integrator_state.hpp"
@@ -61,6 +62,19 @@ class Integrator {
   /// total energy + this is conserved; 0 for NVE.
   virtual double thermostat_energy(StepOperations&) { return 0.0; }
 
+  /// Runs at constant pressure: `barostat` moves the box before the force evaluation of each
+  /// step it moves at (Barostat::moves_at).
+  void attach_barostat(std::unique_ptr<Barostat> barostat) { barostat_ = std::move(barostat); }
+  /// The barostat, if any (the step loop measures the pressure for it).
+  Barostat* barostat() const { return barostat_.get(); }
+  /// What the conserved quantity adds to the total energy at volume `volume`: the thermostat's
+  /// energy, and with a barostat P0 V less the energy its moves put in.
+  double reservoir_energy(StepOperations& ops, double volume) {
+    const double thermostat = thermostat_energy(ops);
+    return barostat_ ? thermostat + barostat_->pressure_volume(volume) - barostat_->energy()
+                     : thermostat;
+  }
+
   /// The integrator's own variables, for a checkpoint.
   virtual IntegratorState save() const { return {name(), {}}; }
   /// Continues from saved variables. @throws core::InputError when they do not fit.
@@ -106,6 +120,7 @@ class Integrator {
   SystemFreedom system_;
   Splitting splitting_;
   double pending_kick_ = 0.0;  ///< the closing kick's time left to the next step (0: none)
+  std::unique_ptr<Barostat> barostat_;
 };
 
 /// The integrator `settings` ask for; `seed` keys the random streams of stochastic thermostats;

@@ -71,6 +71,17 @@ struct ScaleVelocities {
   NOVAMD_HD void operator()(int i) const { velocity.set(i, factor * velocity.get(i)); }
 };
 
+/// v_a *= factor_a, axis by axis (a barostat's move).
+struct ScaleVelocityAxes {
+  Vec3Pointers velocity;
+  core::Vec3<double> factor;
+
+  NOVAMD_HD void operator()(int i) const {
+    const auto v = velocity.get(i);
+    velocity.set(i, {v.x * factor.x, v.y * factor.y, v.z * factor.z});
+  }
+};
+
 /// x *= ratio per axis: the affine move of positions when the box edges change by `ratio`.
 struct ScalePositions {
   Vec3Pointers position;

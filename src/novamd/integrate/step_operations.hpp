@@ -5,6 +5,10 @@
 /// live (backend::Backend derives from this interface), so integrators know no backend and the
 /// backends include the per-particle updates of this room, not the integrators.
 
+#include <stdexcept>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/vec3.hpp"
 #include "novamd/integrate/velocity_noise.hpp"
 
 namespace novamd::integrate {
@@ -51,6 +55,18 @@ class StepOperations {
   }
   /// v *= factor for every particle (global thermostats).
   virtual void scale_velocities(double factor) = 0;
+  /// What a barostat's move needs (integrate/barostat.hpp): the box, the box changed with the
+  /// positions scaled by the ratio of the edges axis by axis, and the velocities scaled axis by
+  /// axis. Every backend provides them (backend::Backend); operations that cannot move the box
+  /// (test doubles) refuse.
+  virtual const core::Box& box() const { throw std::logic_error("these operations hold no box"); }
+  virtual void rescale_box(const core::Box&) {
+    throw std::logic_error("these operations cannot move the box");
+  }
+  /// v_a *= factor_a for every particle, axis by axis.
+  virtual void scale_velocities_by_axis(core::Vec3<double>) {
+    throw std::logic_error("these operations cannot scale velocities by axis");
+  }
   /// The Langevin O step (velocity_noise.hpp) for every particle; each particle's kinetic-energy
   /// change is added to its share of langevin_heat().
   virtual void thermalize(const VelocityNoise& noise) = 0;

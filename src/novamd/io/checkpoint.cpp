@@ -1,8 +1,9 @@
 /// @file checkpoint.cpp
-/// The checkpoint file format, version 2 (see checkpoint.hpp; the layout is in
+/// The checkpoint file format, version 3 (see checkpoint.hpp; the layout is in
 /// docs/file-formats.md). Version 2 stores the particles as named fields, every present field
 /// of core::ParticleFields (for_each_field); version 1 files (five fixed arrays) are still
-/// read. Values are little-endian (binary_io.hpp):
+/// read. Version 3 adds the barostat's state after the integrator's; older files hold none. Values
+/// are little-endian (binary_io.hpp):
 ///
 ///     header   "NOVAMDCK", uint32 version, uint32 byte-order mark, uint64 content length
 ///     content  a fixed sequence of fields: strings length-prefixed, arrays count-prefixed
@@ -38,7 +39,7 @@ namespace novamd::io {
 namespace {
 
 constexpr std::string_view kMagic = "NOVAMDCK";
-constexpr std::uint32_t kFormatVersion = 2;
+constexpr std::uint32_t kFormatVersion = 3;
 /// The oldest version this novamd reads.
 constexpr std::uint32_t kOldestVersion = 1;
 /// Magic (8), version (4), byte-order mark (4), content length (8).
@@ -174,6 +175,8 @@ void put_content(BinaryWriter& out, const CheckpointData& data) {
   }
   out.string(data.integrator.type);
   out.vector(data.integrator.values);
+  out.string(data.barostat.type);
+  out.vector(data.barostat.values);
 }
 
 // --- Reading -----------------------------------------------------------------------------------
@@ -350,8 +353,13 @@ CheckpointData get_content(BinaryReader& in, std::uint32_t version) {
   get_state(in, version, data.state);
   data.integrator.type = in.string("the integrator name");
   data.integrator.values = in.vector<double>("the integrator state");
+  if (version >= 3) {
+    data.barostat.type = in.string("the barostat name");
+    data.barostat.values = in.vector<double>("the barostat state");
+  }
   if (in.remaining() != 0)
-    in.corrupt(fmt::format("{} bytes after the integrator state", in.remaining()));
+    in.corrupt(fmt::format("{} bytes after the {} state", in.remaining(),
+                           version >= 3 ? "barostat" : "integrator"));
   return data;
 }
 
@@ -431,6 +439,7 @@ void check_content(const CheckpointData& data, const std::string& file) {
                  fmt::format("the list-build positions of force term {}", k), file);
   }
   check_finite(data.integrator.values, "the integrator state", file);
+  check_finite(data.barostat.values, "the barostat state", file);
 }
 
 }  // namespace

@@ -27,6 +27,8 @@ struct CheckpointData {
   std::array<double, 3> box{};
   backend::BackendState state;
   integrate::IntegratorState integrator;
+  /// The barostat's variables (type empty: none; files of version 2 and older hold none).
+  integrate::IntegratorState barostat;
 };
 
 /// Writes `data` to `file` atomically (temporary file, then rename); only a regular file (or no

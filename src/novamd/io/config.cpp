@@ -37,9 +37,9 @@ constexpr std::int64_t kMaxParticles = std::numeric_limits<std::int32_t>::max();
 /// Fractions must add up to 1 within this.
 constexpr double kFractionTolerance = 1e-6;
 
-const NameList kRootKeys{"units",    "backend",   "precision",  "seed", "system",
-                         "forces",   "neighbors", "integrator", "run",  "output",
-                         "analysis", "parallel",  "constraints"};
+const NameList kRootKeys{"units",    "backend",   "precision",   "seed",    "system",
+                         "forces",   "neighbors", "integrator",  "run",     "output",
+                         "analysis", "parallel",  "constraints", "barostat"};
 const NameList kSystemKeys{"box", "density", "species", "structure", "velocities", "topology"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
@@ -516,6 +516,13 @@ Config parse_root(const YamlReader& root) {
       constraints->fail("constraints need a molecular system",
                         "system.topology (the bonds and waters to hold come from it)");
     config.constraints = parse_constraints(*constraints);
+  }
+  if (const auto barostat = root.optional("barostat")) {
+    if (config.constraints)
+      barostat->fail("a barostat with constraints",
+                     "no constraints section: barostats scale atoms, and moving molecules' centres "
+                     "(which keeps their held distances) is not supported yet");
+    config.barostat = parse_barostat(*barostat, config.units, config.integrator);
   }
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output"))

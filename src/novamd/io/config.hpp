@@ -18,6 +18,7 @@
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/integrate/barostat.hpp"
 #include "novamd/integrate/integrator_settings.hpp"
 #include "novamd/io/topology_settings.hpp"
 #include "novamd/io/trajectory_files.hpp"
@@ -54,7 +55,7 @@ struct SystemSettings {
   /// Box edges; from `box` ([L] or [Lx, Ly, Lz] or a scalar), or derived from `density` and the
   /// particle count (cubic), or from the XYZ file's Lattice. Unset until known.
   std::optional<std::array<double, 3>> box;
-  std::optional<double> density;  ///< number density, length^-3 (alternative to box)
+  std::optional<double> density;       ///< number density, length^-3 (alternative to box)
   std::optional<double> mass_density;  ///< g/cm^3 (alternative to box and density)
   core::SpeciesTable species;          ///< declared, or the atom types of the topology file
   StructureSettings structure;         ///< neither generate nor read with a topology file
@@ -128,6 +129,8 @@ struct Config {
   std::vector<forces::ForceSettings> forces;
   neighbors::NeighborSettings neighbors;
   IntegratorSettings integrator;
+  /// Constant pressure (`barostat`); type empty: none.
+  integrate::BarostatSettings barostat;
   RunSettings run;
   OutputSettings output;
   analysis::AnalysisSettings analysis;  ///< g(r), S(q), MSD; none by default

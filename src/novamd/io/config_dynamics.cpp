@@ -9,6 +9,7 @@
 
 #include "novamd/analysis/thermo_columns.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/core/physical_scales.hpp"
 #include "novamd/io/config_quantities.hpp"
 
 namespace novamd::io {
@@ -152,6 +153,38 @@ IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSyst
     settings.tau = node.required("tau").number(ValueRange::positive());
   if (settings.type == "nose_hoover")
     settings.chain = static_cast<int>(node.integer_or("chain", 3, ValueRange::between(1, 100)));
+  return settings;
+}
+
+integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::UnitSystem& units,
+                                           const IntegratorSettings& integrator) {
+  node.expect_map();
+  node.check_keys({"type", "pressure", "period", "compressibility", "coupling", "every"});
+  integrate::BarostatSettings settings;
+  settings.type = node.required("type").choice({"c_rescale"});
+  if (!integrator.temperature)
+    node.fail(fmt::format("a barostat needs a thermostat; integrator.type is {}", integrator.type),
+              "integrator.type langevin, bussi or nose_hoover, whose temperature the barostat's "
+              "noise takes");
+  settings.pressure = parse_pressure(node.required("pressure"), units, ValueRange::any());
+  settings.period = node.required("period").number(ValueRange::positive());
+  if (const auto beta = node.optional("compressibility")) {
+    settings.compressibility = parse_compressibility(*beta, units);
+  } else if (units.name == "real") {  // liquid water's, 4.5e-5 per bar (GROMACS's default)
+    settings.compressibility =
+        4.5e-5 / 1e5 * core::physical_scales(units)->pascals_per_energy_density;
+  } else {
+    node.fail("no compressibility",
+              fmt::format("barostat.compressibility: an estimate of the isothermal "
+                          "compressibility, per {} (only real units have a default, water's)",
+                          units.pressure));
+  }
+  const std::string coupling =
+      node.choice_or("coupling", "isotropic", {"isotropic", "semi_isotropic", "anisotropic"});
+  settings.coupling = coupling == "anisotropic"      ? integrate::PressureCoupling::Anisotropic
+                      : coupling == "semi_isotropic" ? integrate::PressureCoupling::SemiIsotropic
+                                                     : integrate::PressureCoupling::Isotropic;
+  settings.every = node.integer_or("every", settings.every, ValueRange::between(1, 1e9));
   return settings;
 }
 

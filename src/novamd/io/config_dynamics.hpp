@@ -11,6 +11,11 @@ namespace novamd::io {
 /// `integrator: {type, timestep, temperature, friction, tau, chain}`.
 IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSystem& units);
 
+/// `barostat: {type, pressure, period, compressibility, coupling, every}` for a run with
+/// `integrator` (which must have a thermostat).
+integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::UnitSystem& units,
+                                           const IntegratorSettings& integrator);
+
 /// `run: {steps, walltime}`.
 RunSettings parse_run(const YamlReader& node);
 

@@ -44,15 +44,67 @@ std::optional<double> kelvin_per(const std::string& unit) {
   return std::nullopt;
 }
 
+/// Pascals per one of the named pressure units, or nothing.
+std::optional<double> pascals_per(const std::string& unit) {
+  if (unit == "Pa") return 1.0;
+  if (unit == "kPa") return 1e3;
+  if (unit == "MPa") return 1e6;
+  if (unit == "GPa") return 1e9;
+  if (unit == "bar") return 1e5;
+  if (unit == "atm") return 101325.0;
+  return std::nullopt;
+}
+
 }  // namespace
+
+double parse_pressure(const YamlReader& node, const core::UnitSystem& units,
+                      const ValueRange& range) {
+  const auto scales = core::physical_scales(units);
+  const std::string expected =
+      scales ? fmt::format(
+                   "a pressure{} in {}, or a number with a unit: atm, bar, Pa, kPa, MPa "
+                   "or GPa (\"1 bar\")",
+                   range.describe(), units.pressure)
+             : fmt::format("a pressure{} in {} (reduced units have no pascals)", range.describe(),
+                           units.pressure);
+  const auto quantity = value_and_unit(node, expected);
+  if (!quantity) return node.number(range) / units.pressure_scale;
+  if (!scales) node.fail(fmt::format("'{}' has a unit", node.node().Scalar()), expected);
+  const auto pascals = pascals_per(quantity->second);
+  if (!pascals) node.fail(fmt::format("unknown pressure unit '{}'", quantity->second), expected);
+  const double value = quantity->first * *pascals / scales->pascals_per_energy_density;
+  check_range(node, value * units.pressure_scale, range, expected);
+  return value;
+}
+
+double parse_compressibility(const YamlReader& node, const core::UnitSystem& units) {
+  const auto scales = core::physical_scales(units);
+  const std::string expected =
+      scales ? fmt::format(
+                   "a compressibility > 0 per {}, or a number with a unit: /atm, /bar, "
+                   "/Pa, /kPa, /MPa or /GPa (\"4.5e-5 /bar\")",
+                   units.pressure)
+             : fmt::format("a compressibility > 0 per {}", units.pressure);
+  const auto quantity = value_and_unit(node, expected);
+  if (!quantity) return node.number(ValueRange::positive()) * units.pressure_scale;
+  const std::string& unit = quantity->second;
+  const auto pascals =
+      unit.size() > 1 && unit[0] == '/' ? pascals_per(unit.substr(1)) : std::nullopt;
+  if (!scales || !pascals)
+    node.fail(fmt::format("unknown compressibility unit '{}'", unit), expected);
+  const double value = quantity->first / *pascals * scales->pascals_per_energy_density;
+  check_range(node, value, ValueRange::positive(), expected);
+  return value;
+}
 
 double parse_temperature(const YamlReader& node, const core::UnitSystem& units,
                          const ValueRange& range) {
   const auto scales = core::physical_scales(units);
   const std::string expected =
-      scales ? fmt::format("a temperature{} in {}, or a number with a unit: K, eV, keV or MeV "
-                           "(\"1.2e7 K\")",
-                           range.describe(), units.temperature)
+      scales ? fmt::format(
+                   "a temperature{} in {}, or a number with a unit: K, eV, keV or MeV "
+                   "(\"1.2e7 K\")",
+                   range.describe(), units.temperature)
              : fmt::format("a number{} (reduced units have no kelvin)", range.describe());
   const auto quantity = value_and_unit(node, expected);
   if (!quantity) return node.number(range);
@@ -68,9 +120,10 @@ DensitySetting parse_density(const YamlReader& node, const core::UnitSystem& uni
   const auto scales = core::physical_scales(units);
   const std::string per_volume = fmt::format("{}^-3", units.length);
   const std::string expected =
-      scales ? fmt::format("a number density > 0 in {} (5e-8 or \"5e-8 {}\"), or a mass density "
-                           "> 0 (\"1.2e9 g/cm^3\" or \"1.2e12 kg/m^3\")",
-                           per_volume, per_volume)
+      scales ? fmt::format(
+                   "a number density > 0 in {} (5e-8 or \"5e-8 {}\"), or a mass density "
+                   "> 0 (\"1.2e9 g/cm^3\" or \"1.2e12 kg/m^3\")",
+                   per_volume, per_volume)
              : fmt::format("a number density > 0 in {}", per_volume);
   const auto quantity = value_and_unit(node, expected);
   if (!quantity) return {node.number(ValueRange::positive()), false};

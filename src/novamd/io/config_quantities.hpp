@@ -13,6 +13,16 @@ namespace novamd::io {
 double parse_temperature(const YamlReader& node, const core::UnitSystem& units,
                          const ValueRange& range);
 
+/// A pressure in energy per length^3 (the unit system's internal unit): a number in the unit
+/// system's pressure unit (atm in real units, as the thermo output reports it), or "VALUE UNIT"
+/// with UNIT one of atm, bar, Pa, kPa, MPa, GPa (not in lj units).
+double parse_pressure(const YamlReader& node, const core::UnitSystem& units,
+                      const ValueRange& range);
+
+/// A compressibility in length^3 per energy: a number per the unit system's pressure unit, or
+/// "VALUE /UNIT" with UNIT a pressure unit of parse_pressure ("4.5e-5 /bar"; not in lj units).
+double parse_compressibility(const YamlReader& node, const core::UnitSystem& units);
+
 /// `system.density`: particles per volume, or a mass density.
 struct DensitySetting {
   double value = 0.0;

@@ -1,0 +1,116 @@
+#include "novamd/integrate/barostat.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "novamd/core/error.hpp"
+#include "novamd/core/random.hpp"
+
+namespace novamd::integrate {
+namespace {
+
+/// The state's values: the energy, then the sample (6 pressure components, 6 virial
+/// components, the volume), then whether it was measured (1 or 0).
+constexpr std::size_t kStateValues = 1 + 2 * core::kTensorComponents + 1 + 1;
+
+/// Half of sum_a W_aa d(ln L_a): one end of the trapezoid for U's change in a move.
+double half_work(const core::SymmetricTensor<double>& W, const core::Vec3<double>& log_mu) {
+  return 0.5 * (W.c[0] * log_mu.x + W.c[1] * log_mu.y + W.c[2] * log_mu.z);
+}
+
+}  // namespace
+
+void Barostat::move(StepOperations& ops, std::int64_t step) {
+  if (!measured_) return;
+  const core::Box box = ops.box();
+  const double volume = box.volume();
+  const core::Vec3<double> log_mu = log_scaling(sample_, volume, step);
+  const core::Vec3<double> mu{std::exp(log_mu.x), std::exp(log_mu.y), std::exp(log_mu.z)};
+  const auto& L = box.length();
+  const core::Box next(L.x * mu.x, L.y * mu.y, L.z * mu.z);
+  // What the move does to K + U + P0 V: K's share on each axis (a third of K: the velocities'
+  // distribution is isotropic) times 1/mu_a^2 - 1; P0 dV; and the first half of U's trapezoid,
+  // -W_aa d(ln L_a) / 2 with the sample's virial (complete_move adds the other half).
+  const double kinetic_third = ops.kinetic_energy() / 3.0;
+  energy_ +=
+      kinetic_third * (1.0 / (mu.x * mu.x) + 1.0 / (mu.y * mu.y) + 1.0 / (mu.z * mu.z) - 3.0) +
+      settings_.pressure * (next.volume() - volume) - half_work(sample_.virial, log_mu);
+  ops.rescale_box(next);
+  ops.scale_velocities_by_axis({1.0 / mu.x, 1.0 / mu.y, 1.0 / mu.z});
+  measured_ = false;
+  moved_log_ = log_mu;
+  moved_ = true;
+}
+
+void Barostat::complete_move(const PressureSample& after) {
+  if (!moved_) return;
+  energy_ -= half_work(after.virial, moved_log_);
+  moved_ = false;
+}
+
+IntegratorState Barostat::save() const {
+  IntegratorState state{name(), {energy_}};
+  for (int k = 0; k < core::kTensorComponents; ++k) state.values.push_back(sample_.pressure.c[k]);
+  for (int k = 0; k < core::kTensorComponents; ++k) state.values.push_back(sample_.virial.c[k]);
+  state.values.push_back(sample_.volume);
+  state.values.push_back(measured_ ? 1.0 : 0.0);
+  return state;
+}
+
+void Barostat::restore(const IntegratorState& state) {
+  if (state.type != name())
+    throw core::InputError(
+        fmt::format("the checkpoint's barostat is '{}'; this run's barostat.type is {}",
+                    state.type.empty() ? "none" : state.type, name()));
+  if (state.values.size() != kStateValues)
+    throw core::InputError(fmt::format("the checkpoint's {} state has {} values; expected {}",
+                                       name(), state.values.size(), kStateValues));
+  std::size_t at = 0;
+  energy_ = state.values[at++];
+  for (int k = 0; k < core::kTensorComponents; ++k) sample_.pressure.c[k] = state.values[at++];
+  for (int k = 0; k < core::kTensorComponents; ++k) sample_.virial.c[k] = state.values[at++];
+  sample_.volume = state.values[at++];
+  measured_ = state.values[at] != 0.0;
+}
+
+core::Vec3<double> StochasticCellRescale::log_scaling(const PressureSample& sample, double volume,
+                                                      std::int64_t step) const {
+  const BarostatSettings& s = settings();
+  const double dt = static_cast<double>(s.every) * dt_;
+  const double rate = s.compressibility * dt / s.period;  // beta_T dt / tau_p
+  const auto& P = sample.pressure;
+  const core::RandomStream stream(seed_, core::RandomPurpose::Barostat);
+  const auto index = static_cast<std::uint64_t>(step);
+  // d(ln V) for a pressure p over a share `share` of the volume's freedom: the drift and the
+  // noise of the paper's equation, with beta_T and the noise's variance in proportion.
+  const auto d_log_volume = [&](double p, double share, std::uint32_t axis) {
+    const double noise = stream.normal(axis, index).first;
+    return -share * rate * (s.pressure - p) + std::sqrt(2.0 * share * rate * kT_ / volume) * noise;
+  };
+  switch (s.coupling) {
+    case PressureCoupling::Isotropic: {
+      const double d = d_log_volume(P.trace() / 3.0, 1.0, 0) / 3.0;
+      return {d, d, d};
+    }
+    case PressureCoupling::SemiIsotropic: {
+      const double xy = d_log_volume(0.5 * (P.c[0] + P.c[1]), 2.0 / 3.0, 0) / 2.0;
+      return {xy, xy, d_log_volume(P.c[2], 1.0 / 3.0, 1)};
+    }
+    case PressureCoupling::Anisotropic:
+      return {d_log_volume(P.c[0], 1.0 / 3.0, 0), d_log_volume(P.c[1], 1.0 / 3.0, 1),
+              d_log_volume(P.c[2], 1.0 / 3.0, 2)};
+  }
+  throw std::logic_error("c_rescale: unknown coupling");
+}
+
+std::unique_ptr<Barostat> make_barostat(const BarostatSettings& settings, double dt, double kT,
+                                        std::uint64_t seed) {
+  if (settings.type.empty()) return nullptr;
+  if (settings.type == "c_rescale")
+    return std::make_unique<StochasticCellRescale>(settings, dt, kT, seed);
+  throw std::logic_error("barostat: unknown type " + settings.type);
+}
+
+}  // namespace novamd::integrate

@@ -1,0 +1,304 @@
+// Barostats (integrate/barostat.hpp): the `barostat` config section and pressures with units;
+// stochastic cell rescaling's moves against the equation of Bernetti and Bussi, J. Chem. Phys.
+// 153, 114107 (2020), over many draws (drift and variance of ln V), its couplings, and the
+// energy its moves put in.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "novamd/core/error.hpp"
+#include "novamd/integrate/barostat.hpp"
+#include "novamd/io/config.hpp"
+#include "support/expect_has.hpp"
+
+namespace {
+
+using novamd::core::Box;
+using novamd::core::Vec3;
+using novamd::integrate::BarostatSettings;
+using novamd::integrate::PressureCoupling;
+using novamd::integrate::PressureSample;
+
+constexpr double kAtmPerInternal = novamd::core::kAtmPerKcalPerMolPerA3;
+
+/// An LJ liquid (or, with `real`, argon in real units) with a Langevin thermostat and
+/// `barostat` (a YAML map, or empty for none).
+std::string config_with(const std::string& barostat, bool real = false,
+                        const std::string& integrator =
+                            "{type: langevin, timestep: 0.005, temperature: 1.5, friction: 1.0}") {
+  const std::string units = real ? "real" : "lj";
+  return "units: " + units + R"(
+system:
+  density: 0.7
+  species: [{name: A, mass: 1.0}]
+  structure: {generate: {lattice: fcc, cells: 4, fractions: {A: 1.0}}}
+forces:
+  - lennard_jones: {pairs: [{types: [A, A], epsilon: 1.0, sigma: 1.0}], cutoff: 2.5}
+integrator: )" +
+         integrator + "\nrun: {steps: 10}\n" +
+         (barostat.empty() ? "" : "barostat: " + barostat + "\n");
+}
+
+std::string input_error(const std::string& yaml) {
+  try {
+    novamd::io::parse_config(yaml, "npt.yaml");
+  } catch (const novamd::core::InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return {};
+}
+
+TEST(BarostatConfig, ReadsEveryKeyInTheRunsUnits) {
+  const auto config = novamd::io::parse_config(
+      config_with("{type: c_rescale, pressure: 2.0, period: 0.5, compressibility: 0.1, "
+                  "coupling: anisotropic, every: 4}"),
+      "npt.yaml");
+  const BarostatSettings& b = config.barostat;
+  EXPECT_EQ(b.type, "c_rescale");
+  EXPECT_DOUBLE_EQ(b.pressure, 2.0);  // lj: epsilon / sigma^3 is the internal unit
+  EXPECT_DOUBLE_EQ(b.period, 0.5);
+  EXPECT_DOUBLE_EQ(b.compressibility, 0.1);
+  EXPECT_EQ(b.coupling, PressureCoupling::Anisotropic);
+  EXPECT_EQ(b.every, 4);
+  EXPECT_TRUE(novamd::io::parse_config(config_with(""), "nvt.yaml").barostat.type.empty());
+}
+
+// In real units a bare pressure is in atm (the thermo output's unit); "1 bar" is 1e5 Pa, and
+// one kcal/mol/A^3 is 4184 J / (N_A 1e-30 m^3) = 6.9477e9 Pa. The default compressibility is
+// water's, 4.5e-5 per bar.
+TEST(BarostatConfig, PressuresTakeUnitsInRealUnits) {
+  const std::string thermostat = "{type: bussi, timestep: 2.0, temperature: 300, tau: 100}";
+  const auto atm = novamd::io::parse_config(
+      config_with("{type: c_rescale, pressure: 1.0, period: 1000}", true, thermostat), "a.yaml");
+  EXPECT_NEAR(atm.barostat.pressure * kAtmPerInternal, 1.0, 1e-12);
+  const double pascals_per_internal = 4184.0 / (6.02214076e23 * 1e-30);
+  EXPECT_NEAR(atm.barostat.compressibility, 4.5e-5 / 1e5 * pascals_per_internal, 1e-12);
+  const auto bar = novamd::io::parse_config(
+      config_with("{type: c_rescale, pressure: \"1 bar\", period: 1000, compressibility: \"4.5e-5 "
+                  "/bar\"}",
+                  true, thermostat),
+      "b.yaml");
+  EXPECT_NEAR(bar.barostat.pressure * pascals_per_internal, 1e5, 1e-6);
+  EXPECT_NEAR(bar.barostat.pressure * kAtmPerInternal, 1e5 / 101325.0, 1e-12);
+  EXPECT_NEAR(bar.barostat.compressibility, atm.barostat.compressibility, 1e-15);
+  const auto mpa = novamd::io::parse_config(
+      config_with("{type: c_rescale, pressure: \"0.1 MPa\", period: 1000}", true, thermostat),
+      "c.yaml");
+  EXPECT_NEAR(mpa.barostat.pressure, bar.barostat.pressure, 1e-15);
+}
+
+TEST(BarostatConfig, BadInputNamesTheKeyAndWhatIsExpected) {
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: 2.0, period: 0.5, "
+                                     "compressibility: 0.1}",
+                                     false, "{type: velocity_verlet, timestep: 0.005}")),
+             "needs a thermostat");
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: 2.0, period: 0.5}")),
+             "compressibility");
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: \"2 bar\", period: 0.5, "
+                                     "compressibility: 0.1}")),
+             "reduced units have no pascals");
+  EXPECT_HAS(input_error(config_with("{type: berendsen, pressure: 2.0, period: 0.5}")),
+             "barostat.type");
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: 2.0, period: 0.5, "
+                                     "compressibility: 0.1, coupling: triclinic}")),
+             "coupling");
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: 2.0, period: -1, "
+                                     "compressibility: 0.1}")),
+             "period");
+  const std::string thermostat = "{type: bussi, timestep: 2.0, temperature: 300, tau: 100}";
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: \"1 psi\", period: 1000}", true,
+                                     thermostat)),
+             "unknown pressure unit 'psi'");
+}
+
+/// Step operations that hold a box and record what a move does to it.
+class BoxOperations final : public novamd::integrate::StepOperations {
+ public:
+  explicit BoxOperations(Box box) : box_(box) {}
+  void compute_forces(novamd::integrate::EnergyRequest) override {}
+  void kick(double) override {}
+  void drift(double, novamd::integrate::VelocityCondition) override {}
+  void scale_velocities(double) override {}
+  void thermalize(const novamd::integrate::VelocityNoise&) override {}
+  double langevin_heat() override { return 0.0; }
+  double kinetic_energy() override { return 1.0; }
+  const Box& box() const override { return box_; }
+  void rescale_box(const Box& box) override { box_ = box; }
+  void scale_velocities_by_axis(Vec3<double> factor) override { velocity_factor = factor; }
+  Vec3<double> velocity_factor{};
+
+ private:
+  Box box_;
+};
+
+BarostatSettings settings(PressureCoupling coupling) {
+  BarostatSettings s;
+  s.type = "c_rescale";
+  s.pressure = 2.0;
+  s.period = 0.5;
+  s.compressibility = 0.1;
+  s.coupling = coupling;
+  s.every = 5;
+  return s;
+}
+
+struct Moves {
+  std::vector<Vec3<double>> log_edges;  ///< ln(L'_a / L_a) of each move
+  double energy = 0.0;                  ///< the barostat's energy after the last move
+  Vec3<double> velocity_factor{};       ///< of the last move
+};
+
+/// `count` moves from the same box and pressure sample (a fresh barostat each, steps 5, 10, ...:
+/// independent draws).
+Moves moves(PressureCoupling coupling, const PressureSample& sample, int count) {
+  Moves out;
+  const Box box(10.0, 11.0, 12.0);
+  for (int k = 1; k <= count; ++k) {
+    auto barostat = novamd::integrate::make_barostat(settings(coupling), 0.005, 1.5, 9);
+    BoxOperations ops(box);
+    barostat->measure(sample);
+    barostat->move(ops, 5 * k);
+    const auto& L = ops.box().length();
+    out.log_edges.push_back({std::log(L.x / box.length().x), std::log(L.y / box.length().y),
+                             std::log(L.z / box.length().z)});
+    out.energy = barostat->energy();
+    out.velocity_factor = ops.velocity_factor;
+  }
+  return out;
+}
+
+PressureSample sample_of(double xx, double yy, double zz) {
+  PressureSample s;
+  s.pressure.c[0] = xx;
+  s.pressure.c[1] = yy;
+  s.pressure.c[2] = zz;
+  s.volume = 1320.0;
+  return s;
+}
+
+// d ln V = -(beta_T / tau_p)(P0 - P) dt + sqrt(2 kT beta_T dt / (V tau_p)) N(0, 1),
+// dt = every x time step: over 40,000 independent moves the mean of d ln V matches the drift
+// within 5 standard errors and its variance the noise's within 5 of its standard errors
+// (sqrt(2 / n) relative, for a normal variate).
+TEST(StochasticCellRescale, IsotropicMovesFollowThePapersEquation) {
+  const int n = 40000;
+  const double V = 1320.0, kT = 1.5, rate = 0.1 * 5 * 0.005 / 0.5;
+  const double p = 2.6;  // above P0: the box grows on average
+  const Moves m = moves(PressureCoupling::Isotropic, sample_of(p, p, p), n);
+  double mean = 0.0, square = 0.0;
+  for (const auto& e : m.log_edges) {
+    // One factor for the three edges (ln of ratios of rounded edges: 1e-12 apart at most).
+    EXPECT_NEAR(e.x, e.y, 1e-12);
+    EXPECT_NEAR(e.x, e.z, 1e-12);
+    const double d = e.x + e.y + e.z;
+    mean += d;
+    square += d * d;
+  }
+  mean /= n;
+  const double variance = square / n - mean * mean;
+  const double drift = -rate * (2.0 - p);
+  const double noise = 2.0 * kT * rate / V;
+  EXPECT_GT(drift, 0.0);
+  EXPECT_NEAR(mean, drift, 5.0 * std::sqrt(noise / n));
+  EXPECT_NEAR(variance, noise, 5.0 * std::sqrt(2.0 / n) * noise);
+  // The velocities scale inversely to the edges.
+  const auto& last = m.log_edges.back();
+  EXPECT_NEAR(m.velocity_factor.x, std::exp(-last.x), 1e-15);
+}
+
+// Each edge on its own (anisotropic): ln L_a moves with the pressure along a, a third of the
+// compressibility and of the noise's variance each; semi-isotropic: x and y together (their
+// mean pressure, two thirds of the volume's freedom), z alone.
+TEST(StochasticCellRescale, AnisotropicAndSemiIsotropicMovesTakeTheirAxesPressures) {
+  const int n = 40000;
+  const double V = 1320.0, kT = 1.5, rate = 0.1 * 5 * 0.005 / 0.5;
+  const PressureSample sample = sample_of(1.0, 2.0, 3.5);
+  const Moves aniso = moves(PressureCoupling::Anisotropic, sample, n);
+  const double p[3] = {1.0, 2.0, 3.5};
+  for (int a = 0; a < 3; ++a) {
+    double mean = 0.0, square = 0.0;
+    for (const auto& e : aniso.log_edges) {
+      const double d = a == 0 ? e.x : a == 1 ? e.y : e.z;
+      mean += d;
+      square += d * d;
+    }
+    mean /= n;
+    const double variance = square / n - mean * mean;
+    const double noise = 2.0 * kT * rate / (3.0 * V);
+    EXPECT_NEAR(mean, -rate / 3.0 * (2.0 - p[a]), 5.0 * std::sqrt(noise / n)) << a;
+    EXPECT_NEAR(variance, noise, 5.0 * std::sqrt(2.0 / n) * noise) << a;
+  }
+  const Moves semi = moves(PressureCoupling::SemiIsotropic, sample, n);
+  double mean_xy = 0.0;
+  for (const auto& e : semi.log_edges) {
+    EXPECT_NEAR(e.x, e.y, 1e-12);
+    mean_xy += e.x + e.y;
+  }
+  mean_xy /= n;
+  const double noise_xy = 2.0 * kT * rate * (2.0 / 3.0) / V;
+  EXPECT_NEAR(mean_xy, -rate * 2.0 / 3.0 * (2.0 - 1.5), 5.0 * std::sqrt(noise_xy / n));
+}
+
+// A move adds to the barostat's energy what it does to K + U + P0 V: K's share (K / 3 per axis,
+// K = 1 here) times 1 / mu_a^2 - 1, P0 (V' - V), and for U the trapezoid
+// -(W_aa + W'_aa) / 2 ln mu_a of the virials before (the sample) and after (complete_move).
+TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
+  auto barostat =
+      novamd::integrate::make_barostat(settings(PressureCoupling::Anisotropic), 0.005, 1.5, 9);
+  BoxOperations ops(Box(10.0, 11.0, 12.0));
+  PressureSample before = sample_of(1.0, 2.0, 3.5), after = sample_of(0.0, 0.0, 0.0);
+  const double w_before[3] = {100.0, -50.0, 20.0}, w_after[3] = {90.0, -40.0, 30.0};
+  for (int a = 0; a < 3; ++a) {
+    before.virial.c[a] = w_before[a];
+    after.virial.c[a] = w_after[a];
+  }
+  barostat->measure(before);
+  EXPECT_FALSE(barostat->completes_after(5));
+  barostat->move(ops, 5);
+  EXPECT_TRUE(barostat->completes_after(5));
+  const auto& L = ops.box().length();
+  const double mu[3] = {L.x / 10.0, L.y / 11.0, L.z / 12.0};
+  double expected = 2.0 * (L.x * L.y * L.z - 1320.0);
+  for (int a = 0; a < 3; ++a)
+    expected += (1.0 / 3.0) * (1.0 / (mu[a] * mu[a]) - 1.0) - 0.5 * w_before[a] * std::log(mu[a]);
+  EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
+  barostat->complete_move(after);
+  for (int a = 0; a < 3; ++a) expected -= 0.5 * w_after[a] * std::log(mu[a]);
+  EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
+  EXPECT_FALSE(barostat->completes_after(5));
+  barostat->complete_move(after);  // once only
+  EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
+  // No sample since the last move: the next move does nothing.
+  const Box moved = ops.box();
+  barostat->move(ops, 10);
+  EXPECT_EQ(ops.box().length().x, moved.length().x);
+  EXPECT_FALSE(barostat->completes_after(10));
+}
+
+TEST(StochasticCellRescale, StateRoundTripsAndRefusesAnotherBarostats) {
+  auto barostat =
+      novamd::integrate::make_barostat(settings(PressureCoupling::Isotropic), 0.005, 1.5, 9);
+  BoxOperations ops(Box(10.0, 11.0, 12.0));
+  barostat->measure(sample_of(2.5, 2.5, 2.5));
+  barostat->move(ops, 5);
+  barostat->measure(sample_of(1.5, 1.5, 1.5));
+  const auto state = barostat->save();
+  auto again =
+      novamd::integrate::make_barostat(settings(PressureCoupling::Isotropic), 0.005, 1.5, 9);
+  again->restore(state);
+  EXPECT_EQ(again->save().values, state.values);
+  EXPECT_THROW(again->restore({"mttk", state.values}), novamd::core::InputError);
+  EXPECT_THROW(again->restore({"c_rescale", {1.0}}), novamd::core::InputError);
+  // The restored barostat moves as the original does.
+  BoxOperations a(Box(10.0, 11.0, 12.0)), b(Box(10.0, 11.0, 12.0));
+  barostat->move(a, 10);
+  again->move(b, 10);
+  EXPECT_EQ(a.box().length().z, b.box().length().z);
+  EXPECT_NE(a.box().length().z, 12.0);
+}
+
+}  // namespace
