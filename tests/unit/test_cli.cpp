@@ -56,6 +56,7 @@ TEST(Cli, ExamplesRunShortened) {
       {"lj_liquid.yaml", ""},
       {"lj_binary_mixture.yaml", ""},
       {"lj_nvt.yaml", ""},
+      {"lj_npt.yaml", ""},
       {"peptide/peptide.yaml", ""},
       {"amber-dipeptide/dipeptide.yaml", ""},
       {"peptide/peptide_pme.yaml", ""},
