@@ -145,6 +145,32 @@ TEST(Cli, RealUnitRunsReportNanosecondsPerDay) {
   EXPECT_EQ(reduced.output.find("ns/day"), std::string::npos) << reduced.output;
 }
 
+// mass_density: total mass over volume, g/cm^3 in real units (LAMMPS's `density`): the water
+// example's 1,000 SPC/E waters (O 15.9994, H 1.008 g/mol) in its 31.0429889099 A box are
+// 18,015.4 g/mol / (N_A 29,915.3 A^3 1e-24 cm^3/A^3) = 0.99999 g/cm^3; `density` stays the
+// number density (3,000 atoms over the volume).
+TEST(Cli, MassDensityIsGramsPerCubicCentimetreInRealUnits) {
+  TempDir dir;
+  const auto result = run_novamd("run " NOVAMD_SOURCE_DIR
+                                 "/examples/water/water_pme.yaml --backend cpu --steps 0 "
+                                 "--set output.trajectory=[] "
+                                 "--set output.thermo.columns=[density,mass_density]",
+                                 dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::filesystem::path thermo;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    if (entry.path().extension() == ".csv") thermo = entry.path();
+  const auto lines = read_lines(thermo);
+  ASSERT_EQ(lines.size(), 2u);
+  const auto values = parse_row(lines[1]);
+  ASSERT_EQ(values.size(), 10u);
+  const double volume = std::pow(31.0429889099, 3);
+  EXPECT_NEAR(values[8], 3000.0 / volume, 1e-15);
+  const double grams = 1000.0 * (15.9994 + 2.0 * 1.008) / 6.02214076e23;
+  EXPECT_NEAR(values[9], grams / (volume * 1e-24), 1e-12);
+  EXPECT_NEAR(values[9], 1.0, 1e-3);
+}
+
 TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   TempDir dir;
   dir.write("two.yaml", kTwoIons);

@@ -39,6 +39,8 @@ struct ThermoState {
   core::SymmetricTensor<double> pressure_tensor;  ///< xx, yy, zz, xy, xz, yz
   double volume = 0.0;
   std::size_t particles = 0;
+  /// Total mass per volume in the column's unit (mass_density; filled in by the run).
+  double mass_density = 0.0;
   // Filled in by the run, for the extra columns:
   double conserved_energy_drift = 0.0;
   std::int64_t neighbor_list_builds = 0;
@@ -96,6 +98,7 @@ inline double thermo_value(const ThermoState& s, std::string_view column) {
         column.substr(1) == core::kTensorComponentNames[k])
       return s.pressure_tensor.c[k];
   if (column == "density") return static_cast<double>(s.particles) / s.volume;
+  if (column == "mass_density") return s.mass_density;
   if (column == "kinetic_energy_per_particle") return s.kinetic_energy / n;
   if (column == "potential_energy_per_particle") return s.potential_energy / n;
   if (column == "total_energy_per_particle") return s.total_energy / n;

@@ -10,8 +10,8 @@ namespace novamd::analysis {
 
 /// Always written, in this order.
 inline const std::vector<std::string> kStandardThermoColumns{
-    "step",           "time",     "temperature",     "kinetic_energy", "potential_energy",
-    "total_energy",   "pressure", "conserved_energy"};
+    "step",         "time",     "temperature",     "kinetic_energy", "potential_energy",
+    "total_energy", "pressure", "conserved_energy"};
 
 /// May be added, in the order the user lists them:
 ///   thermostat_energy       energy the thermostat has taken out (conserved - total)
@@ -19,6 +19,8 @@ inline const std::vector<std::string> kStandardThermoColumns{
 ///   virial                  sum over pairs of r_ij . f_ij (the virial tensor's trace)
 ///   pxx, pyy, pzz, pxy, pxz, pyz  the pressure tensor (2 K_ab + W_ab) / V (analysis/thermo.hpp)
 ///   volume, density         box volume and number density
+///   mass_density            total mass over volume: g/cm^3 in real and nuclear units, m/sigma^3
+///                           in lj units (LAMMPS's `density`)
 ///   kinetic_energy_per_particle, potential_energy_per_particle, total_energy_per_particle
 ///   neighbor_list_builds    list builds so far, over all force terms
 ///   wall_time               seconds since the run started (this process)
@@ -37,6 +39,7 @@ inline const std::vector<std::string> kExtraThermoColumns{"thermostat_energy",
                                                           "pyz",
                                                           "volume",
                                                           "density",
+                                                          "mass_density",
                                                           "kinetic_energy_per_particle",
                                                           "potential_energy_per_particle",
                                                           "total_energy_per_particle",

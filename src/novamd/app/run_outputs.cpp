@@ -5,6 +5,7 @@
 #include "novamd/app/console.hpp"
 #include "novamd/app/output_plan.hpp"
 #include "novamd/app/plasma_report.hpp"
+#include "novamd/core/physical_scales.hpp"
 #include "novamd/io/lammps_data_writer.hpp"
 #include "novamd/io/psf_writer.hpp"
 #include "novamd/io/trajectory_files.hpp"
@@ -30,6 +31,13 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
       energy_watch_(config.run.max_energy_drift) {
   if (term_columns_.empty())
     for (const auto& f : config.forces) term_columns_.push_back(forces::energy_column(f));
+  // The total mass from the species (hydrogen mass repartitioning moves mass between particles
+  // and keeps the total); g/cm^3 per mass unit per length unit^3 where the units have a scale.
+  const auto& species = config.system.species;
+  for (int t = 0; t < species.size() && static_cast<std::size_t>(t) < species_counts_.size(); ++t)
+    total_mass_ += species[t].mass * static_cast<double>(species_counts_[t]);
+  if (const auto scales = core::physical_scales(config.units))
+    mass_density_scale_ = scales->grams_per_mass / std::pow(scales->centimetres_per_length, 3);
   // Molecular outputs: only on the writing rank (every rank gathers the particles alike).
   if (writes_files && config.system.topology &&
       (config.output.topology_file || config.output.data_file))
@@ -86,6 +94,7 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
           ? (state.conserved_energy - *first_conserved_) / std::abs(*first_conserved_)
           : 0.0;
   state.neighbor_list_builds = backend.neighbor_list_builds();
+  state.mass_density = mass_density_scale_ * total_mass_ / box.volume();
   state.plasma = plasma_ ? &*plasma_ : nullptr;
   for (std::size_t t = 0; t < observables.term_energy.size() && t < term_columns_.size(); ++t)
     if (!term_columns_[t].empty())

@@ -76,6 +76,8 @@ class RunOutputs {
 
   const io::Config& config_;
   std::vector<std::int64_t> species_counts_;
+  double total_mass_ = 0.0;          ///< in mass units
+  double mass_density_scale_ = 1.0;  ///< the mass_density column's unit per mass / length^3
   std::optional<analysis::PlasmaParameters> plasma_;
   std::vector<std::string> term_columns_;
   /// A molecular system's species, terms and names for the PSF and LAMMPS data outputs.
