@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "novamd/core/error.hpp"
 #include "novamd/integrate/barostat.hpp"
 #include "novamd/io/config.hpp"
+#include "support/cli_runner.hpp"
+#include "support/example_systems.hpp"
 #include "support/expect_has.hpp"
 
 namespace {
@@ -113,6 +116,35 @@ TEST(BarostatConfig, BadInputNamesTheKeyAndWhatIsExpected) {
   EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: \"1 psi\", period: 1000}", true,
                                      thermostat)),
              "unknown pressure unit 'psi'");
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: 1.0, period: 1000, "
+                                     "compressibility: \"4.5e-5 bar\"}",
+                                     true, thermostat)),
+             "unknown compressibility unit 'bar'");
+  EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: 1.0, period: 1000, "
+                                     "compressibility: \"4.5e-5 /psi\"}",
+                                     true, thermostat)),
+             "unknown compressibility unit 'psi'");
+}
+
+// A barostat scales atoms; with held distances it would have to move molecules' centres, which
+// it cannot yet: refused at setup, naming the key, in the CLI with exit code 2 and no file.
+TEST(BarostatConfig, ConstraintsAreRefusedUntilMoleculesMoveWhole) {
+  const std::string water = novamd::test::kWaterExampleSystem +
+                            "forces:\n  - lennard_jones: {cutoff: 9.0}\n"
+                            "integrator: {type: bussi, timestep: 2.0, temperature: 300, tau: 100}\n"
+                            "constraints: {}\n"
+                            "barostat: {type: c_rescale, pressure: \"1 bar\", period: 1000}\n"
+                            "run: {steps: 10}\noutput: {thermo: {every: 1, file: thermo.csv}}\n";
+  const std::string message = input_error(water);
+  EXPECT_HAS(message, "barostat");
+  EXPECT_HAS(message, "constraints");
+  novamd::test::TempDir dir;
+  dir.write("npt.yaml", water);
+  const auto run = novamd::test::run_novamd("run npt.yaml", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_HAS(run.output, "npt.yaml");
+  EXPECT_HAS(run.output, "barostat");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
 }
 
 /// Step operations that hold a box and record what a move does to it.

@@ -58,31 +58,32 @@ bool RunOutputs::energy_due(std::int64_t step, bool last_step) const {
          due(config_.output.console.every, step);
 }
 
-backend::Observables RunOutputs::observables(backend::Backend& backend,
-                                             const integrate::Integrator& integrator) const {
-  backend::Observables observables = backend.observables();
-  observables.kinetic_energy = integrator.reported_kinetic_energy(observables.kinetic_energy);
+RunOutputs::Sums RunOutputs::sums(backend::Backend& backend,
+                                  const integrate::Integrator& integrator) const {
+  Sums sums{backend.observables(), 0.0};
+  auto& o = sums.observables;
+  o.kinetic_energy = integrator.reported_kinetic_energy(o.kinetic_energy);
   const auto tail = forces::tail_correction(config_.forces, config_.system.species, species_counts_,
                                             backend.box().volume());
-  observables.potential_energy += tail.energy;
-  observables.virial.add_isotropic(tail.virial / 3.0);  // isotropic: a third on each axis
-  observables.term_energy.push_back(tail.energy);       // last: the tail's share (none: zero)
-  return observables;
+  o.potential_energy += tail.energy;
+  o.virial.add_isotropic(tail.virial / 3.0);  // isotropic: a third on each axis
+  sums.tail_energy = tail.energy;
+  return sums;
 }
 
 integrate::PressureSample RunOutputs::pressure_sample(backend::Backend& backend,
                                                       integrate::Integrator& integrator) {
   const double volume = backend.box().volume();
-  const backend::Observables sums = observables(backend, integrator);
-  return {analysis::pressure_tensor(sums, volume), sums.virial, volume};
+  const Sums s = sums(backend, integrator);
+  return {analysis::pressure_tensor(s.observables, volume), s.observables.virial, volume};
 }
 
 analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,
                                                integrate::Integrator& integrator) {
   const core::Box& box = backend.box();
-  backend::Observables observables = this->observables(backend, integrator);
-  const double tail_energy = observables.term_energy.back();
-  observables.term_energy.pop_back();
+  const Sums s = sums(backend, integrator);
+  const backend::Observables& observables = s.observables;
+  const double tail_energy = s.tail_energy;
   const std::size_t n = backend.size();
   auto state = analysis::make_thermo_state(
       step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),

@@ -67,9 +67,13 @@ class RunOutputs {
 
   analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
                                      integrate::Integrator& integrator);
-  /// The backend's sums with the integrator's kinetic energy and the tail corrections.
-  backend::Observables observables(backend::Backend& backend,
-                                   const integrate::Integrator& integrator) const;
+  /// The backend's sums with the integrator's kinetic energy and the tail corrections added
+  /// (to the potential energy and the virial), and the tail's energy apart (its column).
+  struct Sums {
+    backend::Observables observables;
+    double tail_energy;
+  };
+  Sums sums(backend::Backend& backend, const integrate::Integrator& integrator) const;
   void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend);
   /// The PSF at the first output step, the LAMMPS data file at the last.
   void write_topology_files(std::int64_t step, bool last_step, backend::Backend& backend);

@@ -55,6 +55,16 @@ std::optional<double> pascals_per(const std::string& unit) {
   return std::nullopt;
 }
 
+/// One of parse_pressure's named pressure units in energy per length^3; fails naming `unit`
+/// where the units have no scale or the name is unknown.
+double energy_density_per(const YamlReader& node, const std::string& unit,
+                          const std::optional<core::PhysicalScales>& scales,
+                          const std::string& what, const std::string& expected) {
+  const auto pascals = pascals_per(unit);
+  if (!scales || !pascals) node.fail(fmt::format("unknown {} unit '{}'", what, unit), expected);
+  return *pascals / scales->pascals_per_energy_density;
+}
+
 }  // namespace
 
 double parse_pressure(const YamlReader& node, const core::UnitSystem& units,
@@ -70,9 +80,8 @@ double parse_pressure(const YamlReader& node, const core::UnitSystem& units,
   const auto quantity = value_and_unit(node, expected);
   if (!quantity) return node.number(range) / units.pressure_scale;
   if (!scales) node.fail(fmt::format("'{}' has a unit", node.node().Scalar()), expected);
-  const auto pascals = pascals_per(quantity->second);
-  if (!pascals) node.fail(fmt::format("unknown pressure unit '{}'", quantity->second), expected);
-  const double value = quantity->first * *pascals / scales->pascals_per_energy_density;
+  const double value =
+      quantity->first * energy_density_per(node, quantity->second, scales, "pressure", expected);
   check_range(node, value * units.pressure_scale, range, expected);
   return value;
 }
@@ -87,12 +96,12 @@ double parse_compressibility(const YamlReader& node, const core::UnitSystem& uni
              : fmt::format("a compressibility > 0 per {}", units.pressure);
   const auto quantity = value_and_unit(node, expected);
   if (!quantity) return node.number(ValueRange::positive()) * units.pressure_scale;
-  const std::string& unit = quantity->second;
-  const auto pascals =
-      unit.size() > 1 && unit[0] == '/' ? pascals_per(unit.substr(1)) : std::nullopt;
-  if (!scales || !pascals)
+  const std::string& unit = quantity->second;  // "/bar": per a pressure unit
+  if (unit.size() < 2 || unit[0] != '/')
     node.fail(fmt::format("unknown compressibility unit '{}'", unit), expected);
-  const double value = quantity->first / *pascals * scales->pascals_per_energy_density;
+  const std::string per = unit.substr(1);
+  const double value =
+      quantity->first / energy_density_per(node, per, scales, "compressibility", expected);
   check_range(node, value, ValueRange::positive(), expected);
   return value;
 }
