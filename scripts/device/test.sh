@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -40,6 +40,8 @@
 # cluster pair kernels (sass_clusters.txt).
 # pme-skin: the 24,000-atom PME water at list skins 0.8 to 2.5 A, and with lists never checked.
 # cuda-tests: builds only the program and the CUDA tests, and runs every CUDA test (about 70 s).
+# barostat: cuda-tests, then the LJ liquid (62,500 atoms) and the 24,000-atom PME water with and
+# without stochastic cell rescaling: what the barostat costs.
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -140,7 +142,7 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 targets=()
 case $what in
-  pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
+  pme-quick | cuda-tests | build | barostat) targets=(--target novamd novamd_cuda_tests) ;;
   pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift)
     targets=(--target novamd) ;;
 esac
@@ -244,7 +246,7 @@ if [[ $what == all || $what == energy ]]; then
       sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
 fi
-if [[ $what == pme-quick || $what == cuda-tests ]]; then
+if [[ $what == pme-quick || $what == cuda-tests || $what == barostat ]]; then
   timeout 300 $build/tests/novamd_cuda_tests \
     > "$OUT/quick_tests.log" 2>&1 || status=1
   grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
@@ -254,6 +256,25 @@ if [[ $what == cuda-tests ]]; then
   water_args 20 mixed 4000
   $build/novamd run "${water_run[@]}" 2>&1 | grep -E "neighbors|Done" |
     sed "s/^/mixed langevin default water24k-pme: /" | tee -a "$summary"
+fi
+if [[ $what == barostat ]]; then
+  # What a barostat costs: the same runs with and without stochastic cell rescaling (a move
+  # every 10 steps), mixed precision, 4,000 steps each: the LJ liquid at T* = 1.5, P* = 2.0
+  # (examples/lj_npt.yaml at 62,500 atoms) and the 24,000-atom flexible PME water at 1 bar.
+  work=$(mktemp -d)
+  root=$PWD
+  for barostat in "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" null; do
+    (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
+       --precision mixed --steps 4000 --set system.structure.generate.cells=25 \
+       --set "barostat=$barostat" \
+       --set "output.thermo={every: 4000, file: lj_npt_thermo.csv}" 2>&1) |
+      grep -E "built|Done" | sed "s/^/LJ 62,500 mixed, barostat $barostat: /" | tee -a "$summary"
+  done
+  water_args 20 mixed 4000
+  for barostat in "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" null; do
+    $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "built|Done" |
+      sed "s/^/water24k-pme mixed, barostat $barostat: /" | tee -a "$summary"
+  done
 fi
 if [[ $what == pme-quick ]]; then
   for precision in mixed double; do

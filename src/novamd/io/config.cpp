@@ -517,7 +517,8 @@ Config parse_root(const YamlReader& root) {
                         "system.topology (the bonds and waters to hold come from it)");
     config.constraints = parse_constraints(*constraints);
   }
-  if (const auto barostat = root.optional("barostat")) {
+  // `barostat: null` (or an empty value) is no barostat: `--set barostat=null` turns one off.
+  if (const auto barostat = root.optional("barostat"); barostat && !barostat->is_null()) {
     if (config.constraints)
       barostat->fail("a barostat with constraints",
                      "no constraints section: barostats scale atoms, and moving molecules' centres "
