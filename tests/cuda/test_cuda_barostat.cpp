@@ -1,8 +1,10 @@
 // Constant pressure on the CUDA backend against the CPU's: the LJ liquid of the restart tests
 // under stochastic cell rescaling (anisotropic, a move every 3 steps), 60 steps in double on
-// both. The moves draw the same noise on every backend (core::RandomStream on the host), so
-// the boxes differ only by the forces' rounding, carried through 20 moves. Skipped where no
-// CUDA device exists.
+// both; and 1,000 rigid waters under the Monte Carlo barostat (semi-isotropic, every 3 steps),
+// their molecules moved by their centres. The moves draw the same numbers on every backend
+// (core::RandomStream on the host), so the boxes differ only by the forces' rounding, carried
+// through 20 moves (a Monte Carlo move's verdict could flip only where its criterion fell within
+// that rounding of the draw). Skipped where no CUDA device exists.
 
 #include <gtest/gtest.h>
 
@@ -39,6 +41,30 @@ TEST(CudaBarostat, MovesTheBoxAsTheCpuDoes) {
   ASSERT_EQ(a.barostat.values.size(), b.barostat.values.size());
   EXPECT_NEAR(b.barostat.values[0], a.barostat.values[0],
               1e-8 * std::abs(a.barostat.values[0]) + 1e-10);  // the moves' energy
+}
+
+TEST(CudaBarostat, MonteCarloMovesMoleculesAsTheCpuDoes) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  const std::string config = novamd::test::rigid_water_npt_restart_config("semi_isotropic");
+  novamd::test::TempDir cpu, gpu;
+  cpu.write("config.yaml", config);
+  gpu.write("config.yaml", config);
+  novamd::test::run_in(cpu, "cpu", "double", 30, false);
+  novamd::test::run_in(gpu, "cuda", "double", 30, false);
+  const auto a = novamd::io::read_checkpoint(cpu.path() / "run.chk");
+  const auto b = novamd::io::read_checkpoint(gpu.path() / "run.chk");
+  EXPECT_NE(a.box[0], a.box[2]);  // semi-isotropic: x and z moved apart (the box was cubic)
+  EXPECT_EQ(a.box[0], a.box[1]);
+  for (int d = 0; d < 3; ++d) EXPECT_NEAR(b.box[d], a.box[d], 1e-10 * a.box[d]) << d;
+  ASSERT_EQ(a.barostat.values.size(), b.barostat.values.size());
+  // The energy account, the sample's U, and the counts of tries and kept moves (the last two).
+  const auto& x = a.barostat.values;
+  const auto& y = b.barostat.values;
+  EXPECT_NEAR(y[0], x[0], 1e-7 * std::abs(x[0]) + 1e-7);
+  EXPECT_NEAR(y[1], x[1], 1e-9 * std::abs(x[1]));
+  EXPECT_EQ(y[y.size() - 2], x[x.size() - 2]);
+  EXPECT_EQ(y.back(), x.back());
+  EXPECT_GT(x.back(), 0.0);  // some moves were kept
 }
 
 }  // namespace

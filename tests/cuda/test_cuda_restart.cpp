@@ -52,4 +52,13 @@ TEST(CudaRestartNpt, StochasticCellRescalingContinuesBitwise) {
     novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 50);
 }
 
+// The Monte Carlo barostat on rigid waters (their centres moved, trials undone where rejected):
+// the trials repeat alike after a restart, the particles' storage order untouched by them.
+TEST(CudaRestartNpt, MonteCarloBarostatContinuesBitwise) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  for (const char* precision : {"double", "mixed"})
+    novamd::test::expect_bitwise_restart_of_config(
+        novamd::test::rigid_water_npt_restart_config("anisotropic"), "cuda", precision, 10);
+}
+
 }  // namespace

@@ -63,6 +63,28 @@ inline std::string water_pme_restart_config() {
          "  checkpoint: {file: run.chk}\n";
 }
 
+/// 1,000 rigid SPC/E waters (SETTLE) with PME at 1 fs, Langevin, under the Monte Carlo
+/// barostat (`coupling`, a move every 3 steps, the molecules moved by their centres), sorted
+/// every 7 evaluations, thermo rows every 5 steps.
+inline std::string rigid_water_npt_restart_config(const std::string& coupling) {
+  return kWaterExampleSystem +
+         "  velocities: {temperature: 300.0}\n"
+         "seed: 5\n"
+         "forces:\n"
+         "  - lennard_jones: {cutoff: 9.0, tail_correction: true}\n"
+         "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 5e-4}\n"
+         "neighbors: {skin: 1.0, reorder_every: 7}\n"
+         "constraints: {bonds: none, water: settle}\n"
+         "integrator: {type: langevin, timestep: 1.0, temperature: 300.0, friction: 0.01}\n"
+         "barostat: {type: monte_carlo, pressure: 1 bar, coupling: " +
+         coupling +
+         ", every: 3}\n"
+         "run: {steps: 20}\n"
+         "output:\n"
+         "  thermo: {every: 5, file: thermo.csv}\n"
+         "  checkpoint: {file: run.chk}\n";
+}
+
 inline std::string file_text(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::ostringstream text;

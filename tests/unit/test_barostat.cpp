@@ -126,25 +126,35 @@ TEST(BarostatConfig, BadInputNamesTheKeyAndWhatIsExpected) {
              "unknown compressibility unit 'psi'");
 }
 
-// A barostat scales atoms; with held distances it would have to move molecules' centres, which
-// it cannot yet: refused at setup, naming the key, in the CLI with exit code 2 and no file.
-TEST(BarostatConfig, ConstraintsAreRefusedUntilMoleculesMoveWhole) {
+// Stochastic cell rescaling scales every particle, which held distances forbid: refused at
+// setup, naming the key and the barostat that moves molecules whole, in the CLI with exit code 2
+// and no file. The Monte Carlo barostat takes the same system (its moves keep the molecules'
+// shapes), without c_rescale's keys.
+TEST(BarostatConfig, ConstraintsTakeTheMonteCarloBarostatOnly) {
   const std::string water = novamd::test::kWaterExampleSystem +
                             "forces:\n  - lennard_jones: {cutoff: 9.0}\n"
                             "integrator: {type: bussi, timestep: 2.0, temperature: 300, tau: 100}\n"
                             "constraints: {}\n"
-                            "barostat: {type: c_rescale, pressure: \"1 bar\", period: 1000}\n"
                             "run: {steps: 10}\noutput: {thermo: {every: 1, file: thermo.csv}}\n";
-  const std::string message = input_error(water);
+  const std::string rescaled =
+      water + "barostat: {type: c_rescale, pressure: \"1 bar\", period: 1000}\n";
+  const std::string message = input_error(rescaled);
   EXPECT_HAS(message, "barostat");
   EXPECT_HAS(message, "constraints");
+  EXPECT_HAS(message, "monte_carlo");
   novamd::test::TempDir dir;
-  dir.write("npt.yaml", water);
+  dir.write("npt.yaml", rescaled);
   const auto run = novamd::test::run_novamd("run npt.yaml", dir.path());
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_HAS(run.output, "npt.yaml");
   EXPECT_HAS(run.output, "barostat");
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
+  const auto config = novamd::io::parse_config(
+      water + "barostat: {type: monte_carlo, pressure: \"1 bar\"}\n", "mc.yaml");
+  EXPECT_EQ(config.barostat.type, "monte_carlo");
+  EXPECT_EQ(config.barostat.every, 25);  // OpenMM's default
+  EXPECT_HAS(input_error(water + "barostat: {type: monte_carlo, pressure: 1.0, period: 1000}\n"),
+             "period");
 }
 
 /// Step operations that hold a box and record what a move does to it.
@@ -192,7 +202,7 @@ Moves moves(PressureCoupling coupling, const PressureSample& sample, int count) 
   for (int k = 1; k <= count; ++k) {
     auto barostat = novamd::integrate::make_barostat(settings(coupling), 0.005, 1.5, 9);
     BoxOperations ops(box);
-    barostat->measure(sample);
+    barostat->sample(sample);
     barostat->move(ops, 5 * k);
     const auto& L = ops.box().length();
     out.log_edges.push_back({std::log(L.x / box.length().x), std::log(L.y / box.length().y),
@@ -277,7 +287,8 @@ TEST(StochasticCellRescale, AnisotropicAndSemiIsotropicMovesTakeTheirAxesPressur
 
 // A move adds to the barostat's energy what it does to K + U + P0 V: K's share (K / 3 per axis,
 // K = 1 here) times 1 / mu_a^2 - 1, P0 (V' - V), and for U the trapezoid
-// -(W_aa + W'_aa) / 2 ln mu_a of the virials before (the sample) and after (complete_move).
+// -(W_aa + W'_aa) / 2 ln mu_a of the virials before (the sample the move used) and after (the
+// sample after the move's step, which the next move then uses).
 TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
   auto barostat =
       novamd::integrate::make_barostat(settings(PressureCoupling::Anisotropic), 0.005, 1.5, 9);
@@ -288,36 +299,39 @@ TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
     before.virial.c[a] = w_before[a];
     after.virial.c[a] = w_after[a];
   }
-  barostat->measure(before);
-  EXPECT_FALSE(barostat->completes_after(5));
+  // Sampled after step 0 and after each move (every = 5).
+  EXPECT_TRUE(barostat->samples_after(0));
+  EXPECT_FALSE(barostat->samples_after(4));
+  EXPECT_TRUE(barostat->samples_after(5));
+  EXPECT_TRUE(barostat->moves_at(5));
+  EXPECT_FALSE(barostat->moves_at(0));
+  barostat->sample(before);
   barostat->move(ops, 5);
-  EXPECT_TRUE(barostat->completes_after(5));
   const auto& L = ops.box().length();
   const double mu[3] = {L.x / 10.0, L.y / 11.0, L.z / 12.0};
   double expected = 2.0 * (L.x * L.y * L.z - 1320.0);
   for (int a = 0; a < 3; ++a)
     expected += (1.0 / 3.0) * (1.0 / (mu[a] * mu[a]) - 1.0) - 0.5 * w_before[a] * std::log(mu[a]);
   EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
-  barostat->complete_move(after);
+  barostat->sample(after);
   for (int a = 0; a < 3; ++a) expected -= 0.5 * w_after[a] * std::log(mu[a]);
   EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
-  EXPECT_FALSE(barostat->completes_after(5));
-  barostat->complete_move(after);  // once only
+  barostat->sample(after);  // the trapezoid completed once only
   EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
-  // No sample since the last move: the next move does nothing.
-  const Box moved = ops.box();
+  // Each move uses its sample once: without a sample since the last move, nothing moves.
   barostat->move(ops, 10);
+  const Box moved = ops.box();
+  barostat->move(ops, 15);
   EXPECT_EQ(ops.box().length().x, moved.length().x);
-  EXPECT_FALSE(barostat->completes_after(10));
 }
 
 TEST(StochasticCellRescale, StateRoundTripsAndRefusesAnotherBarostats) {
   auto barostat =
       novamd::integrate::make_barostat(settings(PressureCoupling::Isotropic), 0.005, 1.5, 9);
   BoxOperations ops(Box(10.0, 11.0, 12.0));
-  barostat->measure(sample_of(2.5, 2.5, 2.5));
+  barostat->sample(sample_of(2.5, 2.5, 2.5));
   barostat->move(ops, 5);
-  barostat->measure(sample_of(1.5, 1.5, 1.5));
+  barostat->sample(sample_of(1.5, 1.5, 1.5));
   const auto state = barostat->save();
   auto again =
       novamd::integrate::make_barostat(settings(PressureCoupling::Isotropic), 0.005, 1.5, 9);

@@ -22,6 +22,19 @@ TEST(CpuRestart, StochasticCellRescalingContinuesBitwise) {
       "cpu", "double", 50);
 }
 
+// The Monte Carlo barostat: its sample, step sizes and counts continue, and its trials (an
+// evaluation at the trial box, undone where rejected) repeat alike: on atoms (the LJ liquid,
+// anisotropic) and on rigid waters moved by their centres (semi-isotropic).
+TEST(CpuRestart, MonteCarloBarostatContinuesBitwise) {
+  novamd::test::expect_bitwise_restart_of_config(
+      novamd::test::restart_config("{type: langevin, timestep: 0.005, temperature: 1.2, "
+                                   "friction: 1.0}") +
+          "barostat: {type: monte_carlo, pressure: 1.0, coupling: anisotropic, every: 3}\n",
+      "cpu", "double", 50);
+  novamd::test::expect_bitwise_restart_of_config(
+      novamd::test::rigid_water_npt_restart_config("semi_isotropic"), "cpu", "double", 10);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CpuRestart,
                          ::testing::ValuesIn(novamd::test::restart_integrators()),
                          [](const auto& info) {

@@ -155,6 +155,10 @@ std::string describe_barostat(const io::Config& config) {
                          : b.coupling == integrate::PressureCoupling::SemiIsotropic
                              ? "semi-isotropic"
                              : "isotropic";
+  if (b.type == "monte_carlo")
+    return fmt::format("{} ({}), P = {:.6g} {}, a volume move every {} steps{}", b.type, coupling,
+                       b.pressure * u.pressure_scale, u.pressure, b.every,
+                       config.constraints ? ", molecules moved by their centres of mass" : "");
   return fmt::format(
       "{} ({}), P = {:.6g} {}, period {} {}, compressibility {:.4g} per {}, "
       "every {} steps",
@@ -181,6 +185,7 @@ void print_summary(const RunResult& r, const backend::Backend& backend, const io
   print_stop(r, config);
   fmt::print("\n");
   for (const auto& line : r.analysis) fmt::print("{}\n", line);
+  if (!r.barostat.empty()) fmt::print("{}\n", r.barostat);
   if (r.steps() > 0) {
     const double per_step = r.wall_seconds / static_cast<double>(r.steps());
     fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} atom-steps/s",

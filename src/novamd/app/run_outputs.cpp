@@ -75,7 +75,8 @@ integrate::PressureSample RunOutputs::pressure_sample(backend::Backend& backend,
                                                       integrate::Integrator& integrator) {
   const double volume = backend.box().volume();
   const Sums s = sums(backend, integrator);
-  return {analysis::pressure_tensor(s.observables, volume), s.observables.virial, volume};
+  return {analysis::pressure_tensor(s.observables, volume), s.observables.virial, volume,
+          s.observables.potential_energy};
 }
 
 analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,

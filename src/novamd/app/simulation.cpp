@@ -95,6 +95,16 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   if (held > 0)
     held_terms_ = forces::held_term_count(molecular_.bonded, molecular_.topology,
                                           constraints::held_distances_of(plan));
+  // A barostat moves molecules held by constraints by their centres; everything else particle
+  // by particle.
+  const bool scales_molecules = !config_.barostat.type.empty() && held > 0;
+  core::Molecules molecules;
+  if (scales_molecules) molecules = molecular_.topology.molecules();
+  const integrate::ScaledSystem scaled{
+      scales_molecules ? molecules.count : static_cast<std::int64_t>(particles_.size()),
+      forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume())
+              .energy *
+          box_.volume()};
   backend::BackendSetup setup{config_.units,
                               config_.system.species,
                               box_,
@@ -107,12 +117,14 @@ void Simulation::build_state(const parallel::MpiSession& session) {
                               std::move(molecular_.bonded)};
   setup.constraint_plan = std::move(plan);
   if (config_.constraints) setup.constraint_tolerance = config_.constraints->tolerance;
+  setup.scaled_molecules = std::move(molecules);
   backend_ = backend::make_backend(config_.backend, std::move(setup));
   integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
                                            {backend_->size(), held});
   integrator_->attach_barostat(integrate::make_barostat(
       config_.barostat, config_.integrator.timestep,
-      config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed));
+      config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed,
+      scaled));
   if (restart_) {
     backend_->restore_state(restart_->data.state);
     integrator_->restore(restart_->data.integrator);

@@ -59,21 +59,17 @@ void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, Run
   ++result.checkpoints;
 }
 
-/// Whether the barostat (if any) reads the pressure after `step`: to measure it for the next
-/// move, or to complete the move this step made (Barostat::complete_move).
+/// Whether the barostat (if any) samples the state after `step` (Barostat::samples_after).
 bool pressure_due(const RunContext& run, std::int64_t step) {
   const auto* barostat = run.integrator.barostat();
-  return barostat && (barostat->measures_after(step) || barostat->moves_at(step));
+  return barostat && barostat->samples_after(step);
 }
 
-/// The pressure after `step` for the barostat, where it reads it then (the step computed its
-/// energies).
+/// The pressure and energy after `step` for the barostat, where it samples them then (the step
+/// computed its energies).
 void measure_pressure(RunContext& run, std::int64_t step) {
-  auto* barostat = run.integrator.barostat();
   if (!pressure_due(run, step)) return;
-  const auto sample = run.outputs.pressure_sample(run.backend, run.integrator);
-  if (barostat->completes_after(step)) barostat->complete_move(sample);
-  if (barostat->measures_after(step)) barostat->measure(sample);
+  run.integrator.barostat()->sample(run.outputs.pressure_sample(run.backend, run.integrator));
 }
 
 /// Step 0 of a fresh run: forces, output, and the integrator's start.
@@ -120,7 +116,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     // Where nothing reads this step's state, the integrator may leave its closing kick to the
     // next step (a stop request completes it before the checkpoint below).
     const bool read = last_step || energy_due || checkpoint_due || check_due || output_due;
-    // (energy_due includes a barostat's measuring step: it reads the velocities too)
+    // (energy_due includes a barostat's sampled step: it reads the velocities too)
     run.integrator.step(run.backend, step,
                         energy_due ? backend::EnergyRequest::Compute : backend::EnergyRequest::Skip,
                         read ? integrate::StepEnd::Read : integrate::StepEnd::Continued);
@@ -153,6 +149,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
   }
   progress.clear();
   result.analysis = run.analysis.finish();
+  if (const auto* barostat = run.integrator.barostat()) result.barostat = barostat->summary();
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.thermo_rows = run.outputs.thermo_rows();
   result.trajectory_frames = run.outputs.trajectory_frames();

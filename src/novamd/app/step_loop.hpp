@@ -33,6 +33,7 @@ struct RunResult {
   std::int64_t trajectory_frames = 0;
   std::int64_t checkpoints = 0;
   std::vector<std::string> analysis;  ///< the analyses' summary lines
+  std::string barostat;               ///< the barostat's summary line (empty: none)
   StopReason reason = StopReason::Completed;
   int signal = 0;  ///< the signal that stopped the run
   std::int64_t steps() const { return last_step - first_step; }

@@ -106,6 +106,9 @@ struct BackendSetup {
   /// evaluation, their constant energy still counted (forces/held_terms.hpp); false evaluates
   /// them, which changes nothing but the cost (the tests compare the two).
   bool leave_out_held_terms = true;
+  /// The molecules a barostat's move scales by their centres of mass, keeping their shape
+  /// (integrate/molecule_scaling.hpp); empty (no of_id): the move scales every particle.
+  core::Molecules scaled_molecules;
 };
 
 /// The state where it runs and the primitives a step is made of: the step operations that
@@ -119,11 +122,15 @@ class Backend : public integrate::StepOperations {
 
   /// The periodic box: the backend is its one owner; outputs and checks read it here.
   virtual const core::Box& box() const = 0;
-  /// Changes the box to `box`, scaling every position by the ratio of the edges along its axis
-  /// (the affine move of a barostat); neighbour lists are rebuilt at the next evaluation and
-  /// forces are stale until then. @throws core::RunError when a force term's cutoff would
-  /// exceed half the new shortest edge.
+  /// Changes the box to `box`, scaling every position (or every molecule's centre of mass,
+  /// BackendSetup::scaled_molecules) by the ratio of the edges along its axis (the affine move of
+  /// a barostat); neighbour lists are rebuilt at the next evaluation and forces are stale until
+  /// then. @throws core::RunError when a force term's cutoff would exceed half the new shortest
+  /// edge.
   virtual void rescale_box(const core::Box& box) = 0;
+  /// The potential energy at the current positions (computed if the last evaluation skipped
+  /// it), over every rank; no tail correction.
+  double potential_energy() override { return observables().potential_energy; }
   /// v_a *= factor_a for every particle, axis by axis (a barostat's move).
   virtual void scale_velocities_by_axis(core::Vec3<double> factor) = 0;
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <variant>
 
@@ -78,8 +79,12 @@ CpuBackend::CpuBackend(BackendSetup setup)
   const core::HeldDistances held = held_distances_for(setup);
   for (const auto& settings : setup.bonded)
     terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology, &held));
-  for (const auto& s : species_.all())
+  for (const auto& s : species_.all()) {
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
+    mass_.push_back(s.mass);
+  }
+  if (!setup.scaled_molecules.of_id.empty())
+    molecules_ = integrate::MoleculeRows::of(setup.scaled_molecules);
   buffers_.reset(particles_.size());
   if (setup.constraint_plan.constraint_count() > 0) {
     if (domain_->decomposed())
@@ -101,7 +106,8 @@ std::string CpuBackend::description() const {
 
 void CpuBackend::compute_forces(EnergyRequest energy) {
   const bool with_energy = energy == EnergyRequest::Compute;
-  if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
+  // A trial move's evaluation (kept_) neither reorders nor counts toward the reorders' phase.
+  if (reorder_every_ > 0 && !kept_ && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
   domain_->refresh_ghosts(particles_.position);
   buffers_.reset(particles_.size(), with_energy);
   cumulative_energy_.clear();
@@ -191,11 +197,49 @@ integrate::Drift CpuBackend::drift_update(double dt) {
 
 void CpuBackend::rescale_box(const core::Box& box) {
   forces::check_cutoffs_fit(cutoffs_, box);
-  const auto [begin, end] = owned_bounds({0, particles_.size()});  // every rank scales all
-  for_each_particle(begin, end,
-                    integrate::ScalePositions{integrate::pointers_of(particles_.position),
-                                              integrate::edge_ratios(box_, box)});
+  if (molecules_) {
+    move_molecule_centres(box);
+  } else {
+    const auto [begin, end] = owned_bounds({0, particles_.size()});  // every rank scales all
+    for_each_particle(begin, end,
+                      integrate::ScalePositions{integrate::pointers_of(particles_.position),
+                                                integrate::edge_ratios(box_, box)});
+  }
   box_ = box;
+  energy_current_ = false;
+  for (const auto& term : terms_) term->invalidate_lists();
+}
+
+void CpuBackend::move_molecule_centres(const core::Box& to) {
+  const auto n = static_cast<std::ptrdiff_t>(particles_.size());
+  slot_of_id_.resize(particles_.size());
+  for_each_particle(0, n, integrate::SlotsOfIds{particles_.id.data(), slot_of_id_.data()});
+  molecule_centre_.resize(molecules_->count());
+  for_each_particle(0, static_cast<std::ptrdiff_t>(molecules_->count()),
+                    integrate::MoleculeCentre{
+                        molecules_->offset.data(), molecules_->member_id.data(),
+                        slot_of_id_.data(), particles_.type.data(), mass_.data(),
+                        integrate::pointers_of(particles_.position), box_.view<double>(),
+                        molecule_centre_.data()});
+  for_each_particle(0, n,
+                    integrate::MoveWithMolecule{
+                        particles_.id.data(), molecules_->molecule_of_id.data(),
+                        molecule_centre_.data(), integrate::pointers_of(particles_.position),
+                        integrate::image_pointers_of(particles_.image), box_.view<double>(),
+                        to.view<double>(), integrate::edge_ratios(box_, to)});
+}
+
+void CpuBackend::keep_configuration() {
+  kept_ = KeptConfiguration{box_, particles_.position, particles_.force, particles_.image};
+}
+
+void CpuBackend::restore_configuration() {
+  if (!kept_) throw std::logic_error("restore_configuration: no configuration kept");
+  box_ = kept_->box;
+  particles_.position = std::move(kept_->position);
+  particles_.force = std::move(kept_->force);
+  particles_.image = std::move(kept_->image);
+  kept_.reset();
   energy_current_ = false;
   for (const auto& term : terms_) term->invalidate_lists();
 }

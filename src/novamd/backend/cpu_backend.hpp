@@ -14,6 +14,7 @@
 #include "novamd/constraints/host_constraints.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/forces/pair_sum_terms.hpp"
+#include "novamd/integrate/molecule_scaling.hpp"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/parallel/domain.hpp"
@@ -28,6 +29,9 @@ class CpuBackend final : public Backend {
   std::size_t size() const override { return particles_.size(); }
   const core::Box& box() const override { return box_; }
   void rescale_box(const core::Box& box) override;
+  void keep_configuration() override;
+  void restore_configuration() override;
+  void release_configuration() override { kept_.reset(); }
   void compute_forces(EnergyRequest energy) override;
   void kick(double dt) override;
   void drift(double dt, integrate::VelocityCondition after) override;
@@ -63,6 +67,8 @@ class CpuBackend final : public Backend {
   /// The O update; sizes the heat shares on first use.
   integrate::Thermalize thermalize_update(const integrate::VelocityNoise& noise);
   void reorder_along_curve();
+  /// Moves every molecule by its centre of mass's share of the box's change (rescale_box).
+  void move_molecule_centres(const core::Box& to);
   /// The particles this rank integrates (all of them on one rank).
   parallel::IndexRange owned() const { return domain_->owned(); }
   /// K_ab over the owned particles, then over the owners of every particle.
@@ -90,6 +96,20 @@ class CpuBackend final : public Backend {
   std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
   std::optional<constraints::HostConstraints> constraints_;  ///< distances held, if any
   std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads
+  /// What a barostat's move scales by their centres (none: every particle), with the mass of
+  /// each type, each id's storage slot and each molecule's centre (scratch).
+  std::optional<integrate::MoleculeRows> molecules_;
+  std::vector<double> mass_;
+  std::vector<std::int32_t> slot_of_id_;
+  std::vector<core::Vec3<double>> molecule_centre_;
+  /// The configuration before a trial move (keep_configuration), until it is given back or
+  /// released; storage order stays as it is meanwhile.
+  struct KeptConfiguration {
+    core::Box box;
+    core::Vec3Of<std::vector<double>> position, force;
+    core::Vec3Of<std::vector<std::int32_t>> image;
+  };
+  std::optional<KeptConfiguration> kept_;
 };
 
 }  // namespace novamd::backend

@@ -6,6 +6,7 @@
 
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
+#include "novamd/backend/device_box_moves.cuh"
 #include "novamd/backend/device_constraints.cuh"
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/backend/device_reductions.cuh"
@@ -128,6 +129,11 @@ class CudaBackend final : public Backend {
       constraints_.emplace(setup.constraint_plan, setup.constraint_tolerance, stream_.get());
       constraints_->locate(device_.id.data(), size(), stream_.get());
     }
+    if (!setup.scaled_molecules.of_id.empty()) {
+      std::vector<double> mass;
+      for (const auto& s : species_.all()) mass.push_back(s.mass);
+      box_moves_.scale_molecules(setup.scaled_molecules, mass, stream_.get());
+    }
     NOVAMD_CUDA_CHECK(cudaDeviceSynchronize());  // uploads on other streams are complete
   }
 
@@ -147,15 +153,20 @@ class CudaBackend final : public Backend {
   // Every particle (owned or not: each rank holds them all) scaled, then packed anew.
   void rescale_box(const core::Box& box) override {
     forces::check_cutoffs_fit(cutoffs_, box);
-    for_each_particle(
-        static_cast<int>(size()),
-        integrate::ScalePositions{pointers_of(device_.position), integrate::edge_ratios(box_, box)},
-        stream_.get());
+    box_moves_.scale(device_, static_cast<int>(size()), box_, box, stream_.get());
     box_ = box;
     energy_current_ = false;
     pack_all_positions();
     for (auto& term : terms_) term->invalidate_lists();
   }
+  void keep_configuration() override { box_moves_.keep(device_, box_, stream_.get()); }
+  void restore_configuration() override {
+    box_ = box_moves_.restore(device_, stream_.get());
+    energy_current_ = false;
+    pack_all_positions();
+    for (auto& term : terms_) term->invalidate_lists();
+  }
+  void release_configuration() override { box_moves_.release(); }
   std::int64_t check_interval() const override { return 100; }
   std::int64_t neighbor_list_builds() const override {
     std::int64_t builds = 0;
@@ -168,7 +179,8 @@ class CudaBackend final : public Backend {
     use.particles = device_.bytes() + packed_.bytes();
     for (const auto& term : terms_) use.neighbors += term->bytes();
     use.other = inverse_mass_.bytes() + mass_energy_.bytes() + reductions_.bytes() +
-                order_.bytes() + domain_->bytes() + (constraints_ ? constraints_->bytes() : 0);
+                order_.bytes() + domain_->bytes() + (constraints_ ? constraints_->bytes() : 0) +
+                box_moves_.bytes();
     return use;
   }
   void synchronize() override { stream_.synchronize(); }
@@ -176,7 +188,10 @@ class CudaBackend final : public Backend {
   void compute_forces(EnergyRequest energy) override {
     const auto stream = stream_.get();
     const bool with_energy = energy == EnergyRequest::Compute;
-    if (reorder_every_ > 0 && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
+    // A trial move's evaluation (a kept configuration) neither reorders nor counts toward the
+    // reorders' phase.
+    if (reorder_every_ > 0 && !box_moves_.keeping() && ++evaluations_ % reorder_every_ == 0)
+      reorder_along_curve();
     if (terms_.empty()) device_.clear_forces(stream);
     domain_->refresh_ghosts(pointers_of(device_.position), device_.type.data(), packed_.data(),
                             stream);
@@ -619,6 +634,7 @@ class CudaBackend final : public Backend {
   std::size_t energy_parts_ = 0;  ///< the terms' parts: one energy sum (and column) each
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
   std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;
+  DeviceBoxMoves box_moves_;  ///< a barostat's scaling and trial moves
 };
 
 }  // namespace

@@ -62,6 +62,14 @@ class DeviceBuffer {
           cudaMemcpyAsync(host.data(), data_, bytes(), cudaMemcpyDeviceToHost, stream));
     }
   }
+  /// `other`'s contents, copied on the device (queued on `stream`).
+  void copy_from_device(const DeviceBuffer& other, cudaStream_t stream) {
+    resize(other.size());
+    if (size_ > 0) {
+      NOVAMD_CUDA_CHECK(
+          cudaMemcpyAsync(data_, other.data_, bytes(), cudaMemcpyDeviceToDevice, stream));
+    }
+  }
   void fill_zero(cudaStream_t stream) {
     if (size_ > 0) NOVAMD_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes(), stream));
   }

@@ -7,13 +7,10 @@
 
 #include "novamd/core/error.hpp"
 #include "novamd/core/random.hpp"
+#include "novamd/integrate/monte_carlo_barostat.hpp"
 
 namespace novamd::integrate {
 namespace {
-
-/// The state's values: the energy, then the sample (6 pressure components, 6 virial
-/// components, the volume), then whether it was measured (1 or 0).
-constexpr std::size_t kStateValues = 1 + 2 * core::kTensorComponents + 1 + 1;
 
 /// Half of sum_a W_aa d(ln L_a): one end of the trapezoid for U's change in a move.
 double half_work(const core::SymmetricTensor<double>& W, const core::Vec3<double>& log_mu) {
@@ -22,7 +19,26 @@ double half_work(const core::SymmetricTensor<double>& W, const core::Vec3<double
 
 }  // namespace
 
-void Barostat::move(StepOperations& ops, std::int64_t step) {
+IntegratorState Barostat::save() const {
+  IntegratorState state{name(), {energy_}};
+  const std::vector<double> variables = save_variables();
+  state.values.insert(state.values.end(), variables.begin(), variables.end());
+  return state;
+}
+
+void Barostat::restore(const IntegratorState& state) {
+  if (state.type != name())
+    throw core::InputError(
+        fmt::format("the checkpoint's barostat is '{}'; this run's barostat.type is {}",
+                    state.type.empty() ? "none" : state.type, name()));
+  if (state.values.size() != 1 + variable_count())
+    throw core::InputError(fmt::format("the checkpoint's {} state has {} values; expected {}",
+                                       name(), state.values.size(), 1 + variable_count()));
+  energy_ = state.values[0];
+  restore_variables(state.values.data() + 1);
+}
+
+void StochasticCellRescale::move(StepOperations& ops, std::int64_t step) {
   if (!measured_) return;
   const core::Box box = ops.box();
   const double volume = box.volume();
@@ -32,11 +48,11 @@ void Barostat::move(StepOperations& ops, std::int64_t step) {
   const core::Box next(L.x * mu.x, L.y * mu.y, L.z * mu.z);
   // What the move does to K + U + P0 V: K's share on each axis (a third of K: the velocities'
   // distribution is isotropic) times 1/mu_a^2 - 1; P0 dV; and the first half of U's trapezoid,
-  // -W_aa d(ln L_a) / 2 with the sample's virial (complete_move adds the other half).
+  // -W_aa d(ln L_a) / 2 with the sample's virial (the next sample adds the other half).
   const double kinetic_third = ops.kinetic_energy() / 3.0;
-  energy_ +=
-      kinetic_third * (1.0 / (mu.x * mu.x) + 1.0 / (mu.y * mu.y) + 1.0 / (mu.z * mu.z) - 3.0) +
-      settings_.pressure * (next.volume() - volume) - half_work(sample_.virial, log_mu);
+  add_energy(kinetic_third * (1.0 / (mu.x * mu.x) + 1.0 / (mu.y * mu.y) + 1.0 / (mu.z * mu.z) -
+                              3.0) +
+             settings().pressure * (next.volume() - volume) - half_work(sample_.virial, log_mu));
   ops.rescale_box(next);
   ops.scale_velocities_by_axis({1.0 / mu.x, 1.0 / mu.y, 1.0 / mu.z});
   measured_ = false;
@@ -44,35 +60,34 @@ void Barostat::move(StepOperations& ops, std::int64_t step) {
   moved_ = true;
 }
 
-void Barostat::complete_move(const PressureSample& after) {
-  if (!moved_) return;
-  energy_ -= half_work(after.virial, moved_log_);
+void StochasticCellRescale::sample(const PressureSample& sample) {
+  if (moved_) add_energy(-half_work(sample.virial, moved_log_));
   moved_ = false;
+  sample_ = sample;
+  measured_ = true;
 }
 
-IntegratorState Barostat::save() const {
-  IntegratorState state{name(), {energy_}};
-  for (int k = 0; k < core::kTensorComponents; ++k) state.values.push_back(sample_.pressure.c[k]);
-  for (int k = 0; k < core::kTensorComponents; ++k) state.values.push_back(sample_.virial.c[k]);
-  state.values.push_back(sample_.volume);
-  state.values.push_back(measured_ ? 1.0 : 0.0);
-  return state;
+/// The sample's pressure (6 components), virial (6) and volume, then whether it was measured
+/// (1 or 0): the layout of checkpoint format 3.
+std::size_t StochasticCellRescale::variable_count() const {
+  return 2 * core::kTensorComponents + 2;
 }
 
-void Barostat::restore(const IntegratorState& state) {
-  if (state.type != name())
-    throw core::InputError(
-        fmt::format("the checkpoint's barostat is '{}'; this run's barostat.type is {}",
-                    state.type.empty() ? "none" : state.type, name()));
-  if (state.values.size() != kStateValues)
-    throw core::InputError(fmt::format("the checkpoint's {} state has {} values; expected {}",
-                                       name(), state.values.size(), kStateValues));
-  std::size_t at = 0;
-  energy_ = state.values[at++];
-  for (int k = 0; k < core::kTensorComponents; ++k) sample_.pressure.c[k] = state.values[at++];
-  for (int k = 0; k < core::kTensorComponents; ++k) sample_.virial.c[k] = state.values[at++];
-  sample_.volume = state.values[at++];
-  measured_ = state.values[at] != 0.0;
+std::vector<double> StochasticCellRescale::save_variables() const {
+  std::vector<double> values;
+  for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(sample_.pressure.c[k]);
+  for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(sample_.virial.c[k]);
+  values.push_back(sample_.volume);
+  values.push_back(measured_ ? 1.0 : 0.0);
+  return values;
+}
+
+void StochasticCellRescale::restore_variables(const double* values) {
+  for (int k = 0; k < core::kTensorComponents; ++k) sample_.pressure.c[k] = *values++;
+  for (int k = 0; k < core::kTensorComponents; ++k) sample_.virial.c[k] = *values++;
+  sample_.volume = *values++;
+  measured_ = *values != 0.0;
+  moved_ = false;
 }
 
 core::Vec3<double> StochasticCellRescale::log_scaling(const PressureSample& sample, double volume,
@@ -106,10 +121,12 @@ core::Vec3<double> StochasticCellRescale::log_scaling(const PressureSample& samp
 }
 
 std::unique_ptr<Barostat> make_barostat(const BarostatSettings& settings, double dt, double kT,
-                                        std::uint64_t seed) {
+                                        std::uint64_t seed, const ScaledSystem& scaled) {
   if (settings.type.empty()) return nullptr;
   if (settings.type == "c_rescale")
     return std::make_unique<StochasticCellRescale>(settings, dt, kT, seed);
+  if (settings.type == "monte_carlo")
+    return std::make_unique<MonteCarloBarostat>(settings, kT, seed, scaled);
   throw std::logic_error("barostat: unknown type " + settings.type);
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 /// @file barostat.hpp
-/// Constant pressure: a barostat changes the box every `every` steps, just before that step's
-/// force evaluation (Integrator::step), from the pressure the step loop measured at the end of
-/// the step before (measure()). The positions scale with the box edges, the velocities inversely,
-/// and the step's forces are then evaluated at the new positions as usual: a move costs no force
-/// evaluation of its own. The step before each move computes energies (its virial).
+/// Constant pressure: a barostat changes the box every `every` steps. Stochastic cell rescaling
+/// moves it just before that step's force evaluation (Integrator::step), from the pressure the
+/// step loop sampled at the end of the last move's step: the positions scale with the box
+/// edges, the velocities inversely, and the step's forces are then evaluated at the new
+/// positions as usual, so a move costs no force evaluation of its own. The Monte Carlo barostat
+/// (monte_carlo_barostat.hpp) tries a volume change at the start of the step, from the energy
+/// sampled at the end of the step before, and keeps or undoes it. The steps the step loop
+/// samples after (samples_after) compute their energies.
 ///
 /// The conserved quantity of a run at constant pressure is K + U + P0 V plus the energy the
 /// thermostat has taken out, minus the energy the barostat's moves have put in (energy()).
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/tensor.hpp"
@@ -32,20 +36,37 @@ enum class PressureCoupling {
 /// the run's units; `pressure` and `compressibility` already in energy per length^3 and its
 /// inverse.
 struct BarostatSettings {
-  std::string type;  ///< c_rescale (the only type so far)
+  std::string type;  ///< c_rescale or monte_carlo
   double pressure = 0.0;
-  double period = 0.0;           ///< tau_p: the relaxation time of the volume
-  double compressibility = 0.0;  ///< beta_T: an estimate of the isothermal compressibility
+  double period = 0.0;           ///< c_rescale: tau_p, the relaxation time of the volume
+  double compressibility = 0.0;  ///< c_rescale: beta_T, the isothermal compressibility's estimate
   PressureCoupling coupling = PressureCoupling::Isotropic;
   std::int64_t every = 10;  ///< steps between moves
 };
 
 /// The pressure tensor (energy per length^3, kinetic part included, tail corrections too), the
-/// virial tensor (energy) and the volume at the end of a step.
+/// virial tensor (energy), the volume and the potential energy (tail correction included) at
+/// the end of a step.
 struct PressureSample {
   core::SymmetricTensor<double> pressure;
   core::SymmetricTensor<double> virial;
   double volume = 0.0;
+  double potential_energy = 0.0;
+};
+
+/// What a barostat moves: the particles, or the molecules' centres (the molecules rigid or
+/// held by constraints keep their shape); `count` of them (the N of the isobaric ensemble's
+/// V^N), and the tail correction's energy times the volume (the potential energy at a trial
+/// volume V adds tail_energy_volume / V).
+struct ScaledSystem {
+  std::int64_t count = 0;
+  double tail_energy_volume = 0.0;
+};
+
+/// Where in a step a barostat moves the box.
+enum class MovePoint {
+  StepStart,     ///< before the step's first stage, where the forces of the last step are current
+  BeforeForces,  ///< just before the step's force evaluation
 };
 
 class Barostat {
@@ -53,56 +74,43 @@ class Barostat {
   explicit Barostat(const BarostatSettings& settings) : settings_(settings) {}
   virtual ~Barostat() = default;
 
-  /// The config name (c_rescale).
+  /// The config name (c_rescale, monte_carlo).
   virtual std::string name() const = 0;
   const BarostatSettings& settings() const { return settings_; }
 
-  /// Whether the step loop measures the pressure after `step`: the step before each move.
-  bool measures_after(std::int64_t step) const { return (step + 1) % settings_.every == 0; }
-  /// Whether `step` moves the box, before its forces.
+  /// Whether `step` moves the box (every `every` steps), and where in the step.
   bool moves_at(std::int64_t step) const { return step > 0 && step % settings_.every == 0; }
-  /// The pressure at the end of the step before the next move.
-  void measure(const PressureSample& sample) {
-    sample_ = sample;
-    measured_ = true;
-  }
+  virtual MovePoint move_point() const = 0;
+  /// Whether the step loop samples the state after `step` (that step computes its energies).
+  virtual bool samples_after(std::int64_t step) const = 0;
+  /// The state at the end of a step that samples_after names.
+  virtual void sample(const PressureSample& sample) = 0;
+  /// Moves the box at `step` (through `ops`); nothing where no sample came since the last move.
+  virtual void move(StepOperations& ops, std::int64_t step) = 0;
 
-  /// Moves the box before the forces of `step` (scaling positions and velocities through `ops`);
-  /// nothing where no pressure was measured since the last move.
-  void move(StepOperations& ops, std::int64_t step);
-  /// Whether a move awaits complete_move (the step loop computes that step's energies).
-  bool completes_after(std::int64_t step) const { return moves_at(step) && moved_; }
-  /// After the step that moved, with the virial at the moved positions (its force evaluation
-  /// computed energies): completes the move's account of U.
-  void complete_move(const PressureSample& after);
+  /// A line for the run's summary (empty: nothing to say).
+  virtual std::string summary() const { return {}; }
 
-  /// The energy the moves have put into the system: the changes of K + U + P0 V they made, K's
-  /// and P0 V's exactly, U's by the trapezoid rule, -sum_a (W_aa + W'_aa) / 2 d ln L_a with the
-  /// virials of the sample before the move and of the evaluation after it (exact to second
-  /// order in the move; first order alone left a drift of some 0.1 kT a move in a liquid, from
-  /// U's curvature).
+  /// The energy the moves have put into K + U + P0 V (see each barostat).
   double energy() const { return energy_; }
   /// P0 V: the enthalpy's share of the conserved quantity, at volume `volume`.
   double pressure_volume(double volume) const { return settings_.pressure * volume; }
 
-  /// The barostat's variables (energy, the last sample), for a checkpoint.
+  /// The barostat's variables (the energy first), for a checkpoint.
   IntegratorState save() const;
   /// @throws core::InputError when the state does not fit.
   void restore(const IntegratorState& state);
 
  protected:
-  /// The logarithms of the three edges' scaling factors for a move over `dt` (every steps) at
-  /// temperature kT from the measured sample; `step` keys the random draws.
-  virtual core::Vec3<double> log_scaling(const PressureSample& sample, double volume,
-                                         std::int64_t step) const = 0;
+  void add_energy(double work) { energy_ += work; }
+  /// The variables after the energy, and how many there are.
+  virtual std::vector<double> save_variables() const = 0;
+  virtual std::size_t variable_count() const = 0;
+  virtual void restore_variables(const double* values) = 0;
 
  private:
   BarostatSettings settings_;
-  PressureSample sample_;
-  bool measured_ = false;
   double energy_ = 0.0;
-  core::Vec3<double> moved_log_{};  ///< ln of the last move's factors, until complete_move
-  bool moved_ = false;
 };
 
 /// Stochastic cell rescaling (Bernetti and Bussi, J. Chem. Phys. 153, 114107 (2020); the form
@@ -113,8 +121,9 @@ class Barostat {
 ///
 /// (P: the instantaneous pressure, its kinetic part from the particles' velocities, which the
 /// move scales; kT: the thermostat's), which samples V^(N+1) exp(-(U + P0 V) / kT) in eps; it is
-/// integrated over each move's interval dt = every x time step by one Euler-Maruyama step, and
-/// every edge is scaled by exp(d eps / 3). (In V or in L itself, the Ito correction adds a kT / V
+/// integrated over each move's interval dt = every x time step by one Euler-Maruyama step (the
+/// pressure sampled at the interval's start: after the last move's step, or step 0), and every
+/// edge is scaled by exp(d eps / 3). (In V or in L itself, the Ito correction adds a kT / V
 /// to the drift.) Semi-isotropic coupling moves ln(L_x L_y) and ln L_z, anisotropic coupling
 /// each ln L_a, by the same equation with the pressure along their own axes (the mean of P_xx
 /// and P_yy, or P_aa) and their share of the volume's freedom (2/3 and 1/3, or 1/3 each) in the
@@ -125,18 +134,42 @@ class StochasticCellRescale final : public Barostat {
   StochasticCellRescale(const BarostatSettings& settings, double dt, double kT, std::uint64_t seed)
       : Barostat(settings), dt_(dt), kT_(kT), seed_(seed) {}
   std::string name() const override { return "c_rescale"; }
+  MovePoint move_point() const override { return MovePoint::BeforeForces; }
+  /// After step 0 and after each move: the pressure at the start of the next move's interval
+  /// (the Euler-Maruyama step's), and the virial at the moved positions that completes the
+  /// move's account of U.
+  bool samples_after(std::int64_t step) const override { return step % settings().every == 0; }
+  /// Completes the last move's account of U with the sample's virial (the trapezoid's second
+  /// end); keeps the sample for the next move.
+  void sample(const PressureSample& sample) override;
+  /// Scales the box, the positions and the velocities; adds to energy() what the move does to
+  /// K + U + P0 V: K's and P0 V's changes exactly, U's by the trapezoid rule,
+  /// -sum_a (W_aa + W'_aa) / 2 d ln L_a with the virials of the sample before the move and of
+  /// the one after it (exact to second order in the move; first order alone left a drift of
+  /// some 0.1 kT a move in a liquid, from U's curvature).
+  void move(StepOperations& ops, std::int64_t step) override;
+
+  /// The logarithms of the three edges' scaling factors for a move at `step` from `sample`
+  /// (the box's volume `volume`); `step` keys the random draws.
+  core::Vec3<double> log_scaling(const PressureSample& sample, double volume,
+                                 std::int64_t step) const;
 
  private:
-  core::Vec3<double> log_scaling(const PressureSample& sample, double volume,
-                                 std::int64_t step) const override;
+  std::vector<double> save_variables() const override;
+  std::size_t variable_count() const override;
+  void restore_variables(const double* values) override;
 
   double dt_, kT_;
   std::uint64_t seed_;
+  PressureSample sample_;
+  bool measured_ = false;
+  core::Vec3<double> moved_log_{};  ///< ln of the last move's factors, until the next sample
+  bool moved_ = false;
 };
 
 /// The barostat `settings` ask for (none where settings.type is empty); `dt`: the time step;
-/// `kT`: the thermostat's temperature in energy units.
+/// `kT`: the thermostat's temperature in energy units; `scaled`: what a Monte Carlo move scales.
 std::unique_ptr<Barostat> make_barostat(const BarostatSettings& settings, double dt, double kT,
-                                        std::uint64_t seed);
+                                        std::uint64_t seed, const ScaledSystem& scaled = {});
 
 }  // namespace novamd::integrate

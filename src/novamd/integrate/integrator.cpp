@@ -6,6 +6,10 @@
 namespace novamd::integrate {
 
 void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest energy, StepEnd end) {
+  if (barostat_ && barostat_->moves_at(step) && barostat_->move_point() == MovePoint::StepStart) {
+    complete_step(ops);  // none pending: the step before was sampled, so read
+    barostat_->move(ops, step);
+  }
   int thermostats = 0;
   int measures = 0;
   const std::size_t n = splitting_.size();
@@ -49,7 +53,9 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         }
         break;
       case Operator::Forces:
-        if (barostat_ && barostat_->moves_at(step)) barostat_->move(ops, step);
+        if (barostat_ && barostat_->moves_at(step) &&
+            barostat_->move_point() == MovePoint::BeforeForces)
+          barostat_->move(ops, step);
         ops.compute_forces(energy);
         break;
       case Operator::Measure:

@@ -62,10 +62,10 @@ class Integrator {
   /// total energy + this is conserved; 0 for NVE.
   virtual double thermostat_energy(StepOperations&) { return 0.0; }
 
-  /// Runs at constant pressure: `barostat` moves the box before the force evaluation of each
-  /// step it moves at (Barostat::moves_at).
+  /// Runs at constant pressure: `barostat` moves the box at the start or before the force
+  /// evaluation of each step it moves at (Barostat::moves_at, Barostat::move_point).
   void attach_barostat(std::unique_ptr<Barostat> barostat) { barostat_ = std::move(barostat); }
-  /// The barostat, if any (the step loop measures the pressure for it).
+  /// The barostat, if any (the step loop samples the state for it).
   Barostat* barostat() const { return barostat_.get(); }
   /// What the conserved quantity adds to the total energy at volume `volume`: the thermostat's
   /// energy, and with a barostat P0 V less the energy its moves put in.

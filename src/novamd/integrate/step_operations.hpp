@@ -67,6 +67,20 @@ class StepOperations {
   virtual void scale_velocities_by_axis(core::Vec3<double>) {
     throw std::logic_error("these operations cannot scale velocities by axis");
   }
+  /// What a trial move needs (the Monte Carlo barostat's): the potential energy of the last
+  /// evaluation (which computed energies; no tail correction), and the configuration (positions,
+  /// box, forces) kept before the trial, then given back (rejected) or released (kept). Between
+  /// keep and give back or release, the backend leaves the particles' storage order alone.
+  virtual double potential_energy() {
+    throw std::logic_error("these operations report no potential energy");
+  }
+  virtual void keep_configuration() {
+    throw std::logic_error("these operations cannot keep a configuration");
+  }
+  virtual void restore_configuration() {
+    throw std::logic_error("these operations cannot keep a configuration");
+  }
+  virtual void release_configuration() {}
   /// The Langevin O step (velocity_noise.hpp) for every particle; each particle's kinetic-energy
   /// change is added to its share of langevin_heat().
   virtual void thermalize(const VelocityNoise& noise) = 0;

@@ -159,14 +159,26 @@ IntegratorSettings parse_integrator(const YamlReader& node, const core::UnitSyst
 integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::UnitSystem& units,
                                            const IntegratorSettings& integrator) {
   node.expect_map();
-  node.check_keys({"type", "pressure", "period", "compressibility", "coupling", "every"});
   integrate::BarostatSettings settings;
-  settings.type = node.required("type").choice({"c_rescale"});
+  settings.type = node.required("type").choice({"c_rescale", "monte_carlo"});
+  const bool rescales = settings.type == "c_rescale";
+  if (rescales)
+    node.check_keys({"type", "pressure", "period", "compressibility", "coupling", "every"});
+  else
+    node.check_keys({"type", "pressure", "coupling", "every"});
   if (!integrator.temperature)
     node.fail(fmt::format("a barostat needs a thermostat; integrator.type is {}", integrator.type),
-              "integrator.type langevin, bussi or nose_hoover, whose temperature the barostat's "
-              "noise takes");
+              "integrator.type langevin, bussi or nose_hoover, whose temperature the barostat "
+              "takes");
   settings.pressure = parse_pressure(node.required("pressure"), units, ValueRange::any());
+  const std::string coupling =
+      node.choice_or("coupling", "isotropic", {"isotropic", "semi_isotropic", "anisotropic"});
+  settings.coupling = coupling == "anisotropic"      ? integrate::PressureCoupling::Anisotropic
+                      : coupling == "semi_isotropic" ? integrate::PressureCoupling::SemiIsotropic
+                                                     : integrate::PressureCoupling::Isotropic;
+  settings.every =
+      node.integer_or("every", rescales ? 10 : 25, ValueRange::between(1, 1e9));  // OpenMM's 25
+  if (!rescales) return settings;
   settings.period = node.required("period").number(ValueRange::positive());
   if (const auto beta = node.optional("compressibility")) {
     settings.compressibility = parse_compressibility(*beta, units);
@@ -179,12 +191,6 @@ integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::U
                           "compressibility, per {} (only real units have a default, water's)",
                           units.pressure));
   }
-  const std::string coupling =
-      node.choice_or("coupling", "isotropic", {"isotropic", "semi_isotropic", "anisotropic"});
-  settings.coupling = coupling == "anisotropic"      ? integrate::PressureCoupling::Anisotropic
-                      : coupling == "semi_isotropic" ? integrate::PressureCoupling::SemiIsotropic
-                                                     : integrate::PressureCoupling::Isotropic;
-  settings.every = node.integer_or("every", settings.every, ValueRange::between(1, 1e9));
   return settings;
 }
 

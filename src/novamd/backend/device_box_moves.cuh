@@ -1,0 +1,101 @@
+#pragma once
+/// @file device_box_moves.cuh
+/// What a barostat's moves need on the device (backend.hpp: rescale_box, keep_configuration):
+/// the positions scaled with the box, particle by particle or by the molecules' centres of mass
+/// (integrate/molecule_scaling.hpp), and the configuration kept before a trial move.
+
+#include <optional>
+#include <vector>
+
+#include "novamd/backend/device_particles.cuh"
+#include "novamd/backend/for_each_particle_cuda.cuh"
+#include "novamd/core/device_buffer.cuh"
+#include "novamd/core/topology.hpp"
+#include "novamd/integrate/molecule_scaling.hpp"
+#include "novamd/integrate/particle_updates.hpp"
+
+namespace novamd::backend {
+
+class DeviceBoxMoves {
+ public:
+  /// Moves scale the molecules' centres from now on (`mass`: per type, for the centres).
+  void scale_molecules(const core::Molecules& molecules, const std::vector<double>& mass,
+                       cudaStream_t stream) {
+    const auto rows = integrate::MoleculeRows::of(molecules);
+    offset_.copy_from_host(rows.offset, stream);
+    member_id_.copy_from_host(rows.member_id, stream);
+    molecule_of_id_.copy_from_host(rows.molecule_of_id, stream);
+    mass_.copy_from_host(mass, stream);
+    centre_.resize(rows.count());
+    slot_of_id_.resize(rows.molecule_of_id.size());
+    molecules_ = static_cast<int>(rows.count());
+  }
+
+  /// The positions of all `n` particles scaled from box `from` to box `to` (their images
+  /// counted where molecules are wrapped into it).
+  void scale(DeviceParticles& p, int n, const core::Box& from, const core::Box& to,
+             cudaStream_t stream) {
+    const auto ratio = integrate::edge_ratios(from, to);
+    if (molecules_ == 0) {
+      for_each_particle(n, integrate::ScalePositions{core::pointers_of(p.position), ratio}, stream);
+      return;
+    }
+    for_each_particle(n, integrate::SlotsOfIds{p.id.data(), slot_of_id_.data()}, stream);
+    for_each_particle(molecules_,
+                      integrate::MoleculeCentre{offset_.data(), member_id_.data(),
+                                                slot_of_id_.data(), p.type.data(), mass_.data(),
+                                                core::pointers_of(p.position), from.view<double>(),
+                                                centre_.data()},
+                      stream);
+    for_each_particle(n,
+                      integrate::MoveWithMolecule{p.id.data(), molecule_of_id_.data(),
+                                                  centre_.data(), core::pointers_of(p.position),
+                                                  core::image_pointers_of(p.image),
+                                                  from.view<double>(), to.view<double>(), ratio},
+                      stream);
+  }
+
+  /// Keeps the positions, image counts and forces of `p`, and `box`.
+  void keep(const DeviceParticles& p, const core::Box& box, cudaStream_t stream) {
+    copy(kept_position_, p.position, stream);
+    copy(kept_force_, p.force, stream);
+    copy(kept_image_, p.image, stream);
+    kept_box_ = box;
+  }
+  /// Puts the kept arrays back into `p`; returns the kept box.
+  core::Box restore(DeviceParticles& p, cudaStream_t stream) {
+    if (!kept_box_) throw std::logic_error("restore_configuration: no configuration kept");
+    copy(p.position, kept_position_, stream);
+    copy(p.force, kept_force_, stream);
+    copy(p.image, kept_image_, stream);
+    const core::Box box = *kept_box_;
+    kept_box_.reset();
+    return box;
+  }
+  void release() { kept_box_.reset(); }
+  bool keeping() const { return kept_box_.has_value(); }
+
+  std::size_t bytes() const {
+    return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
+           centre_.bytes() + slot_of_id_.bytes() + 3 * (kept_position_.x.bytes() +
+                                                      kept_force_.x.bytes() + kept_image_.x.bytes());
+  }
+
+ private:
+  template <class A>
+  static void copy(core::Vec3Of<A>& to, const core::Vec3Of<A>& from, cudaStream_t stream) {
+    to.x.copy_from_device(from.x, stream);
+    to.y.copy_from_device(from.y, stream);
+    to.z.copy_from_device(from.z, stream);
+  }
+
+  int molecules_ = 0;  ///< 0: moves scale every particle
+  core::DeviceBuffer<std::int32_t> offset_, member_id_, molecule_of_id_, slot_of_id_;
+  core::DeviceBuffer<double> mass_;
+  core::DeviceBuffer<core::Vec3<double>> centre_;
+  DeviceVec3Array kept_position_, kept_force_;
+  core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;
+  std::optional<core::Box> kept_box_;
+};
+
+}  // namespace novamd::backend
