@@ -40,8 +40,9 @@
 # cluster pair kernels (sass_clusters.txt).
 # pme-skin: the 24,000-atom PME water at list skins 0.8 to 2.5 A, and with lists never checked.
 # cuda-tests: builds only the program and the CUDA tests, and runs every CUDA test (about 70 s).
-# barostat: cuda-tests, then the LJ liquid (62,500 atoms) and the 24,000-atom PME water with and
-# without stochastic cell rescaling: what the barostat costs.
+# barostat: the LJ liquid (62,500 atoms) and the 24,000-atom PME water (flexible, and rigid) with
+# no barostat, stochastic cell rescaling and the Monte Carlo barostat: what each costs; and the
+# density of 1,000 rigid SPC/E waters at 300 K and 1 bar (Monte Carlo), for tests/data/water-npt.
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -142,8 +143,8 @@ cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 targets=()
 case $what in
-  pme-quick | cuda-tests | build | barostat) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift)
+  pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
+  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat)
     targets=(--target novamd) ;;
 esac
 if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -246,7 +247,7 @@ if [[ $what == all || $what == energy ]]; then
       sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
 fi
-if [[ $what == pme-quick || $what == cuda-tests || $what == barostat ]]; then
+if [[ $what == pme-quick || $what == cuda-tests ]]; then
   timeout 300 $build/tests/novamd_cuda_tests \
     > "$OUT/quick_tests.log" 2>&1 || status=1
   grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
@@ -258,23 +259,45 @@ if [[ $what == cuda-tests ]]; then
     sed "s/^/mixed langevin default water24k-pme: /" | tee -a "$summary"
 fi
 if [[ $what == barostat ]]; then
-  # What a barostat costs: the same runs with and without stochastic cell rescaling (a move
-  # every 10 steps), mixed precision, 4,000 steps each: the LJ liquid at T* = 1.5, P* = 2.0
-  # (examples/lj_npt.yaml at 62,500 atoms) and the 24,000-atom flexible PME water at 1 bar.
+  # What a barostat costs: the same runs without a barostat, with stochastic cell rescaling (a
+  # move every 10 steps) and with the Monte Carlo barostat (a try every 25), mixed precision,
+  # 4,000 steps each: the LJ liquid at T* = 1.5, P* = 2.0 (examples/lj_npt.yaml at 62,500
+  # atoms), the 24,000-atom flexible PME water at 1 bar, and the same water rigid (SETTLE, 2 fs:
+  # Monte Carlo only, its molecules moved whole).
   work=$(mktemp -d)
   root=$PWD
-  for barostat in "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" null; do
+  for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" \
+    "{type: monte_carlo, pressure: 2.0}"; do
     (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
        --precision mixed --steps 4000 --set system.structure.generate.cells=25 \
        --set "barostat=$barostat" \
        --set "output.thermo={every: 4000, file: lj_npt_thermo.csv}" 2>&1) |
-      grep -E "built|Done" | sed "s/^/LJ 62,500 mixed, barostat $barostat: /" | tee -a "$summary"
+      grep -E "built|Done|Monte" | sed "s/^/LJ 62,500 mixed, barostat $barostat: /" | tee -a "$summary"
   done
   water_args 20 mixed 4000
-  for barostat in "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" null; do
-    $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "built|Done" |
+  for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" \
+    "{type: monte_carlo, pressure: 1 bar}"; do
+    $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "built|Done|Monte" |
       sed "s/^/water24k-pme mixed, barostat $barostat: /" | tee -a "$summary"
   done
+  rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
+    --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
+  for barostat in null "{type: monte_carlo, pressure: 1 bar}"; do
+    $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set "barostat=$barostat" 2>&1 |
+      grep -E "built|Done|Monte" | sed "s/^/water24k-rigid mixed, barostat $barostat: /" |
+      tee -a "$summary"
+  done
+  # The density of rigid SPC/E water at 300 K and 1 bar under the Monte Carlo barostat
+  # (examples/water/water_rigid.yaml: 1,000 waters, 9 A, PME 1e-5, dispersion correction,
+  # Langevin 1/ps, 2 fs), mixed precision: 50 ps to settle, then 500 ps sampled every 25 steps;
+  # beside OpenMM's on the same model (tests/data/water-npt/).
+  (cd "$work" && cp "$root/examples/water/water.data" . &&
+    "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
+      --precision mixed --steps 275000 --set output.trajectory=[] \
+      --set "barostat={type: monte_carlo, pressure: 1 bar, every: 25}" \
+      --set "output.thermo={every: 25, file: npt.csv, columns: [volume, mass_density]}" \
+      --set output.console.every=25000 2>&1 | tail -4 | tee -a "$summary") &&
+    python3 tests/data/water-npt/density_of.py "$work/npt.csv" --skip-ps 50 | tee -a "$summary"
 fi
 if [[ $what == pme-quick ]]; then
   for precision in mixed double; do

@@ -288,7 +288,7 @@ TEST(StochasticCellRescale, AnisotropicAndSemiIsotropicMovesTakeTheirAxesPressur
 // A move adds to the barostat's energy what it does to K + U + P0 V: K's share (K / 3 per axis,
 // K = 1 here) times 1 / mu_a^2 - 1, P0 (V' - V), and for U the trapezoid
 // -(W_aa + W'_aa) / 2 ln mu_a of the virials before (the sample the move used) and after (the
-// sample after the move's step, which the next move then uses).
+// sample after the move's step).
 TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
   auto barostat =
       novamd::integrate::make_barostat(settings(PressureCoupling::Anisotropic), 0.005, 1.5, 9);
@@ -299,10 +299,12 @@ TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
     before.virial.c[a] = w_before[a];
     after.virial.c[a] = w_after[a];
   }
-  // Sampled after step 0 and after each move (every = 5).
-  EXPECT_TRUE(barostat->samples_after(0));
-  EXPECT_FALSE(barostat->samples_after(4));
+  // Sampled after the step before each move and after the move's step (every = 5).
+  EXPECT_FALSE(barostat->samples_after(0));
+  EXPECT_FALSE(barostat->samples_after(3));
+  EXPECT_TRUE(barostat->samples_after(4));
   EXPECT_TRUE(barostat->samples_after(5));
+  EXPECT_FALSE(barostat->samples_after(6));
   EXPECT_TRUE(barostat->moves_at(5));
   EXPECT_FALSE(barostat->moves_at(0));
   barostat->sample(before);

@@ -2,7 +2,7 @@
 /// @file barostat.hpp
 /// Constant pressure: a barostat changes the box every `every` steps. Stochastic cell rescaling
 /// moves it just before that step's force evaluation (Integrator::step), from the pressure the
-/// step loop sampled at the end of the last move's step: the positions scale with the box
+/// step loop sampled at the end of the step before: the positions scale with the box
 /// edges, the velocities inversely, and the step's forces are then evaluated at the new
 /// positions as usual, so a move costs no force evaluation of its own. The Monte Carlo barostat
 /// (monte_carlo_barostat.hpp) tries a volume change at the start of the step, from the energy
@@ -121,9 +121,8 @@ class Barostat {
 ///
 /// (P: the instantaneous pressure, its kinetic part from the particles' velocities, which the
 /// move scales; kT: the thermostat's), which samples V^(N+1) exp(-(U + P0 V) / kT) in eps; it is
-/// integrated over each move's interval dt = every x time step by one Euler-Maruyama step (the
-/// pressure sampled at the interval's start: after the last move's step, or step 0), and every
-/// edge is scaled by exp(d eps / 3). (In V or in L itself, the Ito correction adds a kT / V
+/// integrated over each move's interval dt = every x time step by one Euler-Maruyama step (from
+/// the pressure sampled after the step before the move), and every edge is scaled by exp(d eps / 3). (In V or in L itself, the Ito correction adds a kT / V
 /// to the drift.) Semi-isotropic coupling moves ln(L_x L_y) and ln L_z, anisotropic coupling
 /// each ln L_a, by the same equation with the pressure along their own axes (the mean of P_xx
 /// and P_yy, or P_aa) and their share of the volume's freedom (2/3 and 1/3, or 1/3 each) in the
@@ -135,12 +134,15 @@ class StochasticCellRescale final : public Barostat {
       : Barostat(settings), dt_(dt), kT_(kT), seed_(seed) {}
   std::string name() const override { return "c_rescale"; }
   MovePoint move_point() const override { return MovePoint::BeforeForces; }
-  /// After step 0 and after each move: the pressure at the start of the next move's interval
-  /// (the Euler-Maruyama step's), and the virial at the moved positions that completes the
-  /// move's account of U.
-  bool samples_after(std::int64_t step) const override { return step % settings().every == 0; }
+  /// After the step before each move (the pressure the move takes, the virial at its start) and
+  /// after each move's step (the virial at the moved positions, which completes the move's
+  /// account of U: with the first end stale by `every` steps instead, the account drifted by
+  /// 10 times more in the LJ liquid).
+  bool samples_after(std::int64_t step) const override {
+    return moves_at(step) || (step + 1) % settings().every == 0;
+  }
   /// Completes the last move's account of U with the sample's virial (the trapezoid's second
-  /// end); keeps the sample for the next move.
+  /// end); keeps the sample for the next move (the last one before it counts).
   void sample(const PressureSample& sample) override;
   /// Scales the box, the positions and the velocities; adds to energy() what the move does to
   /// K + U + P0 V: K's and P0 V's changes exactly, U's by the trapezoid rule,

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Mean density and isothermal compressibility of a NovaMD constant-pressure run.
+
+Reads a thermo CSV with the `volume` (A^3) and `mass_density` (g/cm^3) columns (real units),
+drops the first --skip-ps picoseconds, and prints the mean density with its standard error from
+20 block means, and beta_T = var(V) / (kT <V>) in 1/bar with a jackknife error over the blocks.
+
+    python3 density_of.py npt.csv --skip-ps 50 [--temperature 300]
+"""
+import argparse
+import csv
+import math
+
+KCAL_PER_MOL_PER_A3_IN_BAR = 4184.0 / (6.02214076e23 * 1e-30) / 1e5  # 69,476.95 bar
+BOLTZMANN_KCAL_PER_MOL_K = 0.0019872043
+
+
+def mean(values):
+    return sum(values) / len(values)
+
+
+def variance(values):
+    m = mean(values)
+    return sum((v - m) ** 2 for v in values) / (len(values) - 1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("thermo")
+    parser.add_argument("--skip-ps", type=float, default=50.0)
+    parser.add_argument("--temperature", type=float, default=300.0)
+    parser.add_argument("--blocks", type=int, default=20)
+    args = parser.parse_args()
+    rows = [r for r in csv.DictReader(open(args.thermo)) if float(r["time"]) >= 1000 * args.skip_ps]
+    density = [float(r["mass_density"]) for r in rows]
+    volume = [float(r["volume"]) for r in rows]
+    kT = BOLTZMANN_KCAL_PER_MOL_K * args.temperature
+    size = len(rows) // args.blocks
+    blocks = [slice(b * size, (b + 1) * size) for b in range(args.blocks)]
+    block_means = [mean(density[b]) for b in blocks]
+    error = math.sqrt(variance(block_means) / args.blocks)
+
+    def beta(v):
+        return variance(v) / (kT * mean(v)) / KCAL_PER_MOL_PER_A3_IN_BAR
+
+    everything = beta(volume)
+    leave_one_out = []
+    for b in range(args.blocks):
+        kept = [v for k, block in enumerate(blocks) if k != b for v in volume[block]]
+        leave_one_out.append(beta(kept))
+    n = args.blocks
+    jack = math.sqrt((n - 1) / n * sum((x - mean(leave_one_out)) ** 2 for x in leave_one_out))
+    print(f"samples {len(rows)} over {float(rows[-1]['time']) / 1000 - args.skip_ps:.1f} ps")
+    print(f"density {mean(density):.5f} +- {error:.5f} g/cm^3 ({args.blocks} blocks)")
+    print(f"volume mean {mean(volume):.2f} A^3, sd {math.sqrt(variance(volume)):.2f}")
+    print(f"beta_T {everything * 1e6:.1f} +- {jack * 1e6:.1f} 1e-6/bar (jackknife)")
+
+
+if __name__ == "__main__":
+    main()
