@@ -52,6 +52,17 @@ TEST(CudaRestartNpt, StochasticCellRescalingContinuesBitwise) {
     novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 50);
 }
 
+// MTTK (anisotropic): both chains, the strain rates and the carried tensors continue.
+TEST(CudaRestartNpt, MttkContinuesBitwise) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  const std::string config =
+      novamd::test::restart_config(
+          "{type: nose_hoover, timestep: 0.005, temperature: 1.2, tau: 0.2}") +
+      "barostat: {type: mttk, pressure: 1.0, period: 0.5, coupling: anisotropic}\n";
+  for (const char* precision : {"double", "mixed"})
+    novamd::test::expect_bitwise_restart_of_config(config, "cuda", precision, 50);
+}
+
 // The Monte Carlo barostat on rigid waters (their centres moved, trials undone where rejected):
 // the trials repeat alike after a restart, the particles' storage order untouched by them.
 TEST(CudaRestartNpt, MonteCarloBarostatContinuesBitwise) {

@@ -94,6 +94,30 @@ TEST(BarostatConfig, PressuresTakeUnitsInRealUnits) {
   EXPECT_NEAR(mpa.barostat.pressure, bar.barostat.pressure, 1e-15);
 }
 
+// MTTK is the Nose-Hoover scheme at constant pressure: it needs integrator.type nose_hoover and
+// a period; it moves every step (no `every`), isotropic or anisotropic.
+TEST(BarostatConfig, MttkTakesNoseHooverAndItsKeys) {
+  const std::string nose_hoover =
+      "{type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}";
+  const auto config =
+      novamd::io::parse_config(config_with("{type: mttk, pressure: 2.0, period: 5.0, coupling: "
+                                           "anisotropic}",
+                                           false, nose_hoover),
+                               "mttk.yaml");
+  EXPECT_EQ(config.barostat.type, "mttk");
+  EXPECT_DOUBLE_EQ(config.barostat.period, 5.0);
+  EXPECT_EQ(config.barostat.coupling, PressureCoupling::Anisotropic);
+  EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0, period: 5.0}")), "nose_hoover");
+  EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0}", false, nose_hoover)), "period");
+  EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0, period: 5.0, every: 5}", false,
+                                     nose_hoover)),
+             "every");
+  EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0, period: 5.0, coupling: "
+                                     "semi_isotropic}",
+                                     false, nose_hoover)),
+             "semi_isotropic");
+}
+
 TEST(BarostatConfig, BadInputNamesTheKeyAndWhatIsExpected) {
   EXPECT_HAS(input_error(config_with("{type: c_rescale, pressure: 2.0, period: 0.5, "
                                      "compressibility: 0.1}",

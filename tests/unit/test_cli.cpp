@@ -63,6 +63,7 @@ TEST(Cli, ExamplesRunShortened) {
       {"amber-dipeptide/dipeptide_pme.yaml", ""},
       {"water/water_pme.yaml", ""},
       {"water/water_rigid.yaml", ""},
+      {"water/water_npt.yaml", " --set barostat.every=2"},
       {"nuclear_pasta.yaml",
        " --set system.structure.generate.total=2000 --set forces.1.yukawa.cutoff=15"},
   };

@@ -14,6 +14,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/integrate/molecule_scaling.hpp"
 #include "novamd/integrate/monte_carlo_barostat.hpp"
+#include "support/sample_statistics.hpp"
 
 namespace {
 
@@ -86,23 +87,10 @@ Moves run_moves(MonteCarloBarostat& barostat, TrialOperations& ops, int moves) {
   return run;
 }
 
-double mean_of(const std::vector<double>& v) {
-  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
+using novamd::test::mean_of;
 
-/// The standard error of the mean from 20 block means (correlated samples).
-double block_error(const std::vector<double>& v) {
-  const int blocks = 20;
-  const std::size_t size = v.size() / blocks;
-  std::vector<double> means;
-  for (int b = 0; b < blocks; ++b)
-    means.push_back(std::accumulate(v.begin() + b * size, v.begin() + (b + 1) * size, 0.0) /
-                    static_cast<double>(size));
-  const double m = mean_of(means);
-  double square = 0.0;
-  for (const double x : means) square += (x - m) * (x - m);
-  return std::sqrt(square / (blocks - 1) / blocks);
-}
+/// The standard error of the mean from 20 block means.
+double block_error(const std::vector<double>& v) { return novamd::test::block_error(v, 20); }
 
 // An ideal gas of N = 20 (U = 0) at kT = 1, P0 = 2: <V> = 21 / 2 = 10.5 and var V = 5.25. Over
 // 200,000 moves after 2,000 of settling, the mean within 5 block errors (the 20 blocks' own;
@@ -256,9 +244,8 @@ TEST(MoleculeScaling, CentresScaleAndShapesStay) {
   std::vector<Vec3<double>> centre(2);
   const auto ratio = novamd::integrate::edge_ratios(from, to);
   for (int m = 0; m < 2; ++m)
-    novamd::integrate::MoleculeCentre{rows.offset.data(), rows.member_id.data(),
-                                      slot_of_id.data(),  type.data(),
-                                      mass.data(),        position,
+    novamd::integrate::MoleculeCentre{rows.offset.data(),  rows.member_id.data(), slot_of_id.data(),
+                                      type.data(),         mass.data(),           position,
                                       from.view<double>(), centre.data()}(m);
   // Molecule 1 (ids 3-5, slots 0-2) unwrapped around slot 0: x at 9.8, 10.3, 9.5; z at 9.95,
   // 10.05, 9.9.

@@ -35,6 +35,16 @@ TEST(CpuRestart, MonteCarloBarostatContinuesBitwise) {
       novamd::test::rigid_water_npt_restart_config("semi_isotropic"), "cpu", "double", 10);
 }
 
+// MTTK: both chains, the strain rates and the tensors carried between steps continue, and the box.
+TEST(CpuRestart, MttkContinuesBitwise) {
+  for (const char* coupling : {"isotropic", "anisotropic"})
+    novamd::test::expect_bitwise_restart_of_config(
+        novamd::test::restart_config("{type: nose_hoover, timestep: 0.005, temperature: 1.2, "
+                                     "tau: 0.2}") +
+            "barostat: {type: mttk, pressure: 1.0, period: 0.5, coupling: " + coupling + "}\n",
+        "cpu", "double", 50);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CpuRestart,
                          ::testing::ValuesIn(novamd::test::restart_integrators()),
                          [](const auto& info) {

@@ -100,11 +100,11 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   const bool scales_molecules = !config_.barostat.type.empty() && held > 0;
   core::Molecules molecules;
   if (scales_molecules) molecules = molecular_.topology.molecules();
+  const auto tail =
+      forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume());
   const integrate::ScaledSystem scaled{
       scales_molecules ? molecules.count : static_cast<std::int64_t>(particles_.size()),
-      forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume())
-              .energy *
-          box_.volume()};
+      tail.energy * box_.volume(), tail.virial * box_.volume()};
   backend::BackendSetup setup{config_.units,
                               config_.system.species,
                               box_,
@@ -120,7 +120,7 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   setup.scaled_molecules = std::move(molecules);
   backend_ = backend::make_backend(config_.backend, std::move(setup));
   integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
-                                           {backend_->size(), held});
+                                           {backend_->size(), held}, config_.barostat, scaled);
   integrator_->attach_barostat(integrate::make_barostat(
       config_.barostat, config_.integrator.timestep,
       config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed,

@@ -131,6 +131,10 @@ class Backend : public integrate::StepOperations {
   /// The potential energy at the current positions (computed if the last evaluation skipped
   /// it), over every rank; no tail correction.
   double potential_energy() override { return observables().potential_energy; }
+  integrate::KineticAndVirial kinetic_and_virial() override {
+    const Observables o = observables();
+    return {o.kinetic, o.virial};
+  }
   /// v_a *= factor_a for every particle, axis by axis (a barostat's move).
   virtual void scale_velocities_by_axis(core::Vec3<double> factor) = 0;
 

@@ -215,12 +215,12 @@ void CpuBackend::move_molecule_centres(const core::Box& to) {
   slot_of_id_.resize(particles_.size());
   for_each_particle(0, n, integrate::SlotsOfIds{particles_.id.data(), slot_of_id_.data()});
   molecule_centre_.resize(molecules_->count());
-  for_each_particle(0, static_cast<std::ptrdiff_t>(molecules_->count()),
-                    integrate::MoleculeCentre{
-                        molecules_->offset.data(), molecules_->member_id.data(),
-                        slot_of_id_.data(), particles_.type.data(), mass_.data(),
-                        integrate::pointers_of(particles_.position), box_.view<double>(),
-                        molecule_centre_.data()});
+  for_each_particle(
+      0, static_cast<std::ptrdiff_t>(molecules_->count()),
+      integrate::MoleculeCentre{molecules_->offset.data(), molecules_->member_id.data(),
+                                slot_of_id_.data(), particles_.type.data(), mass_.data(),
+                                integrate::pointers_of(particles_.position), box_.view<double>(),
+                                molecule_centre_.data()});
   for_each_particle(0, n,
                     integrate::MoveWithMolecule{
                         particles_.id.data(), molecules_->molecule_of_id.data(),

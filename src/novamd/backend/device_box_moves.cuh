@@ -41,18 +41,18 @@ class DeviceBoxMoves {
       return;
     }
     for_each_particle(n, integrate::SlotsOfIds{p.id.data(), slot_of_id_.data()}, stream);
-    for_each_particle(molecules_,
-                      integrate::MoleculeCentre{offset_.data(), member_id_.data(),
-                                                slot_of_id_.data(), p.type.data(), mass_.data(),
-                                                core::pointers_of(p.position), from.view<double>(),
-                                                centre_.data()},
-                      stream);
-    for_each_particle(n,
-                      integrate::MoveWithMolecule{p.id.data(), molecule_of_id_.data(),
-                                                  centre_.data(), core::pointers_of(p.position),
-                                                  core::image_pointers_of(p.image),
-                                                  from.view<double>(), to.view<double>(), ratio},
-                      stream);
+    for_each_particle(
+        molecules_,
+        integrate::MoleculeCentre{offset_.data(), member_id_.data(), slot_of_id_.data(),
+                                  p.type.data(), mass_.data(), core::pointers_of(p.position),
+                                  from.view<double>(), centre_.data()},
+        stream);
+    for_each_particle(
+        n,
+        integrate::MoveWithMolecule{p.id.data(), molecule_of_id_.data(), centre_.data(),
+                                    core::pointers_of(p.position), core::image_pointers_of(p.image),
+                                    from.view<double>(), to.view<double>(), ratio},
+        stream);
   }
 
   /// Keeps the positions, image counts and forces of `p`, and `box`.
@@ -77,8 +77,8 @@ class DeviceBoxMoves {
 
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
-           centre_.bytes() + slot_of_id_.bytes() + 3 * (kept_position_.x.bytes() +
-                                                      kept_force_.x.bytes() + kept_image_.x.bytes());
+           centre_.bytes() + slot_of_id_.bytes() +
+           3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
   }
 
  private:

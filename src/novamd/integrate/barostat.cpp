@@ -50,8 +50,8 @@ void StochasticCellRescale::move(StepOperations& ops, std::int64_t step) {
   // distribution is isotropic) times 1/mu_a^2 - 1; P0 dV; and the first half of U's trapezoid,
   // -W_aa d(ln L_a) / 2 with the sample's virial (the next sample adds the other half).
   const double kinetic_third = ops.kinetic_energy() / 3.0;
-  add_energy(kinetic_third * (1.0 / (mu.x * mu.x) + 1.0 / (mu.y * mu.y) + 1.0 / (mu.z * mu.z) -
-                              3.0) +
+  add_energy(kinetic_third *
+                 (1.0 / (mu.x * mu.x) + 1.0 / (mu.y * mu.y) + 1.0 / (mu.z * mu.z) - 3.0) +
              settings().pressure * (next.volume() - volume) - half_work(sample_.virial, log_mu));
   ops.rescale_box(next);
   ops.scale_velocities_by_axis({1.0 / mu.x, 1.0 / mu.y, 1.0 / mu.z});
@@ -122,7 +122,7 @@ core::Vec3<double> StochasticCellRescale::log_scaling(const PressureSample& samp
 
 std::unique_ptr<Barostat> make_barostat(const BarostatSettings& settings, double dt, double kT,
                                         std::uint64_t seed, const ScaledSystem& scaled) {
-  if (settings.type.empty()) return nullptr;
+  if (settings.type.empty() || settings.type == "mttk") return nullptr;
   if (settings.type == "c_rescale")
     return std::make_unique<StochasticCellRescale>(settings, dt, kT, seed);
   if (settings.type == "monte_carlo")

@@ -36,7 +36,7 @@ enum class PressureCoupling {
 /// the run's units; `pressure` and `compressibility` already in energy per length^3 and its
 /// inverse.
 struct BarostatSettings {
-  std::string type;  ///< c_rescale or monte_carlo
+  std::string type;  ///< c_rescale, monte_carlo or mttk (integrate/mttk.hpp)
   double pressure = 0.0;
   double period = 0.0;           ///< c_rescale: tau_p, the relaxation time of the volume
   double compressibility = 0.0;  ///< c_rescale: beta_T, the isothermal compressibility's estimate
@@ -56,11 +56,12 @@ struct PressureSample {
 
 /// What a barostat moves: the particles, or the molecules' centres (the molecules rigid or
 /// held by constraints keep their shape); `count` of them (the N of the isobaric ensemble's
-/// V^N), and the tail correction's energy times the volume (the potential energy at a trial
-/// volume V adds tail_energy_volume / V).
+/// V^N), and the tail correction's energy and virial times the volume (at a volume V the
+/// potential energy adds tail_energy_volume / V, the virial tail_virial_volume / V).
 struct ScaledSystem {
   std::int64_t count = 0;
   double tail_energy_volume = 0.0;
+  double tail_virial_volume = 0.0;
 };
 
 /// Where in a step a barostat moves the box.
@@ -122,12 +123,13 @@ class Barostat {
 /// (P: the instantaneous pressure, its kinetic part from the particles' velocities, which the
 /// move scales; kT: the thermostat's), which samples V^(N+1) exp(-(U + P0 V) / kT) in eps; it is
 /// integrated over each move's interval dt = every x time step by one Euler-Maruyama step (from
-/// the pressure sampled after the step before the move), and every edge is scaled by exp(d eps / 3). (In V or in L itself, the Ito correction adds a kT / V
-/// to the drift.) Semi-isotropic coupling moves ln(L_x L_y) and ln L_z, anisotropic coupling
-/// each ln L_a, by the same equation with the pressure along their own axes (the mean of P_xx
-/// and P_yy, or P_aa) and their share of the volume's freedom (2/3 and 1/3, or 1/3 each) in the
-/// drift and in the noise's variance. The noise is drawn from the counter-based stream (seed,
-/// Barostat, axis, step): every backend and a restart draw the same.
+/// the pressure sampled after the step before the move), and every edge is scaled by exp(d eps /
+/// 3). (In V or in L itself, the Ito correction adds a kT / V to the drift.) Semi-isotropic
+/// coupling moves ln(L_x L_y) and ln L_z, anisotropic coupling each ln L_a, by the same equation
+/// with the pressure along their own axes (the mean of P_xx and P_yy, or P_aa) and their share of
+/// the volume's freedom (2/3 and 1/3, or 1/3 each) in the drift and in the noise's variance. The
+/// noise is drawn from the counter-based stream (seed, Barostat, axis, step): every backend and a
+/// restart draw the same.
 class StochasticCellRescale final : public Barostat {
  public:
   StochasticCellRescale(const BarostatSettings& settings, double dt, double kT, std::uint64_t seed)
@@ -169,7 +171,8 @@ class StochasticCellRescale final : public Barostat {
   bool moved_ = false;
 };
 
-/// The barostat `settings` ask for (none where settings.type is empty); `dt`: the time step;
+/// The barostat `settings` ask for (none where settings.type is empty, and for mttk, which the
+/// integrator is: make_integrator); `dt`: the time step;
 /// `kT`: the thermostat's temperature in energy units; `scaled`: what a Monte Carlo move scales.
 std::unique_ptr<Barostat> make_barostat(const BarostatSettings& settings, double dt, double kT,
                                         std::uint64_t seed, const ScaledSystem& scaled = {});

@@ -56,7 +56,10 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         if (barostat_ && barostat_->moves_at(step) &&
             barostat_->move_point() == MovePoint::BeforeForces)
           barostat_->move(ops, step);
-        ops.compute_forces(energy);
+        ops.compute_forces(computes_virial_every_step() ? EnergyRequest::Compute : energy);
+        break;
+      case Operator::Dilate:
+        dilate(ops, stage.fraction * dt_);
         break;
       case Operator::Measure:
         measure(ops, energy, measures++);

@@ -104,6 +104,11 @@ class Integrator {
   }
   /// The M stage: the `index`-th measuring point of this step.
   virtual void measure(StepOperations&, EnergyRequest, int /*index*/) {}
+  /// The D stage over `dt` (the stage's share of the time step): the box and positions dilated.
+  virtual void dilate(StepOperations&, double /*dt*/) {}
+  /// Whether every force evaluation computes the virial (a scheme that reads the pressure at
+  /// every step: MTTK).
+  virtual bool computes_virial_every_step() const { return false; }
 
  private:
   /// The velocity condition after the drift at stage k: deferred where the next stage that
@@ -124,9 +129,12 @@ class Integrator {
 };
 
 /// The integrator `settings` ask for; `seed` keys the random streams of stochastic thermostats;
-/// `system`: what the degrees of freedom are made of.
+/// `system`: what the degrees of freedom are made of; `barostat` of type mttk makes nose_hoover
+/// the MTTK scheme (integrate/mttk.hpp), with `scaled` its N and tail correction.
 std::unique_ptr<Integrator> make_integrator(const IntegratorSettings& settings,
                                             const core::UnitSystem& units, std::uint64_t seed,
-                                            const SystemFreedom& system);
+                                            const SystemFreedom& system,
+                                            const BarostatSettings& barostat = {},
+                                            const ScaledSystem& scaled = {});
 
 }  // namespace novamd::integrate

@@ -38,9 +38,10 @@ void MonteCarloBarostat::move(StepOperations& ops, std::int64_t step) {
     ops.compute_forces(EnergyRequest::Compute);
     const double trial_potential =
         ops.potential_energy() + scaled_.tail_energy_volume / trial_volume;
-    const double work_done = trial_potential - potential_ + settings().pressure * (trial_volume - volume);
-    const double w = work_done - static_cast<double>(scaled_.count) * kT_ *
-                                     std::log(trial_volume / volume);
+    const double work_done =
+        trial_potential - potential_ + settings().pressure * (trial_volume - volume);
+    const double w =
+        work_done - static_cast<double>(scaled_.count) * kT_ * std::log(trial_volume / volume);
     kept = w <= 0.0 || stream.uniform(kAcceptDraw, index).first < std::exp(-w / kT_);
     if (kept) {
       add_energy(work_done);
@@ -53,11 +54,11 @@ void MonteCarloBarostat::move(StepOperations& ops, std::int64_t step) {
 }
 
 std::string MonteCarloBarostat::summary() const {
-  return fmt::format("Monte Carlo barostat: {} volume moves tried, {} kept ({:.1f}%)",
-                     total_tried_, total_kept_,
-                     total_tried_ > 0 ? 100.0 * static_cast<double>(total_kept_) /
-                                            static_cast<double>(total_tried_)
-                                      : 0.0);
+  return fmt::format(
+      "Monte Carlo barostat: {} volume moves tried, {} kept ({:.1f}%)", total_tried_, total_kept_,
+      total_tried_ > 0
+          ? 100.0 * static_cast<double>(total_kept_) / static_cast<double>(total_tried_)
+          : 0.0);
 }
 
 int MonteCarloBarostat::choose_edges(double u) const {
@@ -114,7 +115,9 @@ void MonteCarloBarostat::adapt(int choice, bool kept, double volume) {
 
 /// U, whether sampled (1 or 0), then per choice of edges the step size, the tries and the kept
 /// moves since it last changed, then the run's tries and kept moves.
-std::size_t MonteCarloBarostat::variable_count() const { return 2 + 3 * 3 + 2; }
+std::size_t MonteCarloBarostat::variable_count() const {
+  return 2 + 3 * 3 + 2;
+}
 
 std::vector<double> MonteCarloBarostat::save_variables() const {
   std::vector<double> values{potential_, sampled_ ? 1.0 : 0.0};

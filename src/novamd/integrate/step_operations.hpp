@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "novamd/core/box.hpp"
+#include "novamd/core/tensor.hpp"
 #include "novamd/core/vec3.hpp"
 #include "novamd/integrate/velocity_noise.hpp"
 
@@ -35,6 +36,12 @@ enum class StepEnd { Read, Continued };
 /// Whether a force evaluation also computes the potential energy and virial (needed only at
 /// thermo steps; a backend may skip them otherwise).
 enum class EnergyRequest { Skip, Compute };
+
+/// The kinetic tensor now (1/2 sum m v_a v_b) and the virial tensor of the last force evaluation
+/// (which computed energies; constraint forces' share included, no tail correction).
+struct KineticAndVirial {
+  core::SymmetricTensor<double> kinetic, virial;
+};
 
 class StepOperations {
  public:
@@ -81,6 +88,10 @@ class StepOperations {
     throw std::logic_error("these operations cannot keep a configuration");
   }
   virtual void release_configuration() {}
+  /// What a scheme reading the pressure at every step needs (MTTK).
+  virtual KineticAndVirial kinetic_and_virial() {
+    throw std::logic_error("these operations report no virial");
+  }
   /// The Langevin O step (velocity_noise.hpp) for every particle; each particle's kinetic-energy
   /// change is added to its share of langevin_heat().
   virtual void thermalize(const VelocityNoise& noise) = 0;

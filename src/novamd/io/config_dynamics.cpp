@@ -160,12 +160,19 @@ integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::U
                                            const IntegratorSettings& integrator) {
   node.expect_map();
   integrate::BarostatSettings settings;
-  settings.type = node.required("type").choice({"c_rescale", "monte_carlo"});
+  settings.type = node.required("type").choice({"c_rescale", "monte_carlo", "mttk"});
   const bool rescales = settings.type == "c_rescale";
+  const bool mttk = settings.type == "mttk";
   if (rescales)
     node.check_keys({"type", "pressure", "period", "compressibility", "coupling", "every"});
+  else if (mttk)
+    node.check_keys({"type", "pressure", "period", "coupling"});
   else
     node.check_keys({"type", "pressure", "coupling", "every"});
+  if (mttk && integrator.type != "nose_hoover")
+    node.fail(fmt::format("mttk with integrator.type {}", integrator.type),
+              "integrator.type nose_hoover: MTTK is the Nose-Hoover chain scheme at constant "
+              "pressure (c_rescale and monte_carlo take any thermostat)");
   if (!integrator.temperature)
     node.fail(fmt::format("a barostat needs a thermostat; integrator.type is {}", integrator.type),
               "integrator.type langevin, bussi or nose_hoover, whose temperature the barostat "
@@ -176,10 +183,15 @@ integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::U
   settings.coupling = coupling == "anisotropic"      ? integrate::PressureCoupling::Anisotropic
                       : coupling == "semi_isotropic" ? integrate::PressureCoupling::SemiIsotropic
                                                      : integrate::PressureCoupling::Isotropic;
-  settings.every =
-      node.integer_or("every", rescales ? 10 : 25, ValueRange::between(1, 1e9));  // OpenMM's 25
-  if (!rescales) return settings;
+  if (mttk && settings.coupling == integrate::PressureCoupling::SemiIsotropic)
+    node.fail("mttk with coupling semi_isotropic",
+              "coupling isotropic or anisotropic (semi_isotropic: c_rescale or monte_carlo)");
+  settings.every = mttk ? 1
+                        : node.integer_or("every", rescales ? 10 : 25,
+                                          ValueRange::between(1, 1e9));  // OpenMM's 25
+  if (!rescales && !mttk) return settings;
   settings.period = node.required("period").number(ValueRange::positive());
+  if (mttk) return settings;
   if (const auto beta = node.optional("compressibility")) {
     settings.compressibility = parse_compressibility(*beta, units);
   } else if (units.name == "real") {  // liquid water's, 4.5e-5 per bar (GROMACS's default)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Analysis of the rigid SPC/E water NPT run of run_npt.py (numpy only).
 
-Usage:  python3 analyze.py [/tmp/water-npt/samples.dat] [--upto-ps PS]
+Usage:  python3 analyze.py [samples.dat] [--upto-ps PS]     (default: samples.dat beside this script)
         (--upto-ps: use only the samples of the first PS picoseconds of sampling)
 Files read:  samples.dat         columns: step time_ps volume_nm3 density_g_cm3 (one per 25 steps,
                                  i.e. one per barostat attempt, equilibration not included)
@@ -77,7 +77,8 @@ def beta_T(v_nm3):
 def main():
     import argparse
     ap = argparse.ArgumentParser()
-    ap.add_argument("samples", nargs="?", default="/tmp/water-npt/samples.dat")
+    ap.add_argument("samples", nargs="?",
+                    default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples.dat"))
     ap.add_argument("--upto-ps", type=float, default=None)
     args = ap.parse_args()
     fname = args.samples
