@@ -51,6 +51,10 @@
 # lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
 #
+# PREBUILT=1 scripts/device/test.sh MODE (carry build-ci): the binaries that scripts/device/pack.sh
+# packed here from a local build, instead of building on the GPU machine (saves some 8 minutes
+# of device time; the CUDA tests of the whole suite then fit one call).
+#
 # multigpu and scaling build with MPI and NCCL (build-device-mpi) and need 2 or 4 GPUs; they
 # fail loudly (any failed step ends the script non-zero), logs in $OUT:
 # multigpu: the CUDA force-matrix kernels' tests (CudaForceMatrix.*), then runs under
@@ -139,17 +143,28 @@ water_args() {
 summary="$OUT/summary.txt"
 # Appended: several modes run one after another into one $OUT keep every table.
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv >> "$summary" 2>&1
-cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-targets=()
-case $what in
-  pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-  pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat)
-    targets=(--target novamd) ;;
-esac
-if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
-  grep -E "error|Error" "$OUT/build.log" | head -40
-  exit 1
+if [[ ${PREBUILT:-0} == 1 ]]; then
+  # The program and the CUDA tests built on the development machine (scripts/device/pack.sh: a
+  # clone at /tmp/ci, whose paths the binaries carry), unpacked here instead of an 8-minute
+  # build: carry build-ci. Libraries this machine lacks travel in build-ci/lib.
+  ln -sfn "$PWD" /tmp/ci
+  mkdir -p build && tar -xJf build-ci/bins.tar.xz -C build || exit 1
+  export LD_LIBRARY_PATH="$PWD/build-ci/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  build=build  # /tmp/ci/build, the path the binaries carry, through the link
+  ldd $build/tests/novamd_cuda_tests | grep "not found" && exit 1
+else
+  cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  targets=()
+  case $what in
+    pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
+    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat)
+      targets=(--target novamd) ;;
+  esac
+  if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
+    grep -E "error|Error" "$OUT/build.log" | head -40
+    exit 1
+  fi
 fi
 $build/novamd --version | tee -a "$summary"
 [[ $what == build ]] && exit 0
@@ -273,6 +288,15 @@ if [[ $what == barostat ]]; then
        --set "barostat=$barostat" \
        --set "output.thermo={every: 4000, file: lj_npt_thermo.csv}" 2>&1) |
       grep -E "built|Done|Monte" | sed "s/^/LJ 62,500 mixed, barostat $barostat: /" | tee -a "$summary"
+  done
+  # MTTK, with the Nose-Hoover chains it belongs to, beside nose_hoover at constant volume.
+  for barostat in null "{type: mttk, pressure: 2.0, period: 5.0}"; do
+    (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
+       --precision mixed --steps 4000 --set system.structure.generate.cells=25 \
+       --set "integrator={type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}" \
+       --set "barostat=$barostat" --set "output.thermo={every: 4000, file: lj_npt_thermo.csv}" \
+       2>&1) | grep -E "built|Done" | sed "s/^/LJ 62,500 mixed, nose_hoover, barostat $barostat: /" |
+      tee -a "$summary"
   done
   water_args 20 mixed 4000
   for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" \
