@@ -7,13 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <numeric>
 #include <vector>
 
+#include "novamd/backend/cpu_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/integrate/molecule_scaling.hpp"
 #include "novamd/integrate/monte_carlo_barostat.hpp"
+#include "support/force_scale.hpp"
+#include "support/restart_check.hpp"
 #include "support/sample_statistics.hpp"
 
 namespace {
@@ -90,7 +94,9 @@ Moves run_moves(MonteCarloBarostat& barostat, TrialOperations& ops, int moves) {
 using novamd::test::mean_of;
 
 /// The standard error of the mean from 20 block means.
-double block_error(const std::vector<double>& v) { return novamd::test::block_error(v, 20); }
+double block_error(const std::vector<double>& v) {
+  return novamd::test::block_error(v, 20);
+}
 
 // An ideal gas of N = 20 (U = 0) at kT = 1, P0 = 2: <V> = 21 / 2 = 10.5 and var V = 5.25. Over
 // 200,000 moves after 2,000 of settling, the mean within 5 block errors (the 20 blocks' own;
@@ -241,12 +247,12 @@ TEST(MoleculeScaling, CentresScaleAndShapesStay) {
   const auto at = [&](int i) { return Vec3<double>{x[i], y[i], z[i]}; };
   std::vector<Vec3<double>> old;
   for (int i = 0; i < 6; ++i) old.push_back(at(i));
-  std::vector<Vec3<double>> centre(2);
+  std::vector<Vec3<double>> centre(2), unwrapping(6);
   const auto ratio = novamd::integrate::edge_ratios(from, to);
   for (int m = 0; m < 2; ++m)
-    novamd::integrate::MoleculeCentre{rows.offset.data(),  rows.member_id.data(), slot_of_id.data(),
-                                      type.data(),         mass.data(),           position,
-                                      from.view<double>(), centre.data()}(m);
+    novamd::integrate::MoleculeCentre{
+        rows.offset.data(), rows.member_id.data(), slot_of_id.data(), type.data(),      mass.data(),
+        position,           from.view<double>(),   centre.data(),     unwrapping.data()}(m);
   // Molecule 1 (ids 3-5, slots 0-2) unwrapped around slot 0: x at 9.8, 10.3, 9.5; z at 9.95,
   // 10.05, 9.9.
   const Vec3<double> c{(16.0 * 9.8 + 10.3 + 9.5) / 18.0, (16.0 * 5.0 + 5.2 + 5.4) / 18.0,
@@ -255,14 +261,9 @@ TEST(MoleculeScaling, CentresScaleAndShapesStay) {
   EXPECT_NEAR(centre[1].y, c.y, 1e-12);
   EXPECT_NEAR(centre[1].z, c.z, 1e-12);
   for (int i = 0; i < 6; ++i)
-    novamd::integrate::MoveWithMolecule{id.data(),
-                                        rows.molecule_of_id.data(),
-                                        centre.data(),
-                                        position,
-                                        {ix.data(), iy.data(), iz.data()},
-                                        from.view<double>(),
-                                        to.view<double>(),
-                                        ratio}(i);
+    novamd::integrate::MoveWithMolecule{
+        id.data(), rows.molecule_of_id.data(),        centre.data(),     unwrapping.data(),
+        position,  {ix.data(), iy.data(), iz.data()}, to.view<double>(), ratio}(i);
   for (int i = 0; i < 6; ++i) {
     EXPECT_GE(x[i], 0.0);
     EXPECT_LT(x[i], to.length().x);
@@ -290,6 +291,111 @@ TEST(MoleculeScaling, CentresScaleAndShapesStay) {
     EXPECT_EQ(iy[i], 0);
     EXPECT_EQ(iz[i], 0);
     if (i != 4) EXPECT_EQ(ix[i], 0);
+  }
+}
+
+// A chain of 8 particles 1 apart along x spans 7 of a box of 10: farther than half the box from
+// its first particle, each bond shorter than half. Unwrapped bond by bond, its centre is at 3.5
+// from the first particle (not 2.5, as the minimum image from the first one would put it) and
+// every bond stays 1 long after the move.
+TEST(MoleculeScaling, MoleculesLongerThanHalfTheBoxKeepTheirBonds) {
+  const Box from(10.0, 10.0, 10.0), to(10.1, 10.1, 10.1);
+  std::vector<double> x, y(8, 5.0), z(8, 5.0);
+  for (int k = 0; k < 8; ++k) x.push_back(std::fmod(6.0 + k, 10.0));  // 6, 7, ..., 9, 0, 1, 2, 3
+  std::vector<std::int32_t> type(8, 0), id{0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<std::int32_t> ix(8, 0), iy(8, 0), iz(8, 0);
+  const std::vector<double> mass{1.0};
+  novamd::core::Molecules molecules;
+  molecules.of_id.assign(8, 0);
+  molecules.count = 1;
+  const auto rows = novamd::integrate::MoleculeRows::of(molecules);
+  std::vector<std::int32_t> slot_of_id(8);
+  for (int i = 0; i < 8; ++i) novamd::integrate::SlotsOfIds{id.data(), slot_of_id.data()}(i);
+  const novamd::integrate::Vec3Pointers position{x.data(), y.data(), z.data()};
+  std::vector<Vec3<double>> centre(1), unwrapping(8);
+  novamd::integrate::MoleculeCentre{
+      rows.offset.data(), rows.member_id.data(), slot_of_id.data(), type.data(),      mass.data(),
+      position,           from.view<double>(),   centre.data(),     unwrapping.data()}(0);
+  EXPECT_NEAR(centre[0].x, 9.5, 1e-12);  // 6 + 3.5
+  const auto ratio = novamd::integrate::edge_ratios(from, to);
+  for (int i = 0; i < 8; ++i)
+    novamd::integrate::MoveWithMolecule{
+        id.data(), rows.molecule_of_id.data(),        centre.data(),     unwrapping.data(),
+        position,  {ix.data(), iy.data(), iz.data()}, to.view<double>(), ratio}(i);
+  for (int k = 0; k + 1 < 8; ++k) {
+    const double bond = to.view<double>().minimum_image({x[k + 1] - x[k], 0.0, 0.0}).x;
+    EXPECT_NEAR(bond, 1.0, 1e-12) << k;
+  }
+  EXPECT_NEAR(x[0], 6.0 + 0.01 * 9.5, 1e-12);  // the centre moved by (ratio - 1) c
+}
+
+/// Step operations that take no box: every trial box is too small for a cutoff.
+class RefusingOperations final : public novamd::integrate::StepOperations {
+ public:
+  void compute_forces(novamd::integrate::EnergyRequest) override { ++evaluations; }
+  void kick(double) override {}
+  void drift(double, novamd::integrate::VelocityCondition) override {}
+  void scale_velocities(double) override {}
+  void thermalize(const novamd::integrate::VelocityNoise&) override {}
+  double langevin_heat() override { return 0.0; }
+  double kinetic_energy() override { return 0.0; }
+  const Box& box() const override { return box_; }
+  bool takes_box(const Box&) const override { return false; }
+  int evaluations = 0;
+
+ private:
+  Box box_{2.0, 2.0, 2.0};
+};
+
+// A trial box too small for a cutoff is a rejected try, not an evaluation (nor a stopped run).
+TEST(MonteCarloBarostat, BoxesTooSmallForTheCutoffAreRejectedUntried) {
+  RefusingOperations ops;
+  MonteCarloBarostat barostat(settings(PressureCoupling::Isotropic, 2.0), 1.0, 11, {20, 0.0});
+  for (int k = 1; k <= 20; ++k) {
+    barostat.sample({});
+    barostat.move(ops, 4 * k);
+  }
+  EXPECT_EQ(ops.evaluations, 0);
+  EXPECT_EQ(barostat.tried(), 20);
+  EXPECT_EQ(barostat.kept(), 0);
+  EXPECT_EQ(ops.box().volume(), 8.0);
+}
+
+// A rejected trial on the CPU backend: keep, move the box (particle by particle, or by the
+// centres of molecules of two particles), evaluate there, give back. Positions, image counts,
+// forces and the box come back bit for bit, and the next evaluation (lists rebuilt) gives the
+// kept forces again.
+TEST(CpuBackendTrial, GivenBackConfigurationIsTheKeptOneBitwise) {
+  for (const bool molecules : {false, true}) {
+    auto setup = novamd::test::lj_mixture(300, novamd::core::Precision::Double,
+                                          novamd::forces::Truncation::Cut);
+    setup.particles.enable(setup.particles.image);
+    if (molecules) {
+      for (std::size_t i = 0; i < setup.particles.size(); ++i)
+        setup.scaled_molecules.of_id.push_back(static_cast<std::int32_t>(i / 2));
+      setup.scaled_molecules.count = static_cast<std::int32_t>(setup.particles.size() / 2);
+    }
+    novamd::backend::CpuBackend b(setup);
+    b.compute_forces(novamd::integrate::EnergyRequest::Compute);
+    const auto before = b.particles_on_host();
+    const Box box = b.box();
+    const Box trial(box.length().x * 1.02, box.length().y * 0.99, box.length().z * 1.01);
+    ASSERT_TRUE(b.takes_box(trial));
+    EXPECT_FALSE(b.takes_box(Box(4.0, 4.0, 4.0)));  // the cutoff 2.5 exceeds half of 4
+    b.keep_configuration();
+    b.rescale_box(trial);
+    b.compute_forces(novamd::integrate::EnergyRequest::Compute);
+    EXPECT_NE(b.particles_on_host().position.x, before.position.x) << molecules;
+    b.restore_configuration();
+    const auto after = b.particles_on_host();
+    EXPECT_EQ(b.box().length().x, box.length().x);
+    EXPECT_EQ(b.box().length().y, box.length().y);
+    EXPECT_TRUE(novamd::test::bitwise_equal(after.position, before.position)) << molecules;
+    EXPECT_TRUE(novamd::test::bitwise_equal(after.force, before.force)) << molecules;
+    EXPECT_EQ(after.image.x, before.image.x);
+    b.compute_forces(novamd::integrate::EnergyRequest::Compute);
+    EXPECT_TRUE(novamd::test::bitwise_equal(b.particles_on_host().force, before.force))
+        << molecules;
   }
 }
 

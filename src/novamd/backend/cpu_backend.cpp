@@ -213,6 +213,7 @@ void CpuBackend::rescale_box(const core::Box& box) {
 void CpuBackend::move_molecule_centres(const core::Box& to) {
   const auto n = static_cast<std::ptrdiff_t>(particles_.size());
   slot_of_id_.resize(particles_.size());
+  unwrapping_.resize(particles_.size());
   for_each_particle(0, n, integrate::SlotsOfIds{particles_.id.data(), slot_of_id_.data()});
   molecule_centre_.resize(molecules_->count());
   for_each_particle(
@@ -220,13 +221,14 @@ void CpuBackend::move_molecule_centres(const core::Box& to) {
       integrate::MoleculeCentre{molecules_->offset.data(), molecules_->member_id.data(),
                                 slot_of_id_.data(), particles_.type.data(), mass_.data(),
                                 integrate::pointers_of(particles_.position), box_.view<double>(),
-                                molecule_centre_.data()});
-  for_each_particle(0, n,
-                    integrate::MoveWithMolecule{
-                        particles_.id.data(), molecules_->molecule_of_id.data(),
-                        molecule_centre_.data(), integrate::pointers_of(particles_.position),
-                        integrate::image_pointers_of(particles_.image), box_.view<double>(),
-                        to.view<double>(), integrate::edge_ratios(box_, to)});
+                                molecule_centre_.data(), unwrapping_.data()});
+  for_each_particle(
+      0, n,
+      integrate::MoveWithMolecule{particles_.id.data(), molecules_->molecule_of_id.data(),
+                                  molecule_centre_.data(), unwrapping_.data(),
+                                  integrate::pointers_of(particles_.position),
+                                  integrate::image_pointers_of(particles_.image), to.view<double>(),
+                                  integrate::edge_ratios(box_, to)});
 }
 
 void CpuBackend::keep_configuration() {

@@ -29,6 +29,7 @@ class CpuBackend final : public Backend {
   std::size_t size() const override { return particles_.size(); }
   const core::Box& box() const override { return box_; }
   void rescale_box(const core::Box& box) override;
+  bool takes_box(const core::Box& box) const override { return forces::cutoffs_fit(cutoffs_, box); }
   void keep_configuration() override;
   void restore_configuration() override;
   void release_configuration() override { kept_.reset(); }
@@ -97,11 +98,13 @@ class CpuBackend final : public Backend {
   std::optional<constraints::HostConstraints> constraints_;  ///< distances held, if any
   std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads
   /// What a barostat's move scales by their centres (none: every particle), with the mass of
-  /// each type, each id's storage slot and each molecule's centre (scratch).
+  /// each type, each id's storage slot, each molecule's centre and each particle's unwrapping
+  /// (scratch).
   std::optional<integrate::MoleculeRows> molecules_;
   std::vector<double> mass_;
   std::vector<std::int32_t> slot_of_id_;
   std::vector<core::Vec3<double>> molecule_centre_;
+  std::vector<core::Vec3<double>> unwrapping_;  ///< per particle: x - unwrapped x
   /// The configuration before a trial move (keep_configuration), until it is given back or
   /// released; storage order stays as it is meanwhile.
   struct KeptConfiguration {

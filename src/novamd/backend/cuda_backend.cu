@@ -159,6 +159,7 @@ class CudaBackend final : public Backend {
     pack_all_positions();
     for (auto& term : terms_) term->invalidate_lists();
   }
+  bool takes_box(const core::Box& box) const override { return forces::cutoffs_fit(cutoffs_, box); }
   void keep_configuration() override { box_moves_.keep(device_, box_, stream_.get()); }
   void restore_configuration() override {
     box_ = box_moves_.restore(device_, stream_.get());

@@ -28,6 +28,7 @@ class DeviceBoxMoves {
     mass_.copy_from_host(mass, stream);
     centre_.resize(rows.count());
     slot_of_id_.resize(rows.molecule_of_id.size());
+    unwrapping_.resize(rows.molecule_of_id.size());
     molecules_ = static_cast<int>(rows.count());
   }
 
@@ -45,13 +46,13 @@ class DeviceBoxMoves {
         molecules_,
         integrate::MoleculeCentre{offset_.data(), member_id_.data(), slot_of_id_.data(),
                                   p.type.data(), mass_.data(), core::pointers_of(p.position),
-                                  from.view<double>(), centre_.data()},
+                                  from.view<double>(), centre_.data(), unwrapping_.data()},
         stream);
     for_each_particle(
         n,
         integrate::MoveWithMolecule{p.id.data(), molecule_of_id_.data(), centre_.data(),
-                                    core::pointers_of(p.position), core::image_pointers_of(p.image),
-                                    from.view<double>(), to.view<double>(), ratio},
+                                    unwrapping_.data(), core::pointers_of(p.position),
+                                    core::image_pointers_of(p.image), to.view<double>(), ratio},
         stream);
   }
 
@@ -77,7 +78,7 @@ class DeviceBoxMoves {
 
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
-           centre_.bytes() + slot_of_id_.bytes() +
+           centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() +
            3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
   }
 
@@ -92,7 +93,7 @@ class DeviceBoxMoves {
   int molecules_ = 0;  ///< 0: moves scale every particle
   core::DeviceBuffer<std::int32_t> offset_, member_id_, molecule_of_id_, slot_of_id_;
   core::DeviceBuffer<double> mass_;
-  core::DeviceBuffer<core::Vec3<double>> centre_;
+  core::DeviceBuffer<core::Vec3<double>> centre_, unwrapping_;
   DeviceVec3Array kept_position_, kept_force_;
   core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;
   std::optional<core::Box> kept_box_;

@@ -91,7 +91,7 @@ struct LennardJonesSettings {
   /// truncation.
   std::optional<double> switch_inner;
   Mixing mixing = Mixing::Arithmetic;  ///< epsilon is always the geometric mean
-  bool tail_correction = false;  ///< add the energy and pressure of r > r_c (uniform fluid)
+  bool tail_correction = false;        ///< add the energy and pressure of r > r_c (uniform fluid)
 
   static constexpr const char* kName = "lennard_jones";
   static constexpr const char* kEnergyColumn = "vdw_energy";
@@ -336,6 +336,12 @@ inline bool cutoff_fits(double cutoff, double shortest_edge) {
 /// Throws core::RunError when a cutoff of `cutoffs` does not fit `box` (cutoff_fits): a box
 /// that shrank too far.
 void check_cutoffs_fit(const std::vector<double>& cutoffs, const core::Box& box);
+/// Whether every cutoff of `cutoffs` fits `box` (cutoff_fits).
+inline bool cutoffs_fit(const std::vector<double>& cutoffs, const core::Box& box) {
+  for (const double c : cutoffs)
+    if (!cutoff_fits(c, box.shortest_edge())) return false;
+  return true;
+}
 
 /// Energy and virial of the pairs beyond the cutoffs, for a uniform fluid (tail corrections).
 struct TailCorrection {

@@ -3,8 +3,8 @@
 /// A barostat's move of whole molecules: each molecule's centre of mass c scales with the box
 /// edges (c_a -> c_a L'_a / L_a) and its particles move with it, by (L'_a / L_a - 1) c_a, so
 /// that the molecule keeps its shape (its held distances, its rigid geometry). The centre is
-/// found from the particles unwrapped around the molecule's first one by the minimum image
-/// (molecules shorter than half the box: DESIGN's limit for bonded terms too); the moved
+/// found from the particles unwrapped one after another in id order (a protein may span more
+/// than half the box; particles of consecutive ids may not be that far apart); the moved
 /// particles are wrapped into the new box, their periodic images counted. Two host-device passes
 /// (backend/for_each_particle.hpp): one per molecule, then one per particle.
 
@@ -36,10 +36,13 @@ struct MoleculeRows {
   }
 };
 
-/// The centre of mass of molecule m into centre[m] (in the frame of its first particle: it may
-/// lie outside the box). Particles are found by id through slot_of_id (their storage slot).
+/// The centre of mass of molecule m into centre[m], from its particles unwrapped one after the
+/// other in id order (each by the minimum image from the one before: a molecule may span more
+/// than half the box, consecutive ids may not); each particle's unwrapping, x_i - u_i (whole box
+/// lengths), into offset[slot]. Particles are found by id through slot_of_id (their storage
+/// slot).
 struct MoleculeCentre {
-  const std::int32_t* offset;
+  const std::int32_t* offset_of;  ///< the compressed rows' starts (MoleculeRows::offset)
   const std::int32_t* member_id;
   const std::int32_t* slot_of_id;
   const std::int32_t* type;
@@ -47,48 +50,51 @@ struct MoleculeCentre {
   Vec3Pointers position;
   core::BoxView<double> box;  ///< the box before the move
   core::Vec3<double>* centre;
+  core::Vec3<double>* offset;  ///< per storage slot
 
   NOVAMD_HD void operator()(int m) const {
-    const int first = slot_of_id[member_id[offset[m]]];
-    const core::Vec3<double> origin = position.get(first);
+    core::Vec3<double> before = position.get(slot_of_id[member_id[offset_of[m]]]);
+    core::Vec3<double> unwrapped = before;  // the first particle's frame
     core::Vec3<double> moment{0.0, 0.0, 0.0};
     double total = 0.0;
-    for (int k = offset[m]; k < offset[m + 1]; ++k) {
+    for (int k = offset_of[m]; k < offset_of[m + 1]; ++k) {
       const int i = slot_of_id[member_id[k]];
-      const double w = mass[type[i]];
       const auto x = position.get(i);
-      const auto d = box.minimum_image({x.x - origin.x, x.y - origin.y, x.z - origin.z});
-      moment.x += w * d.x;
-      moment.y += w * d.y;
-      moment.z += w * d.z;
+      const auto step = box.minimum_image({x.x - before.x, x.y - before.y, x.z - before.z});
+      unwrapped = {unwrapped.x + step.x, unwrapped.y + step.y, unwrapped.z + step.z};
+      before = x;
+      offset[i] = {x.x - unwrapped.x, x.y - unwrapped.y, x.z - unwrapped.z};
+      const double w = mass[type[i]];
+      moment.x += w * unwrapped.x;
+      moment.y += w * unwrapped.y;
+      moment.z += w * unwrapped.z;
       total += w;
     }
-    centre[m] = {origin.x + moment.x / total, origin.y + moment.y / total,
-                 origin.z + moment.z / total};
+    centre[m] = {moment.x / total, moment.y / total, moment.z / total};
   }
 };
 
 /// Moves particle i with its molecule: by (ratio - 1) times the molecule's centre as seen from
-/// the particle's periodic image (c_i = x_i - minimum image of x_i - c), so that the particle
-/// keeps its offset from the moved centre whatever image of the molecule it sits in (a lone
-/// particle is scaled as x_i ratio); wrapped into the new box, its crossings counted.
+/// the particle's periodic image (c_i = c + x_i - u_i, MoleculeCentre's offset), so that the
+/// particle keeps its place in the molecule whatever image it sits in (a lone particle is
+/// scaled as x_i ratio); wrapped into the new box, its crossings counted.
 struct MoveWithMolecule {
   const std::int32_t* id;
   const std::int32_t* molecule_of_id;
   const core::Vec3<double>* centre;
+  const core::Vec3<double>* offset;  ///< per storage slot
   Vec3Pointers position;
   Int3Pointers image;
-  core::BoxView<double> from;  ///< the box before the move
-  core::BoxView<double> to;    ///< the box after the move
+  core::BoxView<double> to;  ///< the box after the move
   core::Vec3<double> ratio;
 
   NOVAMD_HD void operator()(int i) const {
     const auto c = centre[molecule_of_id[id[i]]];
+    const auto o = offset[i];
     const auto x = position.get(i);
-    const auto d = from.minimum_image({x.x - c.x, x.y - c.y, x.z - c.z});
-    const core::Vec3<double> moved{x.x + (ratio.x - 1.0) * (x.x - d.x),
-                                   x.y + (ratio.y - 1.0) * (x.y - d.y),
-                                   x.z + (ratio.z - 1.0) * (x.z - d.z)};
+    const core::Vec3<double> moved{x.x + (ratio.x - 1.0) * (c.x + o.x),
+                                   x.y + (ratio.y - 1.0) * (c.y + o.y),
+                                   x.z + (ratio.z - 1.0) * (c.z + o.z)};
     if (image.present()) {
       auto crossed = image.get(i);
       position.set(i, to.wrap(moved, crossed));

@@ -30,8 +30,9 @@ void MonteCarloBarostat::move(StepOperations& ops, std::int64_t step) {
   if (size == 0.0) size = 0.01 * volume;
   const double ratio = 1.0 + size * (2.0 * trial_draw.second - 1.0) / volume;
   bool kept = false;
-  if (ratio > 0.0) {
-    const core::Box trial = scaled_box(box, choice, ratio);
+  const core::Box trial = scaled_box(box, choice, ratio > 0.0 ? ratio : 1.0);
+  // A volume of 0 or less, or a box too small for a cutoff, is a rejected try.
+  if (ratio > 0.0 && ops.takes_box(trial)) {
     const double trial_volume = trial.volume();
     ops.keep_configuration();
     ops.rescale_box(trial);

@@ -10,7 +10,8 @@
 ///
 /// U the energy at the end of the step before (sampled then), N the scaled particles or
 /// molecules: the Metropolis criterion of the isobaric ensemble, V^N exp(-(U + P0 V) / kT). A
-/// rejected move puts back the positions, the box and the forces. Velocities are not touched.
+/// rejected move puts back the positions, the box and the forces; a trial volume of 0 or less,
+/// or a box too small for a cutoff, counts as rejected untried. Velocities are not touched.
 /// The step size s starts at 1% of V and adapts as OpenMM's does: after 10 or more tries with
 /// under 25% kept it shrinks by 1.1, over 75% it grows by 1.1 (to at most 30% of V), and the
 /// counts restart.

@@ -3,8 +3,8 @@
 /// MTTK: the Martyna-Tobias-Klein barostat with Nose-Hoover chains on the particles and on the
 /// barostat (Martyna, Tobias and Klein, J. Chem. Phys. 101, 4177 (1994); the splitting of
 /// Tuckerman, Alejandre, Lopez-Rendon, Jochim and Martyna, J. Phys. A 39, 5629 (2006); the
-/// orthorhombic form and the masses of LAMMPS's `fix npt`, Shinoda, Shiga and Mikami, Phys. Rev.
-/// B 69, 134103 (2004)). Each moving edge a has the log-strain rate w_a (L_a' = w_a L_a) with
+/// orthorhombic form and the strain mass of LAMMPS's `fix npt`, Shinoda, Shiga and Mikami, Phys.
+/// Rev. B 69, 134103 (2004)). Each moving edge a has the log-strain rate w_a (L_a' = w_a L_a) with
 /// mass W = (N + 1) kT tau_p^2; with P_aa the instantaneous pressure (kinetic part and virial,
 /// tail correction included), V the volume, K the kinetic energy and N the particles,
 ///
@@ -18,7 +18,9 @@
 ///     Wdot(dt/2) C_v(dt/2) C_w(dt/2)
 ///
 /// C_w and C_v: the Nose-Hoover chains (nose_hoover_chain.hpp) on the barostat's velocities
-/// (degrees of freedom: the moving w's) and on the particles'; Wdot: w += dt/2 dw/dt, with the
+/// (degrees of freedom n: 1 isotropic, 3 anisotropic; masses n kT tau_p^2 and kT tau_p^2, where
+/// LAMMPS gives the first kT tau_p^2 whatever n: the dynamics differ, the ensemble does not)
+/// and on the particles'; Wdot: w += dt/2 dw/dt, with the
 /// pressure of the latest forces and velocities; S: v_a *= exp(-dt/2 (w_a + sum_b w_b / (3N)));
 /// D: the box edges and positions scaled by exp(w_a dt/2); B, A, F: velocity Verlet's. The
 /// forces' virial is computed every step. Conserved: K + U + P0 V + sum_a W w_a^2 / 2

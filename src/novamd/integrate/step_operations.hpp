@@ -81,6 +81,8 @@ class StepOperations {
   virtual double potential_energy() {
     throw std::logic_error("these operations report no potential energy");
   }
+  /// Whether rescale_box would take `box` (every force term's cutoff fits it).
+  virtual bool takes_box(const core::Box&) const { return true; }
   virtual void keep_configuration() {
     throw std::logic_error("these operations cannot keep a configuration");
   }
