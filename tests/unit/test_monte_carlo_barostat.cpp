@@ -44,6 +44,7 @@ class TrialOperations final : public novamd::integrate::StepOperations {
   const Box& box() const override { return box_; }
   void rescale_box(const Box& box) override { box_ = box; }
   double potential_energy() override { return energy_(box_.volume()); }
+  bool takes_box(const Box&) const override { return !refuses_boxes; }
   void keep_configuration() override {
     kept_ = box_;
     ++keeps;
@@ -56,6 +57,7 @@ class TrialOperations final : public novamd::integrate::StepOperations {
   double energy_now() const { return energy_(box_.volume()); }
 
   int evaluations = 0, keeps = 0, restores = 0, releases = 0;
+  bool refuses_boxes = false;  ///< every trial box too small for a cutoff
 
  private:
   Box box_, kept_;
@@ -329,27 +331,10 @@ TEST(MoleculeScaling, MoleculesLongerThanHalfTheBoxKeepTheirBonds) {
   EXPECT_NEAR(x[0], 6.0 + 0.01 * 9.5, 1e-12);  // the centre moved by (ratio - 1) c
 }
 
-/// Step operations that take no box: every trial box is too small for a cutoff.
-class RefusingOperations final : public novamd::integrate::StepOperations {
- public:
-  void compute_forces(novamd::integrate::EnergyRequest) override { ++evaluations; }
-  void kick(double) override {}
-  void drift(double, novamd::integrate::VelocityCondition) override {}
-  void scale_velocities(double) override {}
-  void thermalize(const novamd::integrate::VelocityNoise&) override {}
-  double langevin_heat() override { return 0.0; }
-  double kinetic_energy() override { return 0.0; }
-  const Box& box() const override { return box_; }
-  bool takes_box(const Box&) const override { return false; }
-  int evaluations = 0;
-
- private:
-  Box box_{2.0, 2.0, 2.0};
-};
-
 // A trial box too small for a cutoff is a rejected try, not an evaluation (nor a stopped run).
 TEST(MonteCarloBarostat, BoxesTooSmallForTheCutoffAreRejectedUntried) {
-  RefusingOperations ops;
+  TrialOperations ops(Box(2.0, 2.0, 2.0), [](double) { return 0.0; });
+  ops.refuses_boxes = true;
   MonteCarloBarostat barostat(settings(PressureCoupling::Isotropic, 2.0), 1.0, 11, {20, 0.0});
   for (int k = 1; k <= 20; ++k) {
     barostat.sample({});
