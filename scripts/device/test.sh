@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -43,6 +43,12 @@
 # barostat: the LJ liquid (62,500 atoms) and the 24,000-atom PME water (flexible, and rigid) with
 # no barostat, stochastic cell rescaling and the Monte Carlo barostat: what each costs; and the
 # density of 1,000 rigid SPC/E waters at 300 K and 1 bar (Monte Carlo), for tests/data/water-npt.
+# barostat-timeline: the GPU's and the host's timeline (benchmarks/timeline) of the 62,500-atom
+# LJ liquid and the 24,000-atom PME water with no barostat, stochastic cell rescaling and the
+# Monte Carlo barostat: where a move's time goes (timeline_barostat.txt).
+# water-density: the density of rigid SPC/E water (1,000 molecules, 300 K, 1 bar, Monte Carlo
+# barostat) over 2 ns after 50 ps, NovaMD and OpenMM's CUDA platform (tests/data/water-npt/
+# run_npt.py) side by side on the GPU (water_density.txt, the samples).
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -158,7 +164,7 @@ else
   targets=()
   case $what in
     pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat)
+    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density)
       targets=(--target novamd) ;;
   esac
   if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -275,13 +281,15 @@ if [[ $what == cuda-tests ]]; then
 fi
 if [[ $what == barostat ]]; then
   # What a barostat costs: the same runs without a barostat, with stochastic cell rescaling (a
-  # move every 10 steps) and with the Monte Carlo barostat (a try every 25), mixed precision,
+  # move at the default interval, tau_p / (5 dt) at most 100, and every 10 steps) and with the
+  # Monte Carlo barostat (a try every 25), mixed precision,
   # 4,000 steps each: the LJ liquid at T* = 1.5, P* = 2.0 (examples/lj_npt.yaml at 62,500
   # atoms), the 24,000-atom flexible PME water at 1 bar, and the same water rigid (SETTLE, 2 fs:
   # Monte Carlo only, its molecules moved whole).
   work=$(mktemp -d)
   root=$PWD
-  for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" \
+  for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09}" \
+    "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" \
     "{type: monte_carlo, pressure: 2.0}"; do
     (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
        --precision mixed --steps 4000 --set system.structure.generate.cells=25 \
@@ -299,7 +307,8 @@ if [[ $what == barostat ]]; then
       tee -a "$summary"
   done
   water_args 20 mixed 4000
-  for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" \
+  for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000}" \
+    "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" \
     "{type: monte_carlo, pressure: 1 bar}"; do
     $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "built|Done|Monte" |
       sed "s/^/water24k-pme mixed, barostat $barostat: /" | tee -a "$summary"
@@ -322,6 +331,64 @@ if [[ $what == barostat ]]; then
       --set "output.thermo={every: 25, file: npt.csv, columns: [volume, mass_density]}" \
       --set output.console.every=25000 2>&1 | tail -4 | tee -a "$summary") &&
     python3 tests/data/water-npt/density_of.py "$work/npt.csv" --skip-ps 50 | tee -a "$summary"
+fi
+if [[ $what == barostat-timeline ]]; then
+  # CUPTI's records of 1,000 steps after 200 (a step counted at each Langevin A-O-A update),
+  # per barostat: the idle gaps, the host's runtime calls and the kernels a move adds.
+  root=$PWD
+  work=$(mktemp -d)
+  cuda_root=$(dirname "$(dirname "$(command -v nvcc)")")
+  g++ -O2 -std=c++20 -shared -fPIC -I"$cuda_root/include" benchmarks/timeline/kernel_timeline.cpp \
+    -o /tmp/libkernel_timeline.so -L"$cuda_root/lib64" -lcupti
+  export LD_LIBRARY_PATH="$cuda_root/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  k=0
+  for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" \
+    "{type: monte_carlo, pressure: 2.0}"; do
+    k=$((k + 1))
+    (cd "$work" && CUDA_INJECTION64_PATH=/tmp/libkernel_timeline.so KERNEL_TIMELINE=$work/lj$k.csv \
+       "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
+       --precision mixed --steps 1200 --set system.structure.generate.cells=25 \
+       --set "barostat=$barostat" \
+       --set "output.thermo={every: 1200, file: t.csv}" 2>&1) | grep -E "Done" |
+      sed "s/^/LJ 62,500 under the timeline, barostat $barostat: /" | tee -a "$summary"
+    python3 benchmarks/timeline/summarize.py "$work/lj$k.csv" --skip 0.17 \
+      --label "LJ 62,500, barostat $barostat" --step-kernel DriftThermalizeDrift >> "$OUT/timeline_barostat.txt"
+  done
+  water_args 20 mixed 1200
+  for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" \
+    "{type: monte_carlo, pressure: 1 bar}"; do
+    k=$((k + 1))
+    CUDA_INJECTION64_PATH=/tmp/libkernel_timeline.so KERNEL_TIMELINE=$work/w$k.csv \
+      $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "Done" |
+      sed "s/^/water24k-pme under the timeline, barostat $barostat: /" | tee -a "$summary"
+    python3 benchmarks/timeline/summarize.py "$work/w$k.csv" --skip 0.17 \
+      --label "water24k-pme, barostat $barostat" --step-kernel DriftThermalizeDrift >> "$OUT/timeline_barostat.txt"
+  done
+fi
+if [[ $what == water-density ]]; then
+  # The model of examples/water/water_rigid.yaml (9 A, PME 1e-5, dispersion correction,
+  # Langevin 1/ps, 2 fs, a try every 25 steps) in both engines at once, 2 ns sampled.
+  work=$(mktemp -d)
+  root=$PWD
+  (cd "$work" && cp "$root/examples/water/water.data" . &&
+    "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
+      --precision mixed --steps 1025000 --set output.trajectory=[] \
+      --set "barostat={type: monte_carlo, pressure: 1 bar, every: 25}" \
+      --set "output.thermo={every: 25, file: npt.csv, columns: [volume, mass_density]}" \
+      --set output.console.every=100000 > novamd.log 2>&1) &
+  novamd_run=$!
+  if have_openmm; then
+    PYTHONPATH=/tmp/openmm-site python3 tests/data/water-npt/run_npt.py --platform CUDA \
+      --equil-ps 50 --sample-ps 2000 --out "$OUT/openmm_samples.dat" > "$OUT/openmm_water.log" 2>&1
+    tail -2 "$OUT/openmm_water.log" | sed "s/^/OpenMM CUDA water: /" | tee -a "$summary"
+    python3 tests/data/water-npt/analyze.py "$OUT/openmm_samples.dat" > "$OUT/water_density.txt" 2>&1
+    grep -iE "density|beta" "$OUT/water_density.txt" | head -6 | sed "s/^/OpenMM: /" | tee -a "$summary"
+  fi
+  wait $novamd_run
+  tail -4 "$work/novamd.log" | sed "s/^/NovaMD water: /" | tee -a "$summary"
+  python3 tests/data/water-npt/density_of.py "$work/npt.csv" --skip-ps 50 |
+    sed "s/^/NovaMD: /" | tee -a "$summary" "$OUT/water_density.txt"
+  xz -T0 -c "$work/npt.csv" > "$OUT/novamd_npt.csv.xz"
 fi
 if [[ $what == pme-quick ]]; then
   for precision in mixed double; do

@@ -74,8 +74,8 @@ inline io::CheckpointData sample_checkpoint(std::size_t n, std::uint64_t seed) {
   data.state.thermostat_heat = random_doubles(n, gen);
   data.state.force_evaluations = 987654321987;
   data.state.reorders = std::numeric_limits<std::int64_t>::max();
-  data.state.terms = {{41, 7, random_vec3(n, gen)},
-                      {std::numeric_limits<std::int64_t>::max(), 0, {}}};
+  data.state.terms = {{41, 7, random_vec3(n, gen), core::Box(10.25, 11.5, 12.75)},
+                      {std::numeric_limits<std::int64_t>::max(), 0, {}, core::Box(9.5, 8.5, 7.5)}};
   data.integrator = {"langevin", random_doubles(5, gen)};
   data.barostat = {"c_rescale", random_doubles(9, gen)};
   return data;

@@ -150,6 +150,9 @@ inline void expect_bitwise_restart_of_config(const std::string& config, const st
     EXPECT_EQ(a.state.terms[t].calls, b.state.terms[t].calls);
     EXPECT_EQ(a.state.terms[t].builds, b.state.terms[t].builds);
     EXPECT_TRUE(bitwise_equal(a.state.terms[t].built_at, b.state.terms[t].built_at));
+    const auto& p = a.state.terms[t].built_box.length();
+    const auto& q = b.state.terms[t].built_box.length();
+    EXPECT_TRUE(p.x == q.x && p.y == q.y && p.z == q.z) << "list-build boxes differ";
   }
   EXPECT_EQ(a.integrator.type, b.integrator.type);
   EXPECT_TRUE(bitwise_equal(a.integrator.values, b.integrator.values));

@@ -89,6 +89,9 @@ void expect_identical(const CheckpointData& read, const CheckpointData& written)
     EXPECT_EQ(read.state.terms[k].builds, written.state.terms[k].builds) << k;
     expect_bitwise(read.state.terms[k].built_at, written.state.terms[k].built_at,
                    "built_at " + std::to_string(k));
+    const auto& a = read.state.terms[k].built_box.length();
+    const auto& b = written.state.terms[k].built_box.length();
+    EXPECT_TRUE(a.x == b.x && a.y == b.y && a.z == b.z) << "built_box " << k;
   }
   EXPECT_EQ(read.integrator.type, written.integrator.type);
   expect_bitwise(read.integrator.values, written.integrator.values, "integrator.values");
@@ -181,7 +184,50 @@ TEST(Checkpoint, RoundTripIsBitwise) {
   expect_identical(read_checkpoint(dir.path() / "run.chk"), data);
 }
 
-// A version-2 file (no barostat section) reads as a run without a barostat: the same bytes as
+/// `bytes` without the first run of the bytes of `values` (which must occur).
+void erase_first(Bytes& bytes, const std::vector<double>& values) {
+  const auto* first = reinterpret_cast<const unsigned char*>(values.data());
+  const auto* last = first + values.size() * sizeof(double);
+  const auto at = std::search(bytes.begin(), bytes.end(), first, last);
+  ASSERT_NE(at, bytes.end());
+  bytes.erase(at, at + (last - first));
+}
+
+/// The version-3 bytes of `data` (written to `file`): version 4's less each term's list-build
+/// box (three edges whose values are distinctive: found by search), the version and the content
+/// length patched; the checksum is not yet recomputed.
+Bytes version_three_bytes(const fs::path& file, const CheckpointData& data) {
+  write_checkpoint(file, data);
+  Bytes bytes = bytes_of(file);
+  for (const auto& term : data.state.terms) {
+    const auto& L = term.built_box.length();
+    erase_first(bytes, {L.x, L.y, L.z});
+  }
+  patch(bytes, kVersionOffset, std::uint32_t{3});
+  patch(bytes, kHeaderSize - 8, std::uint64_t{bytes.size() - kHeaderSize - 4});
+  return bytes;
+}
+
+/// `data` as a file without list-build boxes reads it: each term's lists built in its box.
+CheckpointData with_lists_built_in_its_box(CheckpointData data) {
+  for (auto& term : data.state.terms)
+    term.built_box = novamd::core::Box(data.box[0], data.box[1], data.box[2]);
+  return data;
+}
+
+// A version-3 file (no list-build boxes) reads with each term's lists built in the
+// checkpoint's box.
+TEST(Checkpoint, VersionThreeFilesReadWithListsBuiltInTheirBox) {
+  TempDir dir;
+  const CheckpointData data = sample_checkpoint(40, 9);
+  const auto file = dir.path() / "v3.chk";
+  Bytes bytes = version_three_bytes(file, data);
+  reseal(bytes);
+  write_bytes(file, bytes);
+  expect_identical(read_checkpoint(file), with_lists_built_in_its_box(data));
+}
+
+// A version-2 file (no barostat section) reads as a run without a barostat: the bytes of
 // version 3 with an empty barostat, less its two empty fields (16 bytes), the version and the
 // content length patched and the checksum recomputed.
 TEST(Checkpoint, VersionTwoFilesReadWithoutABarostat) {
@@ -189,15 +235,14 @@ TEST(Checkpoint, VersionTwoFilesReadWithoutABarostat) {
   CheckpointData data = sample_checkpoint(40, 7);
   data.barostat = {};
   const auto file = dir.path() / "v2.chk";
-  write_checkpoint(file, data);
-  Bytes bytes = bytes_of(file);
+  Bytes bytes = version_three_bytes(file, data);
   bytes.erase(bytes.end() - 4 - 16, bytes.end() - 4);
   patch(bytes, kVersionOffset, std::uint32_t{2});
   patch(bytes, kHeaderSize - 8, std::uint64_t{bytes.size() - kHeaderSize - 4});
   reseal(bytes);
   write_bytes(file, bytes);
   const CheckpointData read = read_checkpoint(file);
-  expect_identical(read, data);
+  expect_identical(read, with_lists_built_in_its_box(data));
   EXPECT_TRUE(read.barostat.type.empty());
 }
 
@@ -306,10 +351,10 @@ TEST_F(CheckpointFile, FutureVersion) {
   Bytes bytes = bytes_;
   patch(bytes, kVersionOffset, std::uint32_t{7});
   EXPECT_EQ(error_reading(bytes),
-            file_.string() + ": checkpoint format version 7; this novamd reads versions 1 to 3");
+            file_.string() + ": checkpoint format version 7; this novamd reads versions 1 to 4");
   reseal(bytes);
   EXPECT_HAS(error_reading(bytes),
-             "checkpoint format version 7; this novamd reads versions 1 to 3");
+             "checkpoint format version 7; this novamd reads versions 1 to 4");
 }
 
 TEST_F(CheckpointFile, ForeignByteOrder) {

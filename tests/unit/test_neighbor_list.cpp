@@ -135,6 +135,50 @@ TEST_P(NeighborListVsAllPairs, SameForcesBeforeAndAfterMovesAndRemovals) {
 
 INSTANTIATE_TEST_SUITE_P(Boxes, NeighborListVsAllPairs, testing::Values(6.0));
 
+/// The positions and the box scaled by (mx, my, mz), as a barostat's move scales them.
+void scale_box(ParticleData& p, novamd::core::Box& box, double mx, double my, double mz) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    p.position.x[i] *= mx;
+    p.position.y[i] *= my;
+    p.position.z[i] *= mz;
+  }
+  const auto& L = box.length();
+  box = novamd::core::Box(L.x * mx, L.y * my, L.z * mz);
+}
+
+// A list follows the box's moves (VerletList::follow_box): with the box shrunk by 1% and every
+// particle moved by less than the reach left, (0.99 x 2.8 - 2.5) / 2 = 0.136, it is not built
+// again and gives the forces of all pairs; a move beyond the reach, and a shrink that leaves
+// none, build it again.
+TEST(NeighborList, FollowsTheBoxWhileItsReachLasts) {
+  auto s = lj_system(1200, 0.0, 11);
+  const auto table = lj_table(s);
+  ParticleData p = s.particles;
+  novamd::core::Box box = s.box;
+  VerletList list(kCutoff, kSkin);
+  list.update(p, box);
+  const auto follow = [&](double mx, double my, double mz) {
+    scale_box(p, box, mx, my, mz);
+    list.follow_box(box);
+    EXPECT_TRUE(list.check_due());
+  };
+  follow(0.99, 0.995, 1.0);
+  displace(p, box, 0.12, 3);
+  EXPECT_FALSE(list.update(p, box)) << "built again within its reach";
+  expect_same(all_pairs(p, box, table), with_list(p, box, table, list), "after a shrink");
+  follow(1.01, 1.01, 1.01);  // the reach grows back: (0.9999 x 2.8 - 2.5) / 2 = 0.1499
+  EXPECT_FALSE(list.update(p, box)) << "built again after a growth";
+  expect_same(all_pairs(p, box, table), with_list(p, box, table, list), "after a growth");
+  EXPECT_EQ(list.builds(), 1);
+  follow(0.9, 1.0, 1.0);  // reach 0.0099, less than the particles' moves since the build
+  EXPECT_TRUE(list.update(p, box)) << "not built again beyond its reach";
+  expect_same(all_pairs(p, box, table), with_list(p, box, table, list), "after a rebuild");
+  follow(0.85, 1.0, 1.0);  // no reach left (0.85 x 2.8 < 2.5): built again whatever the moves
+  EXPECT_TRUE(list.update(p, box)) << "not built again without reach";
+  EXPECT_EQ(list.builds(), 3);
+  expect_same(all_pairs(p, box, table), with_list(p, box, table, list), "after a deep shrink");
+}
+
 TEST(NeighborList, BitwiseIndependentOfThreadCount) {
   const auto s = lj_system(5000, 12.0, 3);  // above kMinParallelListTargets: threads used
   const auto table = lj_table(s);

@@ -207,7 +207,7 @@ void CpuBackend::rescale_box(const core::Box& box) {
   }
   box_ = box;
   energy_current_ = false;
-  for (const auto& term : terms_) term->invalidate_lists();
+  for (const auto& term : terms_) term->follow_box(box_);
 }
 
 void CpuBackend::move_molecule_centres(const core::Box& to) {
@@ -243,7 +243,9 @@ void CpuBackend::restore_configuration() {
   particles_.image = std::move(kept_->image);
   kept_.reset();
   energy_current_ = false;
-  for (const auto& term : terms_) term->invalidate_lists();
+  // The lists follow the box back (those built at the trial's positions too: the kept
+  // positions are theirs scaled back).
+  for (const auto& term : terms_) term->follow_box(box_);
 }
 
 std::int64_t CpuBackend::neighbor_list_builds() const {

@@ -157,7 +157,7 @@ class CudaBackend final : public Backend {
     box_ = box;
     energy_current_ = false;
     pack_all_positions();
-    for (auto& term : terms_) term->invalidate_lists();
+    for (auto& term : terms_) term->follow_box(box_, stream_.get());
   }
   bool takes_box(const core::Box& box) const override { return forces::cutoffs_fit(cutoffs_, box); }
   void keep_configuration() override { box_moves_.keep(device_, box_, stream_.get()); }
@@ -165,7 +165,9 @@ class CudaBackend final : public Backend {
     box_ = box_moves_.restore(device_, stream_.get());
     energy_current_ = false;
     pack_all_positions();
-    for (auto& term : terms_) term->invalidate_lists();
+    // The lists follow the box back (those built at the trial's positions too: the kept
+    // positions are theirs scaled back).
+    for (auto& term : terms_) term->follow_box(box_, stream_.get());
   }
   void release_configuration() override { box_moves_.release(); }
   std::int64_t check_interval() const override { return 100; }
@@ -325,15 +327,14 @@ class CudaBackend final : public Backend {
   Observables observables() override {
     if (size() == 0) return {};
     if (!energy_current_) compute_forces(EnergyRequest::Compute);
-    auto local =
-        reductions_.observables(kinetic_input(), device_, domain_->energy_ranges(), stream_.get());
+    auto local = reductions_.observables(kinetic_input(), device_, domain_->energy_ranges(),
+                                         energy_parts_, stream_.get());
     // Kinetic terms over the owners; each rank's energy and virial shares: over every rank.
     domain_->sum_over_owners(local.kinetic.data(), local.kinetic.size());
     domain_->sum_over_ranks(local.shares.data(), local.shares.size());
-    std::vector<double> cumulative = reductions_.term_energy_sums(energy_parts_, stream_.get());
-    domain_->sum_over_ranks(cumulative.data(), cumulative.size());
+    domain_->sum_over_ranks(local.term_energy.data(), local.term_energy.size());
     Observables o;
-    o.term_energy = term_energies(cumulative);
+    o.term_energy = term_energies(local.term_energy);
     o.kinetic_energy = 0.5 * local.kinetic[0];
     o.potential_energy = local.shares[0];
     for (int k = 0; k < core::kTensorComponents; ++k) {

@@ -29,11 +29,13 @@ struct KineticInput {
 };
 
 /// One rank's sums for Backend::observables: 2 K and 2 K_ab of its owned particles; the energy
-/// and W_ab shares of its energy ranges.
+/// and W_ab shares of its energy ranges; each force term's energy (its running sum over the
+/// ranges, queue_term_energy).
 struct LocalObservables {
-  static constexpr int kEntries = 1 + core::kTensorComponents;
+  static constexpr int kEntries = ScalarAndTensor::kEntries;
   std::array<double, kEntries> kinetic{};  ///< 2 K, then 2 K_ab (core/tensor.hpp order)
   std::array<double, kEntries> shares{};   ///< U, then W_ab
+  std::vector<double> term_energy;
 };
 
 class DeviceReductions {
@@ -42,15 +44,20 @@ class DeviceReductions {
   void reserve(std::size_t n) {
     scratch_.resize(n);
     flags_.resize(n);
-    results_.resize(LocalObservables::kEntries * (1 + kMaxRanges));
+    results_.resize(1 + kMaxRanges);
     first_flag_.resize(1);
+    scalar_.resize(1);
     sums_.reserve(n);
+    host_.resize(kHostEntries + term_sums_.size());
   }
   /// Room for the running energy sums of `terms` force terms.
-  void reserve_terms(std::size_t terms) { term_sums_.resize(terms * kMaxRanges); }
+  void reserve_terms(std::size_t terms) {
+    term_sums_.resize(terms * kMaxRanges);
+    host_.resize(kHostEntries + term_sums_.size());
+  }
   std::size_t bytes() const {
-    return scratch_.bytes() + flags_.bytes() + results_.bytes() + first_flag_.bytes() +
-           term_sums_.bytes();
+    return scratch_.bytes() + scalar_.bytes() + flags_.bytes() + results_.bytes() +
+           first_flag_.bytes() + term_sums_.bytes();
   }
 
   /// Queues the sums of `energy` over `ranges` (at most kMaxRanges) into the running sum of
@@ -64,23 +71,11 @@ class DeviceReductions {
         sums_.sum(energy + ranges[r].begin, to + r, ranges[r].size(), stream);
   }
 
-  /// The running sums of the first `terms` terms queued by queue_term_energy, each summed over
-  /// its ranges in order (waits for the stream).
-  std::vector<double> term_energy_sums(std::size_t terms, cudaStream_t stream) {
-    std::vector<double> host;
-    term_sums_.copy_to_host(host, stream);
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<double> sums(terms, 0.0);
-    for (std::size_t t = 0; t < terms; ++t)
-      for (std::size_t r = 0; r < kMaxRanges; ++r) sums[t] += host[t * kMaxRanges + r];
-    return sums;
-  }
-
   /// The sum of values[0 .. count) on the host (waits for the stream).
   double sum(const double* values, std::size_t count, cudaStream_t stream) {
     if (count == 0) return 0.0;
-    sums_.sum(values, results_.data(), count, stream);
-    return host_value_.read(results_.data(), stream);
+    sums_.sum(values, scalar_.data(), count, stream);
+    return host_value_.read(scalar_.data(), stream);
   }
 
   /// 2 K = sum m v^2 (waits for the stream).
@@ -90,40 +85,39 @@ class DeviceReductions {
     return sum(scratch_.data(), in.count, stream);
   }
 
-  /// The kinetic sums of `in` and the energy and virial shares of `particles` over `ranges`
-  /// (at most kMaxRanges, disjoint; their sums added in order). Waits for the stream.
+  /// The kinetic sums of `in`, the energy and virial shares of `particles` over `ranges` (at
+  /// most kMaxRanges, disjoint; their sums added in order) and the running energy sums of the
+  /// first `terms` terms: one reduction per range, one copy to the host, one wait.
   LocalObservables observables(const KineticInput& in, const DeviceParticles& particles,
-                               const std::vector<parallel::IndexRange>& ranges,
+                               const std::vector<parallel::IndexRange>& ranges, std::size_t terms,
                                cudaStream_t stream) {
     constexpr int kEntries = LocalObservables::kEntries;
-    double* to = results_.data();
+    ScalarAndTensor* to = results_.data();
     if (in.count > 0) {
-      queue_twice_kinetic(in, stream);
-      sums_.sum(scratch_.data(), to, in.count, stream);
-      for (int k = 0; k < core::kTensorComponents; ++k) {
-        for_each_particle(
-            static_cast<int>(in.count),
-            TwiceKineticTensorComponent{in.mass_energy, in.type, in.velocity, k, scratch_.data()},
-            stream);
-        sums_.sum(scratch_.data(), to + 1 + k, in.count, stream);
-      }
+      sums_.sum_shares(TwiceKineticShares{in.mass_energy, in.type, in.velocity}, to, in.count,
+                       stream);
     } else {
-      NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(double) * kEntries, stream));
+      NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(ScalarAndTensor), stream));
     }
     for (std::size_t r = 0; r < ranges.size(); ++r) {
-      const auto& range = ranges[r];
-      double* range_to = to + kEntries * (1 + r);
-      sums_.sum(particles.energy.data() + range.begin, range_to, range.size(), stream);
+      EnergyAndVirialShares shares{particles.energy.data(), {}, ranges[r].begin};
       for (int k = 0; k < core::kTensorComponents; ++k)
-        sums_.sum(particles.virial[k].data() + range.begin, range_to + 1 + k, range.size(), stream);
+        shares.virial[k] = particles.virial[k].data();
+      sums_.sum_shares(shares, to + 1 + r, ranges[r].size(), stream);
     }
-    std::vector<double> host;
-    results_.copy_to_host(host, stream);
+    // One copy: the sums and the terms' running sums lie side by side on the host.
+    host_.queue_copy_from(reinterpret_cast<const double*>(to), kEntries * (1 + ranges.size()), 0,
+                          stream);
+    host_.queue_copy_from(term_sums_.data(), term_sums_.size(), kHostEntries, stream);
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
     LocalObservables out;
-    for (int k = 0; k < kEntries; ++k) out.kinetic[k] = host[k];
+    for (int k = 0; k < kEntries; ++k) out.kinetic[k] = host_[k];
     for (std::size_t r = 0; r < ranges.size(); ++r)
-      for (int k = 0; k < kEntries; ++k) out.shares[k] += host[kEntries * (1 + r) + k];
+      for (int k = 0; k < kEntries; ++k) out.shares[k] += host_[kEntries * (1 + r) + k];
+    out.term_energy.assign(terms, 0.0);
+    for (std::size_t t = 0; t < terms; ++t)
+      for (std::size_t r = 0; r < kMaxRanges; ++r)
+        out.term_energy[t] += host_[kHostEntries + t * kMaxRanges + r];
     return out;
   }
 
@@ -145,6 +139,9 @@ class DeviceReductions {
   static constexpr std::size_t kMaxRanges = 3;
 
  private:
+  /// The host copy's entries before the terms' sums: the kinetic sums and a range's shares each.
+  static constexpr std::size_t kHostEntries = LocalObservables::kEntries * (1 + kMaxRanges);
+
   void queue_twice_kinetic(const KineticInput& in, cudaStream_t stream) {
     for_each_particle(static_cast<int>(in.count),
                       TwiceKineticEnergy{in.mass_energy, in.type, in.velocity, scratch_.data()},
@@ -152,8 +149,10 @@ class DeviceReductions {
   }
 
   DeviceSums sums_;
-  core::DeviceBuffer<double> scratch_, results_;
-  core::DeviceBuffer<double> term_sums_;  ///< kMaxRanges per force term
+  core::DeviceBuffer<double> scratch_, scalar_;
+  core::DeviceBuffer<ScalarAndTensor> results_;  ///< the kinetic sums, then each range's shares
+  core::DeviceBuffer<double> term_sums_;         ///< kMaxRanges per force term
+  core::PinnedHostArray<double> host_;           ///< results_ and term_sums_, copied back
   core::DeviceBuffer<std::int32_t> flags_, first_flag_;
   core::MappedHostValue<double> host_value_;
 };

@@ -1,12 +1,13 @@
 #pragma once
 /// @file particle_terms.hpp
 /// Per-particle terms of the CUDA backend's reductions, as host-device functors run by
-/// for_each_particle (each writes particle i's entry only): m v^2 for the kinetic energy, the
-/// kinetic tensor's components, and
-/// the flag of the stability check (core/state_check.hpp), whose minimum over the particles
-/// names the first unstable one.
+/// for_each_particle (each writes particle i's entry only) or read by a reduction (each returns
+/// particle i's entries): m v^2 for the kinetic energy, the kinetic energy and tensor together,
+/// the energy and virial shares together, and the flag of the stability check
+/// (core/state_check.hpp), whose minimum over the particles names the first unstable one.
 
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 
 #include "novamd/core/host_device.hpp"
@@ -29,20 +30,52 @@ struct TwiceKineticEnergy {
   }
 };
 
-/// out[i] = component `component` (core/tensor.hpp order) of m v v^T in energy units: the
-/// particle's share of twice the kinetic tensor.
-struct TwiceKineticTensorComponent {
+/// A scalar and a symmetric tensor's components summed at once (one pass over the particles,
+/// one reduction): 2 K and 2 K_ab, or U and W_ab.
+struct ScalarAndTensor {
+  static constexpr int kEntries = 1 + core::kTensorComponents;
+  double v[kEntries];
+};
+
+/// The componentwise sum, CUB's reduction operator.
+struct AddScalarAndTensor {
+  NOVAMD_HD ScalarAndTensor operator()(const ScalarAndTensor& a, const ScalarAndTensor& b) const {
+    ScalarAndTensor s;
+    for (int k = 0; k < ScalarAndTensor::kEntries; ++k) s.v[k] = a.v[k] + b.v[k];
+    return s;
+  }
+};
+
+/// Particle i's m v^2 and m v_a v_b in energy units: its share of 2 K and of 2 K_ab.
+struct TwiceKineticShares {
   const double* mass_energy;
   const std::int32_t* type;
   integrate::Vec3Pointers velocity;
-  int component;
-  double* out;
 
-  NOVAMD_HD void operator()(int i) const {
+  NOVAMD_HD ScalarAndTensor operator()(int i) const {
     const auto v = velocity.get(i);
+    const double m = mass_energy[type[i]];
     core::SymmetricTensor<double> t;
-    t.add_outer(mass_energy[type[i]], v.x, v.y, v.z);
-    out[i] = t.c[component];
+    t.add_outer(m, v.x, v.y, v.z);
+    ScalarAndTensor s;
+    s.v[0] = m * (v.x * v.x + v.y * v.y + v.z * v.z);
+    for (int k = 0; k < core::kTensorComponents; ++k) s.v[1 + k] = t.c[k];
+    return s;
+  }
+};
+
+/// Particle `first + i`'s share of the potential energy and of the virial tensor.
+struct EnergyAndVirialShares {
+  const double* energy;
+  const double* virial[core::kTensorComponents];
+  std::size_t first;
+
+  NOVAMD_HD ScalarAndTensor operator()(int i) const {
+    const std::size_t at = first + static_cast<std::size_t>(i);
+    ScalarAndTensor s;
+    s.v[0] = energy[at];
+    for (int k = 0; k < core::kTensorComponents; ++k) s.v[1 + k] = virial[k][at];
+    return s;
   }
 };
 

@@ -109,6 +109,45 @@ class MappedHostValue {
   T* host_ = nullptr;
 };
 
+/// An array in page-locked host memory: device-to-host copies into it are truly asynchronous
+/// (several may be queued before one wait) and take one transfer each.
+template <class T>
+class PinnedHostArray {
+ public:
+  PinnedHostArray() = default;
+  ~PinnedHostArray() { release(); }
+  PinnedHostArray(const PinnedHostArray&) = delete;
+  PinnedHostArray& operator=(const PinnedHostArray&) = delete;
+
+  /// Reallocates to `size` elements (contents are lost when the size changes).
+  void resize(std::size_t size) {
+    if (size == size_) return;
+    release();
+    if (size > 0) NOVAMD_CUDA_CHECK(cudaHostAlloc(&host_, size * sizeof(T), cudaHostAllocDefault));
+    size_ = size;
+  }
+  std::size_t size() const { return size_; }
+  T* data() { return host_; }
+  const T& operator[](std::size_t i) const { return host_[i]; }
+  /// Queues the copy of `count` elements from `from` (device memory) to element `at` on;
+  /// read them after synchronizing with `stream`.
+  void queue_copy_from(const T* from, std::size_t count, std::size_t at, cudaStream_t stream) {
+    if (count > 0)
+      NOVAMD_CUDA_CHECK(
+          cudaMemcpyAsync(host_ + at, from, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  }
+
+ private:
+  void release() noexcept {
+    if (host_) cudaFreeHost(host_);  // no check: destructors must not throw
+    host_ = nullptr;
+    size_ = 0;
+  }
+
+  T* host_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 /// Which of the device's stream priorities a stream takes. Side streams of small, latency-bound
 /// kernels (the PME mesh, the bonded terms) take the highest, so that the block scheduler
 /// dispatches their blocks as soon as the pair kernel's blocks free a multiprocessor, rather

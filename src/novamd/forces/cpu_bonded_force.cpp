@@ -49,6 +49,7 @@ class CpuBondedForce final : public CpuForceTerm {
 
   // The storage order changed: the id map is rebuilt at the next evaluation.
   void invalidate_lists() override { map_stale_ = true; }
+  void follow_box(const core::Box&) override {}  // the map knows no positions
   void restore_neighbors(const neighbors::NeighborState&, const core::ParticleData&,
                          const core::Box&) override {
     map_stale_ = true;

@@ -71,8 +71,9 @@ class CpuPairForce final : public CpuForceTerm {
     list_ = neighbors::VerletList(cutoff_, skin_);
     exclude_in(list_);
   }
+  void follow_box(const core::Box& box) override { list_.follow_box(box); }
   neighbors::NeighborState neighbor_state() const override {
-    return {calls_, list_builds(), list_.built_at()};
+    return {calls_, list_builds(), list_.built_at(), list_.built_box()};
   }
   void restore_neighbors(const neighbors::NeighborState& state, const core::ParticleData& particles,
                          const core::Box& box) override {
@@ -81,7 +82,7 @@ class CpuPairForce final : public CpuForceTerm {
     list_ = neighbors::VerletList(cutoff_, skin_);
     exclude_in(list_);
     if (state.built_at.size() > 0 && method_ == NeighborMethod::NeighborList) {
-      list_.restore(particles, state.built_at, state.builds, box);
+      list_.restore(particles, state.built_at, state.builds, state.built_box, box);
     } else {
       earlier_builds_ = state.builds;
     }
@@ -118,7 +119,7 @@ class CpuPairForce final : public CpuForceTerm {
   template <class E, bool WithEnergy>
   void over_list(const core::ParticleData& particles, const core::Box& box,
                  neighbors::ForceBuffers& out, bool update) {
-    if (update && (calls_++ % check_every_ == 0 || list_.builds() == 0 ||
+    if (update && (calls_++ % check_every_ == 0 || list_.check_due() || list_.builds() == 0 ||
                    list_.built_at().size() != particles.size()))
       list_.update(particles, box);
     neighbors::neighbor_list_cpu<E, AccT, WithEnergy>(particles, box.view<double>(), table_.view(),

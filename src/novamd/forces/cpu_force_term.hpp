@@ -39,6 +39,9 @@ class CpuForceTerm {
   virtual std::int64_t list_builds() const { return 0; }
   /// The particles were reordered in memory: lists kept between calls are stale.
   virtual void invalidate_lists() {}
+  /// The box is now `box`, the positions scaled with its edges (a barostat's move): lists
+  /// follow it where they can (neighbors::VerletList::follow_box), else are built again.
+  virtual void follow_box(const core::Box&) { invalidate_lists(); }
   /// What the term keeps between evaluations (for a checkpoint).
   virtual neighbors::NeighborState neighbor_state() const { return {}; }
   /// Continues from a saved state (the particles in the storage order they had then).

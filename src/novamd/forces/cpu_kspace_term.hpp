@@ -42,6 +42,9 @@ class CpuKspaceTerm : public CpuForceTerm {
   void invalidate_lists() final {
     if (real_) real_->invalidate_lists();
   }
+  void follow_box(const core::Box& box) final {
+    if (real_) real_->follow_box(box);
+  }
   neighbors::NeighborState neighbor_state() const final {
     return real_ ? real_->neighbor_state() : neighbors::NeighborState{};
   }

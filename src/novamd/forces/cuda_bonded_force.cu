@@ -332,6 +332,7 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
 
   // The storage order changed: the id map is rebuilt at the next evaluation.
   void invalidate_lists() override { map_stale_ = true; }
+  void follow_box(const core::Box&, cudaStream_t) override {}  // the map knows no positions
   std::size_t bytes() const override {
     std::size_t b = index_of_id_.bytes() + term_force_.bytes() + gather_offsets_.bytes() +
                     gather_entries_.bytes() + staged_.bytes();

@@ -106,6 +106,9 @@ class CudaForceTerm {
   virtual std::int64_t list_builds() const { return 0; }
   /// The particles were reordered in memory: indices kept between calls are stale.
   virtual void invalidate_lists() {}
+  /// The box is now `box`, the positions scaled with its edges (a barostat's move): lists
+  /// follow it where they can (neighbors::ListFreshness::follow_box), else are built again.
+  virtual void follow_box(const core::Box&, cudaStream_t) { invalidate_lists(); }
   /// Device memory this term keeps between calls (tables, lists, cells, partial sums).
   virtual std::size_t bytes() const { return 0; }
   /// What the term keeps between evaluations (for a checkpoint); waits for `stream`.

@@ -420,6 +420,9 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   }
   std::int64_t list_builds() const final { return real_->list_builds(); }
   void invalidate_lists() final { real_->invalidate_lists(); }
+  void follow_box(const core::Box& box, cudaStream_t stream) final {
+    real_->follow_box(box, stream);
+  }
   std::size_t bytes() const final { return real_->bytes() + reciprocal_bytes() + staged_.bytes(); }
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const final {
     return real_->neighbor_state(stream);

@@ -80,6 +80,12 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     for (const auto& term : separate_)
       if (term) term->invalidate_lists();
   }
+  void follow_box(const core::Box& box, cudaStream_t stream) override {
+    if (list_) list_->follow_box(box, stream);
+    if (clusters_) clusters_->follow_box(box, stream);
+    for (const auto& term : separate_)
+      if (term) term->follow_box(box, stream);
+  }
   std::size_t bytes() const override {
     std::size_t held = table_.bytes() + records_.bytes() + (list_ ? list_->bytes() : 0) +
                        (clusters_ ? clusters_->bytes() : 0) + fixed_.bytes() + cells_.bytes() +
@@ -91,8 +97,14 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
 
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const override {
     neighbors::NeighborState state{calls_, list_builds(), {}};
-    if (list_) state.built_at = list_->built_at_on_host(stream);
-    if (clusters_) state.built_at = clusters_->built_at_on_host(stream);
+    if (list_) {
+      state.built_at = list_->built_at_on_host(stream);
+      state.built_box = list_->built_box();
+    }
+    if (clusters_) {
+      state.built_at = clusters_->built_at_on_host(stream);
+      state.built_box = clusters_->built_box();
+    }
     return state;
   }
   void restore_neighbors(const neighbors::NeighborState& state,
@@ -107,7 +119,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       return;
     const auto restore = [&](auto& list) {
       list.set_exclusions(exclusion_view(in));
-      list.restore(built_at, in.n, in.host_box, state.builds, stream);
+      list.restore(built_at, in.n, state.built_box, in.host_box, state.builds, stream);
     };
     if (layout_ == neighbors::ListLayout::Clusters) {
       restore(clusters_.emplace(cutoff_, skin_, in.resident_threads));

@@ -1,8 +1,10 @@
 /// @file checkpoint.cpp
-/// The checkpoint file format, version 3 (see checkpoint.hpp; the layout is in
+/// The checkpoint file format, version 4 (see checkpoint.hpp; the layout is in
 /// docs/file-formats.md). Version 2 stores the particles as named fields, every present field
 /// of core::ParticleFields (for_each_field); version 1 files (five fixed arrays) are still
-/// read. Version 3 adds the barostat's state after the integrator's; older files hold none. Values
+/// read. Version 3 adds the barostat's state after the integrator's; older files hold none.
+/// Version 4 adds each force term's box at its last list build (lists follow a barostat's box
+/// moves); older files' lists were built in the checkpoint's box. Values
 /// are little-endian (binary_io.hpp):
 ///
 ///     header   "NOVAMDCK", uint32 version, uint32 byte-order mark, uint64 content length
@@ -39,7 +41,7 @@ namespace novamd::io {
 namespace {
 
 constexpr std::string_view kMagic = "NOVAMDCK";
-constexpr std::uint32_t kFormatVersion = 3;
+constexpr std::uint32_t kFormatVersion = 4;
 /// The oldest version this novamd reads.
 constexpr std::uint32_t kOldestVersion = 1;
 /// Magic (8), version (4), byte-order mark (4), content length (8).
@@ -172,6 +174,8 @@ void put_content(BinaryWriter& out, const CheckpointData& data) {
     out.i64(term.calls);
     out.i64(term.builds);
     put_vec3(out, term.built_at);
+    const auto& built = term.built_box.length();
+    for (const double length : {built.x, built.y, built.z}) out.f64(length);
   }
   out.string(data.integrator.type);
   out.vector(data.integrator.values);
@@ -338,6 +342,12 @@ void get_state(BinaryReader& in, std::uint32_t version, backend::BackendState& s
     term.builds = in.i64(fmt::format("the list-build count of force term {}", k));
     term.built_at =
         get_vec3(in, fmt::format("the list-build positions of force term {}", k), n, true);
+    if (version >= 4) {
+      double length[3];
+      for (int d = 0; d < 3; ++d)
+        length[d] = in.f64(component(fmt::format("the list-build box of force term {}", k), d));
+      term.built_box = core::Box(length[0], length[1], length[2]);
+    }
   }
 }
 
@@ -351,6 +361,9 @@ CheckpointData get_content(BinaryReader& in, std::uint32_t version) {
   data.step = in.i64("the step");
   for (int d = 0; d < 3; ++d) data.box[d] = in.f64(component("the box", d));
   get_state(in, version, data.state);
+  if (version < 4)  // the lists were built in the checkpoint's box
+    for (auto& term : data.state.terms)
+      term.built_box = core::Box(data.box[0], data.box[1], data.box[2]);
   data.integrator.type = in.string("the integrator name");
   data.integrator.values = in.vector<double>("the integrator state");
   if (version >= 3) {
@@ -437,6 +450,11 @@ void check_content(const CheckpointData& data, const std::string& file) {
                 file);
     check_finite(state.terms[k].built_at,
                  fmt::format("the list-build positions of force term {}", k), file);
+    const auto& built = state.terms[k].built_box.length();
+    for (const double length : {built.x, built.y, built.z})
+      if (!(std::isfinite(length) && length >= 0.0))
+        invalid(file,
+                fmt::format("the list-build box of force term {} has an edge of {}", k, length));
   }
   check_finite(data.integrator.values, "the integrator state", file);
   check_finite(data.barostat.values, "the barostat state", file);

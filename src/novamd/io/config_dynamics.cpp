@@ -113,6 +113,16 @@ ThermoOutputSettings parse_thermo(const YamlReader& node) {
   return settings;
 }
 
+/// c_rescale's default interval between moves, GROMACS's nstpcouple: 100 steps, or fewer where
+/// tau_p would hold fewer than 5 moves (a first-order coupling's accurate integration). A move
+/// costs two steps with energies (the pressure before it and the virial after it), so the
+/// interval sets the barostat's overhead.
+std::int64_t rescaling_interval(double period, const IntegratorSettings& integrator) {
+  const double moves_per_period = 5.0;
+  const double steps = std::floor(period / (moves_per_period * integrator.timestep));
+  return static_cast<std::int64_t>(std::clamp(steps, 1.0, 100.0));
+}
+
 }  // namespace
 
 std::optional<double> parse_duration(const std::string& text) {
@@ -186,12 +196,12 @@ integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::U
   if (mttk && settings.coupling == integrate::PressureCoupling::SemiIsotropic)
     node.fail("mttk with coupling semi_isotropic",
               "coupling isotropic or anisotropic (semi_isotropic: c_rescale or monte_carlo)");
-  settings.every = mttk ? 1
-                        : node.integer_or("every", rescales ? 10 : 25,
-                                          ValueRange::between(1, 1e9));  // OpenMM's 25
+  settings.every =
+      mttk ? 1 : node.integer_or("every", 25, ValueRange::between(1, 1e9));  // OpenMM's
   if (!rescales && !mttk) return settings;
   settings.period = node.required("period").number(ValueRange::positive());
   if (mttk) return settings;
+  if (!node.optional("every")) settings.every = rescaling_interval(settings.period, integrator);
   if (const auto beta = node.optional("compressibility")) {
     settings.compressibility = parse_compressibility(*beta, units);
   } else if (units.name == "real") {  // liquid water's, 4.5e-5 per bar (GROMACS's default)

@@ -152,6 +152,15 @@ __global__ void cluster_bounds_kernel(const PairPosition<T>* __restrict__ pos,
   }
 }
 
+/// centers[q] = built[q] with its position scaled axis by axis (its flag, w, kept).
+__global__ inline void scale_centers_kernel(const float4* __restrict__ built, int clusters,
+                                            core::Vec3<float> scale, float4* __restrict__ centers) {
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= clusters) return;
+  const float4 c = built[q];
+  centers[q] = make_float4(c.x * scale.x, c.y * scale.y, c.z * scale.z, c.w);
+}
+
 /// for_each_partner_column for a whole warp: lane k reads the range of the k-th column of each
 /// run of 32, so that the columns cost one memory latency per 32 rather than one each; the
 /// ranges are visited in the same order.
@@ -327,7 +336,9 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
  public:
   /// `resident_threads`: threads the GPU keeps resident (how many tiles a warp takes).
   DeviceClusterPairs(double cutoff, double skin, int resident_threads)
-      : Freshness(skin), cutoff_(cutoff), resident_warps_(std::max(1, resident_threads / 32)) {}
+      : Freshness(cutoff, skin),
+        cutoff_(cutoff),
+        resident_warps_(std::max(1, resident_threads / 32)) {}
 
   ClusterPairsView view() const {
     return {tiles_.data(),         partners_.data(), masks_.data(),   slot_particle_.data(),
@@ -337,10 +348,11 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
   /// last build.
   std::size_t bytes() const {
     return this->freshness_bytes() + tiles_.bytes() + partners_.bytes() + masks_.bytes() +
-           slot_particle_.bytes() + bounds_.bytes() + image_centers_.bytes() + key_.bytes() +
-           sorted_key_.bytes() + index_.bytes() + order_.bytes() + column_.bytes() +
-           start_.bytes() + end_.bytes() + column_slot_.bytes() + column_count_.bytes() +
-           cluster_column_.bytes() + count_.bytes() + tile_start_.bytes() + temp_.bytes();
+           slot_particle_.bytes() + bounds_.bytes() + image_centers_.bytes() +
+           built_centers_.bytes() + key_.bytes() + sorted_key_.bytes() + index_.bytes() +
+           order_.bytes() + column_.bytes() + start_.bytes() + end_.bytes() + column_slot_.bytes() +
+           column_count_.bytes() + cluster_column_.bytes() + count_.bytes() + tile_start_.bytes() +
+           temp_.bytes();
   }
 
  private:
@@ -350,6 +362,7 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
   /// Builds the tiles from the positions pos (ListFreshness calls it where a build is due).
   void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     tile_count_ = 0;
+    clusters_ = 0;
     if (n == 0) return;
     const double range = cutoff_ + this->skin();
     columns_ = cluster_columns(box, std::size_t(n), range);
@@ -360,6 +373,10 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
         pos, slot_particle_.data(), clusters, box.view<T>(), T(range), bounds_.data(),
         image_centers_.data());
     NOVAMD_CUDA_CHECK_LAUNCH();
+    clusters_ = clusters;
+    hold_at_least(built_centers_, clusters);
+    NOVAMD_CUDA_CHECK(cudaMemcpyAsync(built_centers_.data(), image_centers_.data(),
+                                      sizeof(float4) * clusters, cudaMemcpyDeviceToDevice, stream));
     const ClusterSearchView<T> search{
         columns_,       column_slot_.data(), cluster_column_.data(),
         bounds_.data(), box.view<T>(),       T(range * range * 1.0001)};
@@ -374,6 +391,18 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
     // About one tile per resident warp, and at least two: a warp adds its cluster's forces once
     // for its run of tiles that share it.
     tiles_per_warp_ = std::clamp(tile_count_ / resident_warps_, 2, 8);
+  }
+
+  /// The box's edges are `scale` times those at the build, the positions scaled with them: the
+  /// clusters' image centres too (from those of the build, so that they depend on the box alone
+  /// and a restart's are the same). Partners within the cutoff stay imaged right: a particle
+  /// within the list's reach of its scaled build position keeps every such partner within half
+  /// an edge of the scaled centre (single_image_fits held at the build).
+  void follow_scaled_box(const core::Vec3<double>& scale, cudaStream_t stream) {
+    if (clusters_ == 0) return;
+    scale_centers_kernel<<<blocks(clusters_), kBlock, 0, stream>>>(
+        built_centers_.data(), clusters_, core::vec3_cast<float>(scale), image_centers_.data());
+    NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
   /// Sorts the particles by column and z, places them in their columns' slots; returns the
@@ -448,6 +477,8 @@ class DeviceClusterPairs : public ListFreshness<DeviceClusterPairs<T>, T> {
   core::DeviceBuffer<int> slot_particle_;
   core::DeviceBuffer<ClusterBounds<T>> bounds_;
   core::DeviceBuffer<float4> image_centers_;
+  core::DeviceBuffer<float4> built_centers_;  ///< image_centers_ as built (follow_scaled_box)
+  int clusters_ = 0;                          ///< clusters of the last build
   core::DeviceBuffer<std::uint32_t> key_, sorted_key_, index_, order_, column_;
   core::DeviceBuffer<int> start_, end_, column_count_, column_slot_, cluster_column_;
   core::DeviceBuffer<int> count_, tile_start_;

@@ -8,6 +8,7 @@
 /// device word (StaleFlag) at which those pairs return at once, and they run again on the fresh
 /// list.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -31,18 +32,20 @@ struct StaleFlag {
 };
 
 /// Sets *moved (mapped host memory) and *stale = epoch (device memory) when some particle of the
-/// block has moved more than sqrt(limit_squared) since `built_at`; one write each per block at
-/// most.
+/// block has moved more than sqrt(limit_squared) since `built_at` (scaled axis by axis by
+/// `scale`: the box's edges now over those at the build); one write each per block at most.
 template <class T>
 __global__ void moved_too_far_kernel(const PairPosition<T>* __restrict__ pos,
                                      const PairPosition<T>* __restrict__ built_at, int n,
-                                     core::BoxView<T> box, T limit_squared, int* moved,
-                                     unsigned long long* stale, unsigned long long epoch) {
+                                     core::BoxView<T> box, core::Vec3<T> scale, T limit_squared,
+                                     int* moved, unsigned long long* stale,
+                                     unsigned long long epoch) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   bool far = false;
   if (i < n) {
-    const auto d = box.minimum_image(
-        {pos[i].x - built_at[i].x, pos[i].y - built_at[i].y, pos[i].z - built_at[i].z});
+    const auto d =
+        box.minimum_image({pos[i].x - scale.x * built_at[i].x, pos[i].y - scale.y * built_at[i].y,
+                           pos[i].z - scale.z * built_at[i].z});
     far = d.x * d.x + d.y * d.y + d.z * d.z > limit_squared;
   }
   if (__syncthreads_or(far) && threadIdx.x == 0) {
@@ -60,13 +63,22 @@ struct Speculating {
 };
 
 /// A GPU pair list kept current: whether it is valid, for how many particles, built from which
-/// positions, how many builds so far, and the excluded pairs its builds leave out. The list type
-/// derives from it (Derived: DeviceVerletList, DeviceClusterPairs) and supplies
-/// `build(pos, n, box, stream)`, which this class calls where a build is due.
+/// positions in which box, how many builds so far, and the excluded pairs its builds leave out.
+/// The list type derives from it (Derived: DeviceVerletList, DeviceClusterPairs) and supplies
+/// `build(pos, n, box, stream)`, which this class calls where a build is due, and
+/// `follow_scaled_box(scale, stream)`, which brings what the list keeps in absolute
+/// coordinates to a box whose edges are `scale` times those at the build.
+///
+/// A list survives the box's moves (follow_box: the edges scaled by s, the positions with
+/// them, a barostat's move). A pair the build left out was at least r_c + skin apart, and at
+/// least min(1, s_min) (r_c + skin) once scaled; so no pair within r_c is missing while no
+/// particle has moved more than (min(1, s_min) (r_c + skin) - r_c) / 2 from its build position
+/// scaled by s (moved_limit; skin / 2 in the box of the build). The next evaluation checks
+/// that; where the box has shrunk so far that the reach is gone, the list is built again.
 template <class Derived, class T>
 class ListFreshness {
  public:
-  explicit ListFreshness(double skin) : skin_(skin) {}
+  ListFreshness(double cutoff, double skin) : cutoff_(cutoff), skin_(skin) {}
 
   /// Brings the list up to date and calls `evaluate()` (which queues the pairs over it): built
   /// if there is none, the particle count changed or it was invalidated; otherwise, when
@@ -78,7 +90,7 @@ class ListFreshness {
                         bool overwrites, cudaStream_t stream, Evaluate&& evaluate) {
     if (!valid_ || n != n_) {
       rebuild(pos, n, box, stream);
-    } else if (check) {
+    } else if (check || box_moved_) {
       queue_check(pos, n, box, stream);
       if (overwrites) {  // skipped on the device if the check finds the list stale
         const Speculating speculating{speculative_};
@@ -96,16 +108,36 @@ class ListFreshness {
 
   /// The particles were reordered: the list is built again at the next evaluation.
   void invalidate() { valid_ = false; }
+  /// The box is now `box`, the positions scaled with its edges (axis by axis) since the list
+  /// was built: the list follows (checked at the next evaluation), or is built again there
+  /// where the box has shrunk too far (see the class comment).
+  void follow_box(const core::Box& box, cudaStream_t stream) {
+    if (!valid_) return;
+    const auto& now = box.length();
+    const auto& then = built_box_.length();
+    scale_ = {now.x / then.x, now.y / then.y, now.z / then.z};
+    if (moved_limit() <= 0.0) {
+      valid_ = false;
+      return;
+    }
+    box_moved_ = true;
+    static_cast<Derived*>(this)->follow_scaled_box(scale_, stream);
+  }
   /// Pairs that every later build leaves out (device pointers, the ids of the storage order
   /// that the next build sees); default: none.
   void set_exclusions(const ExclusionView& exclusions) { exclusions_ = exclusions; }
-  /// Builds the list from the positions `built_at` (device, storage order), as it was built
-  /// then, and counts `builds` builds so far: a restart's list is the uninterrupted run's.
-  void restore(const PairPosition<T>* built_at, int n, const core::Box& box, std::int64_t builds,
-               cudaStream_t stream) {
-    rebuild(built_at, n, box, stream);
+  /// Builds the list from the positions `built_at` (device, storage order) in `built_box`, as
+  /// it was built then, follows the box to `box`, and counts `builds` builds so far: a
+  /// restart's list is the uninterrupted run's.
+  void restore(const PairPosition<T>* built_at, int n, const core::Box& built_box,
+               const core::Box& box, std::int64_t builds, cudaStream_t stream) {
+    rebuild(built_at, n, built_box.volume() > 0.0 ? built_box : box, stream);  // 0: unknown
     builds_ = builds;
+    follow_box(box, stream);
+    box_moved_ = false;  // the run's own next check is the uninterrupted run's
   }
+  /// The box of the last build.
+  const core::Box& built_box() const { return built_box_; }
 
   /// Positions at the last build, in double (empty when the list is not valid).
   core::Vec3Array built_at_on_host(cudaStream_t stream) const {
@@ -129,6 +161,7 @@ class ListFreshness {
     return speculative_ ? StaleFlag{stale_.data(), epoch_} : StaleFlag{};
   }
   int particles() const { return n_; }
+  double cutoff() const { return cutoff_; }
   double skin() const { return skin_; }
   const ExclusionView& exclusions() const { return exclusions_; }
   std::size_t freshness_bytes() const { return built_at_.bytes(); }
@@ -139,19 +172,29 @@ class ListFreshness {
   void queue_check(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     constexpr int kBlock = 256;
     moved_.value() = 0;
+    box_moved_ = false;
     if (epoch_ == 0)  // the first check: no epoch is 0 (64 bits: never wraps)
       NOVAMD_CUDA_CHECK(cudaMemsetAsync(stale_.data(), 0, sizeof(unsigned long long), stream));
     ++epoch_;
     moved_too_far_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(
-        pos, built_at_.data(), n, box.view<T>(), T(0.25 * skin_ * skin_), moved_.device(),
-        stale_.data(), epoch_);
+        pos, built_at_.data(), n, box.view<T>(), core::vec3_cast<T>(scale_),
+        T(moved_limit() * moved_limit()), moved_.device(), stale_.data(), epoch_);
     NOVAMD_CUDA_CHECK_LAUNCH();
     checked_.record(stream);
+  }
+
+  /// How far a particle may move from its scaled build position (the class comment).
+  double moved_limit() const {
+    const double shrink = std::min({1.0, scale_.x, scale_.y, scale_.z});
+    return 0.5 * (shrink * (cutoff_ + skin_) - cutoff_);
   }
 
   void rebuild(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     n_ = n;
     valid_ = true;
+    built_box_ = box;
+    scale_ = {1.0, 1.0, 1.0};
+    box_moved_ = false;
     ++builds_;
     built_at_.resize(n);
     static_cast<Derived*>(this)->build(pos, n, box, stream);
@@ -160,7 +203,10 @@ class ListFreshness {
                                       cudaMemcpyDeviceToDevice, stream));
   }
 
-  double skin_;
+  double cutoff_, skin_;
+  core::Box built_box_;
+  core::Vec3<double> scale_{1.0, 1.0, 1.0};  ///< the box's edges now over those at the build
+  bool box_moved_ = false;                   ///< the box moved since the last check
   int n_ = 0;
   bool valid_ = false;
   std::int64_t builds_ = 0;

@@ -168,7 +168,7 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
  public:
   /// `lanes`: G, lanes per target of the force kernel that will read the lists.
   DeviceVerletList(double cutoff, double skin, int lanes)
-      : Freshness(skin), cutoff_(cutoff), lanes_(lanes) {}
+      : Freshness(cutoff, skin), cutoff_(cutoff), lanes_(lanes) {}
 
   NeighborListView view() const {
     return {list_.data(), count_.data(), lanes_, std::size_t(this->particles()) * lanes_,
@@ -182,6 +182,10 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
   }
 
  private:
+  /// Nothing to do: the lists hold indices, and the force kernel takes the minimum image in the
+  /// box of the moment.
+  void follow_scaled_box(const core::Vec3<double>&, cudaStream_t) {}
+
   /// Builds the lists from the positions pos (ListFreshness calls it where a build is due).
   void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     count_.resize(std::size_t(n) * lanes_);

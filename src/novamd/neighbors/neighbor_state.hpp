@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 
 namespace novamd::neighbors {
@@ -12,6 +13,7 @@ struct NeighborState {
   std::int64_t calls = 0;    ///< evaluations of the term so far (the phase of check_every)
   std::int64_t builds = 0;   ///< neighbour-list builds so far (reported only)
   core::Vec3Array built_at;  ///< positions at the last list build, storage order; empty: no list
+  core::Box built_box;       ///< the box at the last list build (a barostat moves it since)
 };
 
 }  // namespace novamd::neighbors

@@ -18,25 +18,44 @@ std::pair<std::ptrdiff_t, std::ptrdiff_t> chunk(std::ptrdiff_t n, int t, int thr
 }  // namespace
 
 bool VerletList::update(const core::ParticleData& particles, const core::Box& box) {
+  check_due_ = false;
   if (!needs_rebuild(particles, box)) return false;
   build(particles, box);
   return true;
 }
 
+void VerletList::follow_box(const core::Box& box) {
+  if (builds_ == 0) return;
+  const auto& now = box.length();
+  const auto& then = built_box_.length();
+  scale_ = {now.x / then.x, now.y / then.y, now.z / then.z};
+  stale_ = moved_limit() <= 0.0;
+  check_due_ = true;
+}
+
 void VerletList::restore(const core::ParticleData& particles, const core::Vec3Array& built_at,
-                         std::int64_t builds, const core::Box& box) {
+                         std::int64_t builds, const core::Box& built_box, const core::Box& box) {
   core::ParticleData then = particles;
   then.position = built_at;
-  build(then, box);
+  build(then, built_box.volume() > 0.0 ? built_box : box);
   builds_ = builds;
+  follow_box(box);
+  check_due_ = false;  // the run's own next check is the uninterrupted run's
+}
+
+double VerletList::moved_limit() const {
+  const double shrink = std::min({1.0, scale_.x, scale_.y, scale_.z});
+  return 0.5 * (shrink * (cutoff_ + skin_) - cutoff_);
 }
 
 bool VerletList::needs_rebuild(const core::ParticleData& particles, const core::Box& box) const {
-  if (builds_ == 0 || built_at_.size() != particles.size()) return true;
+  if (builds_ == 0 || stale_ || built_at_.size() != particles.size()) return true;
   const auto view = box.view<double>();
-  const double limit = 0.25 * skin_ * skin_;  // (skin / 2)^2
+  const double limit = moved_limit() * moved_limit();  // (skin / 2)^2 in the box of the build
   for (std::size_t i = 0; i < particles.size(); ++i) {
-    const auto d = view.minimum_image(particles.position.get(i) - built_at_.get(i));
+    const auto b = built_at_.get(i);
+    const core::Vec3<double> scaled{scale_.x * b.x, scale_.y * b.y, scale_.z * b.z};
+    const auto d = view.minimum_image(particles.position.get(i) - scaled);
     if (core::dot(d, d) > limit) return true;
   }
   return false;
@@ -205,6 +224,9 @@ void VerletList::build(const core::ParticleData& particles, const core::Box& box
     }
   }
   built_at_ = particles.position;
+  built_box_ = box;
+  scale_ = {1.0, 1.0, 1.0};
+  stale_ = false;
   ++builds_;
 }
 

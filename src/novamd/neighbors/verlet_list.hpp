@@ -2,7 +2,9 @@
 /// @file verlet_list.hpp
 /// Verlet neighbour lists on the CPU: for every particle, the particles within r_c + skin, kept
 /// until some particle has moved more than skin/2 since the list was built (then no pair within
-/// r_c can be missing). Full lists (each pair in both particles' lists), so that each thread
+/// r_c can be missing). A list follows the box's moves (follow_box) as the GPU's do
+/// (list_freshness_cuda.cuh): the build positions scaled with the edges, the reach shrunk with
+/// them. Full lists (each pair in both particles' lists), so that each thread
 /// owns its targets and the forces are deterministic. Built from a cell grid: cells of half
 /// r_c + skin with a stencil of 5 x 5 x 5 cells where the box holds 5 such cells per axis, else
 /// every particle is a candidate. The candidates of a cell are copied once, as the periodic
@@ -36,16 +38,25 @@ class VerletList {
   }
 
   /// Rebuilds the list if it is missing, the particle count changed, or a particle moved more
-  /// than skin/2 since the last build. Returns true when it rebuilt.
+  /// than skin/2 (moved_limit) since the last build. Returns true when it rebuilt.
   bool update(const core::ParticleData& particles, const core::Box& box);
 
+  /// The box is now `box`, the positions scaled with its edges since the build: the list is
+  /// checked at the next update (check_due), from the build positions scaled alike, or built
+  /// again there where the box has shrunk so far that no reach is left.
+  void follow_box(const core::Box& box);
+  /// Whether the box moved since the last update.
+  bool check_due() const { return check_due_; }
+
   /// Builds the list as it was built from the positions `built_at` (storage order, the other
-  /// particle data as now), and counts `builds` builds so far: a restart's list is then the
-  /// uninterrupted run's, entry for entry.
+  /// particle data as now) in `built_box` (a volume of 0: `box`), follows the box to `box`,
+  /// and counts `builds` builds so far: a restart's list is then the uninterrupted run's, entry
+  /// for entry.
   void restore(const core::ParticleData& particles, const core::Vec3Array& built_at,
-               std::int64_t builds, const core::Box& box);
-  /// Positions at the last build (empty before the first).
+               std::int64_t builds, const core::Box& built_box, const core::Box& box);
+  /// Positions at the last build (empty before the first), and the box then.
   const core::Vec3Array& built_at() const { return built_at_; }
+  const core::Box& built_box() const { return built_box_; }
 
   /// Neighbours of particle i: neighbors()[start()[i] .. start()[i + 1]).
   const std::vector<std::int64_t>& start() const { return start_; }
@@ -72,6 +83,9 @@ class VerletList {
   };
 
   bool needs_rebuild(const core::ParticleData& particles, const core::Box& box) const;
+  /// How far a particle may move from its build position scaled with the box: (min(1, s_min)
+  /// (r_c + skin) - r_c) / 2 for edges s times those of the build.
+  double moved_limit() const;
   void build(const core::ParticleData& particles, const core::Box& box);
   void gather_candidates(int cell, const core::Box& box, Candidates& c) const;
   void append_neighbours(int i, const core::Vec3<double>& ri, const Candidates& c,
@@ -80,7 +94,11 @@ class VerletList {
   double cutoff_, skin_;
   ExclusionView exclusions_;  ///< ids set at each build
   std::int64_t builds_ = 0;
-  core::Vec3Array built_at_;  ///< positions at the last build
+  core::Vec3Array built_at_;                 ///< positions at the last build
+  core::Box built_box_;                      ///< the box then
+  core::Vec3<double> scale_{1.0, 1.0, 1.0};  ///< the box's edges now over those at the build
+  bool stale_ = false;                       ///< the box shrank too far: built at the next update
+  bool check_due_ = false;
   CellGrid grid_;
   bool stencil_ = false;             ///< false: every particle is a candidate of every target
   core::Vec3Array sorted_;           ///< positions in the grid's cell order
