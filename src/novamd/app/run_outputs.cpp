@@ -58,9 +58,9 @@ bool RunOutputs::energy_due(std::int64_t step, bool last_step) const {
          due(config_.output.console.every, step);
 }
 
-RunOutputs::Sums RunOutputs::sums(backend::Backend& backend,
+RunOutputs::Sums RunOutputs::sums(backend::Observables observed, backend::Backend& backend,
                                   const integrate::Integrator& integrator) const {
-  Sums sums{backend.observables(), 0.0};
+  Sums sums{std::move(observed), 0.0};
   auto& o = sums.observables;
   o.kinetic_energy = integrator.reported_kinetic_energy(o.kinetic_energy);
   const auto tail = forces::tail_correction(config_.forces, config_.system.species, species_counts_,
@@ -74,7 +74,7 @@ RunOutputs::Sums RunOutputs::sums(backend::Backend& backend,
 integrate::PressureSample RunOutputs::pressure_sample(backend::Backend& backend,
                                                       integrate::Integrator& integrator) {
   const double volume = backend.box().volume();
-  const Sums s = sums(backend, integrator);
+  const Sums s = sums(backend.totals(), backend, integrator);
   return {analysis::pressure_tensor(s.observables, volume), s.observables.virial, volume,
           s.observables.potential_energy};
 }
@@ -82,7 +82,7 @@ integrate::PressureSample RunOutputs::pressure_sample(backend::Backend& backend,
 analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,
                                                integrate::Integrator& integrator) {
   const core::Box& box = backend.box();
-  const Sums s = sums(backend, integrator);
+  const Sums s = sums(backend.observables(), backend, integrator);
   const backend::Observables& observables = s.observables;
   const double tail_energy = s.tail_energy;
   const std::size_t n = backend.size();

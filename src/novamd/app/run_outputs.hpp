@@ -73,7 +73,10 @@ class RunOutputs {
     backend::Observables observables;
     double tail_energy;
   };
-  Sums sums(backend::Backend& backend, const integrate::Integrator& integrator) const;
+  /// The observables with the tail correction; `observed`: the backend's (observables(), or
+  /// totals() where each term's energy is not read).
+  Sums sums(backend::Observables observed, backend::Backend& backend,
+            const integrate::Integrator& integrator) const;
   void write_trajectories(std::int64_t step, bool last_step, backend::Backend& backend);
   /// The PSF at the first output step, the LAMMPS data file at the last.
   void write_topology_files(std::int64_t step, bool last_step, backend::Backend& backend);

@@ -108,7 +108,8 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
   for (std::int64_t step = first_step + 1; step <= last; ++step) {
     const bool last_step = step == last;
     const bool pressure = pressure_due(run, step);
-    const bool energy_due = run.outputs.energy_due(step, last_step) || pressure;
+    const bool thermo_due = run.outputs.energy_due(step, last_step);
+    const bool energy_due = thermo_due || pressure;
     const bool checkpoint_due = (checkpoints.every > 0 && step % checkpoints.every == 0) ||
                                 (last_step && checkpoints.configured);
     const bool check_due = step % run.backend.check_interval() == 0;
@@ -117,8 +118,11 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     // next step (a stop request completes it before the checkpoint below).
     const bool read = last_step || energy_due || checkpoint_due || check_due || output_due;
     // (energy_due includes a barostat's sampled step: it reads the velocities too)
-    run.integrator.step(run.backend, step,
-                        energy_due ? backend::EnergyRequest::Compute : backend::EnergyRequest::Skip,
+    // A barostat's sample needs the energy and virial sums alone; a thermo row each term's.
+    const auto energy = thermo_due ? backend::EnergyRequest::Compute
+                        : pressure ? backend::EnergyRequest::Totals
+                                   : backend::EnergyRequest::Skip;
+    run.integrator.step(run.backend, step, energy,
                         read ? integrate::StepEnd::Read : integrate::StepEnd::Continued);
     // Checked at the backend's interval, and before anything is written: no file gets garbage.
     if (check_due || checkpoint_due || output_due)

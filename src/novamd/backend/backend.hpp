@@ -124,15 +124,15 @@ class Backend : public integrate::StepOperations {
   virtual const core::Box& box() const = 0;
   /// Changes the box to `box`, scaling every position (or every molecule's centre of mass,
   /// BackendSetup::scaled_molecules) by the ratio of the edges along its axis (the affine move of
-  /// a barostat); neighbour lists are rebuilt at the next evaluation and forces are stale until
-  /// then. @throws core::RunError when a force term's cutoff would exceed half the new shortest
-  /// edge.
+  /// a barostat); neighbour lists follow the box (built again at the next evaluation only where
+  /// the box shrank beyond their skin) and forces are stale until then. @throws core::RunError when
+  /// a force term's cutoff would exceed half the new shortest edge.
   virtual void rescale_box(const core::Box& box) = 0;
   /// The potential energy at the current positions (computed if the last evaluation skipped
   /// it), over every rank; no tail correction.
-  double potential_energy() override { return observables().potential_energy; }
+  double potential_energy() override { return totals().potential_energy; }
   integrate::KineticAndVirial kinetic_and_virial() override {
-    const Observables o = observables();
+    const Observables o = totals();
     return {o.kinetic, o.virial};
   }
   /// v_a *= factor_a for every particle, axis by axis (a barostat's move).
@@ -141,6 +141,9 @@ class Backend : public integrate::StepOperations {
   /// Kinetic energy and kinetic tensor now; potential energy and virial tensor at the current
   /// positions (computed if the last evaluation skipped them).
   virtual Observables observables() = 0;
+  /// observables() where each term's energy may be missing (term_energy may be stale or empty):
+  /// what a barostat reads, after an evaluation with EnergyRequest::Totals.
+  virtual Observables totals() { return observables(); }
   /// The particle of lowest id whose position, velocity, force or energy is not finite, or
   /// whose speed exceeds `max_speed` (or whose kinetic energy would overflow), if any; every
   /// rank finds the same.

@@ -105,7 +105,8 @@ std::string CpuBackend::description() const {
 }
 
 void CpuBackend::compute_forces(EnergyRequest energy) {
-  const bool with_energy = energy == EnergyRequest::Compute;
+  // Totals too are computed term by term here: the thermo's columns come at no extra cost.
+  const bool with_energy = energy != EnergyRequest::Skip;
   // A trial move's evaluation (kept_) neither reorders nor counts toward the reorders' phase.
   if (reorder_every_ > 0 && !kept_ && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
   domain_->refresh_ghosts(particles_.position);

@@ -143,7 +143,7 @@ class CudaBackend final : public Backend {
     constraints_->keep_positions(pointers_of(device_.position), size(), stream_.get());
     constraints_->after_drift(group_arrays(), 1.0, /*correct_velocities=*/false,
                               /*velocity_condition=*/true, pack_position(), stream_.get());
-    energy_current_ = false;
+    energy_current_ = EnergyRequest::Skip;
   }
 
   std::string description() const override { return description_; }
@@ -155,7 +155,7 @@ class CudaBackend final : public Backend {
     forces::check_cutoffs_fit(cutoffs_, box);
     box_moves_.scale(device_, static_cast<int>(size()), box_, box, stream_.get());
     box_ = box;
-    energy_current_ = false;
+    energy_current_ = EnergyRequest::Skip;
     pack_all_positions();
     for (auto& term : terms_) term->follow_box(box_, stream_.get());
   }
@@ -163,7 +163,7 @@ class CudaBackend final : public Backend {
   void keep_configuration() override { box_moves_.keep(device_, box_, stream_.get()); }
   void restore_configuration() override {
     box_ = box_moves_.restore(device_, stream_.get());
-    energy_current_ = false;
+    energy_current_ = EnergyRequest::Skip;
     pack_all_positions();
     // The lists follow the box back (those built at the trial's positions too: the kept
     // positions are theirs scaled back).
@@ -190,7 +190,7 @@ class CudaBackend final : public Backend {
 
   void compute_forces(EnergyRequest energy) override {
     const auto stream = stream_.get();
-    const bool with_energy = energy == EnergyRequest::Compute;
+    const bool with_energy = energy != EnergyRequest::Skip;
     // A trial move's evaluation (a kept configuration) neither reorders nor counts toward the
     // reorders' phase.
     if (reorder_every_ > 0 && !box_moves_.keeping() && ++evaluations_ % reorder_every_ == 0)
@@ -208,7 +208,11 @@ class CudaBackend final : public Backend {
       else
         term->start_staged(input, stream);
     }
-    if (with_energy) {
+    if (energy == EnergyRequest::Totals) {
+      // Each term in one pass (a PairSum's potentials together): the sums alone.
+      for (std::size_t t = 0; t < terms_.size(); ++t)
+        terms_[t]->add_to(input, device_.force_output(), {t > 0, true}, stream);
+    } else if (with_energy) {
       // Part by part (a bonded family each), the energy summed after each: its thermo column.
       const auto ranges = domain_->energy_ranges();
       std::size_t part = 0;
@@ -227,7 +231,7 @@ class CudaBackend final : public Backend {
       forces::add_staged_forces(input.n, staged_, device_.force_output(), stream);
     }
     domain_->complete_forces(pointers_of(device_.force), stream);
-    energy_current_ = with_energy;
+    energy_current_ = energy;
   }
 
   void kick(double dt) override {
@@ -272,7 +276,7 @@ class CudaBackend final : public Backend {
       drift(drift_dt, after);
       return;
     }
-    energy_current_ = false;
+    energy_current_ = EnergyRequest::Skip;
     if (size() == 0) return;
     for_each_particle(static_cast<int>(owned_count()),
                       refreshing_pair_positions(integrate::ThermalizeDrift{thermalize_update(noise),
@@ -286,7 +290,7 @@ class CudaBackend final : public Backend {
       integrate::StepOperations::drift_thermalize_drift(first_dt, noise, second_dt, after);
       return;
     }
-    energy_current_ = false;
+    energy_current_ = EnergyRequest::Skip;
     if (size() == 0) return;
     const integrate::DriftThermalizeDrift update{drift_update(first_dt), thermalize_update(noise),
                                                  drift_update(second_dt)};
@@ -324,9 +328,14 @@ class CudaBackend final : public Backend {
     return 0.5 * twice_kinetic;
   }
 
-  Observables observables() override {
+  Observables observables() override { return observed(EnergyRequest::Compute); }
+  Observables totals() override { return observed(EnergyRequest::Totals); }
+
+  /// The observables after an evaluation of at least `level` at the current positions (one
+  /// made where the last was less); each term's energy only where the last was Compute.
+  Observables observed(EnergyRequest level) {
     if (size() == 0) return {};
-    if (!energy_current_) compute_forces(EnergyRequest::Compute);
+    if (static_cast<int>(energy_current_) < static_cast<int>(level)) compute_forces(level);
     auto local = reductions_.observables(kinetic_input(), device_, domain_->energy_ranges(),
                                          energy_parts_, stream_.get());
     // Kinetic terms over the owners; each rank's energy and virial shares: over every rank.
@@ -379,7 +388,7 @@ class CudaBackend final : public Backend {
     device_.heat.copy_from_host(heat, stream);
     evaluations_ = state.force_evaluations;
     reorders_ = domain_->allows_reordering() ? state.reorders : 0;
-    energy_current_ = false;
+    energy_current_ = EnergyRequest::Skip;
     pack_all_positions();
     if (constraints_) constraints_->locate(device_.id.data(), size(), stream);
     if (domain_->decomposed()) return;  // all pairs of the block: no lists to restore
@@ -513,7 +522,7 @@ class CudaBackend final : public Backend {
   /// owned.
   template <class Move>
   void move_then_constrain(const Move& move, double dt, integrate::VelocityCondition after) {
-    energy_current_ = false;
+    energy_current_ = EnergyRequest::Skip;
     if (!constraints_) {
       for_each_particle(static_cast<int>(owned_count()), refreshing_pair_positions(move),
                         stream_.get());
@@ -620,7 +629,9 @@ class CudaBackend final : public Backend {
   std::int64_t reorder_every_ = 0;
   std::int64_t evaluations_ = 0;
   std::int64_t reorders_ = 0;
-  bool energy_current_ = false;  ///< energy and virial arrays belong to the current positions
+  /// What the energy and virial arrays hold for the current positions: nothing (Skip), their
+  /// sums (Totals: each term's running sum stale), or each term's too (Compute).
+  EnergyRequest energy_current_ = EnergyRequest::Skip;
   DeviceParticles device_;
   core::DeviceBuffer<neighbors::PairPosition<PairT>> packed_;
   core::DeviceBuffer<double> inverse_mass_, mass_energy_;

@@ -34,7 +34,7 @@ class Leapfrog final : public Integrator {
 
  protected:
   void measure(StepOperations& ops, EnergyRequest energy, int index) override {
-    has_mean_ = energy == EnergyRequest::Compute;
+    has_mean_ = energy != EnergyRequest::Skip;
     if (!has_mean_) return;
     (index == 0 ? kinetic_before_ : kinetic_after_) = ops.kinetic_energy();
   }

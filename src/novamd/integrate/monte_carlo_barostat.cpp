@@ -36,7 +36,7 @@ void MonteCarloBarostat::move(StepOperations& ops, std::int64_t step) {
     const double trial_volume = trial.volume();
     ops.keep_configuration();
     ops.rescale_box(trial);
-    ops.compute_forces(EnergyRequest::Compute);
+    ops.compute_forces(EnergyRequest::Totals);
     const double trial_potential =
         ops.potential_energy() + scaled_.tail_energy_volume / trial_volume;
     const double work_done =

@@ -79,9 +79,9 @@ IntegratorState NoseHooverChain::save() const {
 void NoseHooverChain::restore(const IntegratorState& state) {
   const std::size_t expected = 2 * static_cast<std::size_t>(chain_.length()) + 1;
   if (state.values.size() != expected)
-    throw core::InputError(fmt::format(
-        "the checkpoint's nose_hoover state has {} values; a chain of {} needs {}",
-        state.values.size(), chain_.length(), expected));
+    throw core::InputError(
+        fmt::format("the checkpoint's nose_hoover state has {} values; a chain of {} needs {}",
+                    state.values.size(), chain_.length(), expected));
   chain_.set_values(state.values);
   kinetic_ = state.values.back();
 }

@@ -34,8 +34,10 @@ enum class VelocityCondition { Apply, Deferred };
 enum class StepEnd { Read, Continued };
 
 /// Whether a force evaluation also computes the potential energy and virial (needed only at
-/// thermo steps; a backend may skip them otherwise).
-enum class EnergyRequest { Skip, Compute };
+/// thermo steps and where a barostat reads them; a backend may skip them otherwise). Totals:
+/// their sums alone (a barostat's pressure or trial energy, MTTK's virial), which a backend may
+/// compute in fewer passes; Compute: each force term's energy as well (a thermo row's columns).
+enum class EnergyRequest { Skip, Totals, Compute };
 
 /// The kinetic tensor now (1/2 sum m v_a v_b) and the virial tensor of the last force evaluation
 /// (which computed energies; constraint forces' share included, no tail correction).

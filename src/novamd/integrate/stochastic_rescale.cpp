@@ -49,8 +49,8 @@ void StochasticRescale::thermostat(StepOperations& ops, std::int64_t step, doubl
   const double target = 0.5 * dof_ * kT_;
   const core::RandomStream stream(seed_, core::RandomPurpose::StochasticRescale);
   double r1 = 0.0;
-  const double rescaled =
-      rescaled_kinetic_energy(kinetic, target, dof_, c, stream, static_cast<std::uint64_t>(step), &r1);
+  const double rescaled = rescaled_kinetic_energy(kinetic, target, dof_, c, stream,
+                                                  static_cast<std::uint64_t>(step), &r1);
   double alpha = std::sqrt(std::max(rescaled, 0.0) / kinetic);
   if (r1 + std::sqrt(c * dof_ * kinetic / ((1.0 - c) * target)) < 0.0) alpha = -alpha;
   ops.scale_velocities(alpha);
@@ -59,8 +59,8 @@ void StochasticRescale::thermostat(StepOperations& ops, std::int64_t step, doubl
 
 void StochasticRescale::restore(const IntegratorState& state) {
   if (state.values.size() != 1)
-    throw core::InputError(fmt::format("the checkpoint's bussi state has {} values; expected 1",
-                                       state.values.size()));
+    throw core::InputError(
+        fmt::format("the checkpoint's bussi state has {} values; expected 1", state.values.size()));
   removed_ = state.values[0];
 }
 
