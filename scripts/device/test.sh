@@ -386,8 +386,11 @@ if [[ $what == water-density ]]; then
   fi
   wait $novamd_run
   tail -4 "$work/novamd.log" | sed "s/^/NovaMD water: /" | tee -a "$summary"
-  python3 tests/data/water-npt/density_of.py "$work/npt.csv" --skip-ps 50 |
-    sed "s/^/NovaMD: /" | tee -a "$summary" "$OUT/water_density.txt"
+  against=()
+  [[ -f $OUT/openmm_samples.dat ]] && against=(--against "$OUT/openmm_samples.dat")
+  python3 tests/data/water-npt/density_of.py "$work/npt.csv" --skip-ps 50 "${against[@]}" \
+    > "$work/density.txt" || status=1
+  sed "s/^/NovaMD: /" "$work/density.txt" | tee -a "$summary" "$OUT/water_density.txt"
   xz -T0 -c "$work/npt.csv" > "$OUT/novamd_npt.csv.xz"
 fi
 if [[ $what == pme-quick ]]; then

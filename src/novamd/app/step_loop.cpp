@@ -72,6 +72,12 @@ void measure_pressure(RunContext& run, std::int64_t step) {
   run.integrator.barostat()->sample(run.outputs.pressure_sample(run.backend, run.integrator));
 }
 
+/// Whether the barostat (if any) leaves its samples on the device (Barostat::defers_samples).
+bool samples_deferred(const RunContext& run) {
+  const auto* barostat = run.integrator.barostat();
+  return barostat && barostat->defers_samples();
+}
+
 /// Step 0 of a fresh run: forces, output, and the integrator's start.
 void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit,
                  RunResult& result) {
@@ -128,7 +134,8 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     if (check_due || checkpoint_due || output_due)
       stop_if_unstable(run.backend, step, limit, config);
     result.last_step = step;
-    if (pressure) measure_pressure(run, step);
+    // A deferred sample is read on the host only where a checkpoint must keep it.
+    if (pressure && (checkpoint_due || !samples_deferred(run))) measure_pressure(run, step);
     if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator)) {
       progress.clear();
       print_thermo_row(*state);
@@ -145,6 +152,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
       if (!checkpoint_due) {
         run.integrator.complete_step(run.backend);
         stop_if_unstable(run.backend, step, limit, config);  // a checkpoint must be sound
+        if (pressure && samples_deferred(run)) measure_pressure(run, step);  // for the checkpoint
         checkpoint(run, step, walltime, result);
       }
       break;

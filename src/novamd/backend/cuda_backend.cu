@@ -328,6 +328,17 @@ class CudaBackend final : public Backend {
     return 0.5 * twice_kinetic;
   }
 
+  // The energy array's sums queued on the device, read together (a Monte Carlo try: one wait).
+  void queue_potential_energy(int slot) override {
+    if (energy_current_ == EnergyRequest::Skip) compute_forces(EnergyRequest::Totals);
+    reductions_.queue_energy(device_.energy.data(), domain_->energy_ranges(), slot, stream_.get());
+  }
+  std::array<double, 2> queued_potential_energies() override {
+    auto energies = reductions_.queued_energies(stream_.get());
+    domain_->sum_over_ranks(energies.data(), energies.size());
+    return energies;
+  }
+
   Observables observables() override { return observed(EnergyRequest::Compute); }
   Observables totals() override { return observed(EnergyRequest::Totals); }
 

@@ -47,6 +47,7 @@ class DeviceReductions {
     results_.resize(1 + kMaxRanges);
     first_flag_.resize(1);
     scalar_.resize(1);
+    queued_.resize(2 * kMaxRanges);
     sums_.reserve(n);
     host_.resize(kHostEntries + term_sums_.size());
   }
@@ -56,8 +57,8 @@ class DeviceReductions {
     host_.resize(kHostEntries + term_sums_.size());
   }
   std::size_t bytes() const {
-    return scratch_.bytes() + scalar_.bytes() + flags_.bytes() + results_.bytes() +
-           first_flag_.bytes() + term_sums_.bytes();
+    return scratch_.bytes() + scalar_.bytes() + queued_.bytes() + flags_.bytes() +
+           results_.bytes() + first_flag_.bytes() + term_sums_.bytes();
   }
 
   /// Queues the sums of `energy` over `ranges` (at most kMaxRanges) into the running sum of
@@ -121,6 +122,26 @@ class DeviceReductions {
     return out;
   }
 
+  /// Queues the sum of `energy` over `ranges` (at most kMaxRanges) into slot `slot` (0 or 1)
+  /// of the energies read by queued_energies; no wait.
+  void queue_energy(const double* energy, const std::vector<parallel::IndexRange>& ranges,
+                    int slot, cudaStream_t stream) {
+    double* to = queued_.data() + static_cast<std::size_t>(slot) * kMaxRanges;
+    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(double) * kMaxRanges, stream));
+    for (std::size_t r = 0; r < ranges.size(); ++r)
+      if (ranges[r].size() > 0) sums_.sum(energy + ranges[r].begin, to + r, ranges[r].size(), stream);
+  }
+  /// The two energies queue_energy queued, each summed over its ranges in order (one copy,
+  /// one wait).
+  std::array<double, 2> queued_energies(cudaStream_t stream) {
+    host_.queue_copy_from(queued_.data(), queued_.size(), 0, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::array<double, 2> out{};
+    for (std::size_t s = 0; s < out.size(); ++s)
+      for (std::size_t r = 0; r < kMaxRanges; ++r) out[s] += host_[s * kMaxRanges + r];
+    return out;
+  }
+
   /// The smallest flag InstabilityFlag writes over `count` particles (INT32_MAX: none flagged).
   /// Waits for the stream.
   std::int32_t first_flagged(InstabilityFlag flag, std::size_t count, cudaStream_t stream) {
@@ -150,6 +171,7 @@ class DeviceReductions {
 
   DeviceSums sums_;
   core::DeviceBuffer<double> scratch_, scalar_;
+  core::DeviceBuffer<double> queued_;  ///< queue_energy's two slots, kMaxRanges each
   core::DeviceBuffer<ScalarAndTensor> results_;  ///< the kinetic sums, then each range's shares
   core::DeviceBuffer<double> term_sums_;         ///< kMaxRanges per force term
   core::PinnedHostArray<double> host_;           ///< results_ and term_sums_, copied back

@@ -86,6 +86,10 @@ class Barostat {
   virtual bool samples_after(std::int64_t step) const = 0;
   /// The state at the end of a step that samples_after names.
   virtual void sample(const PressureSample& sample) = 0;
+  /// Whether the step loop may leave a sampled step's state on the device, the barostat
+  /// reading what it needs at its move (StepOperations::queue_potential_energy): the loop then
+  /// calls sample() only where a checkpoint follows the step.
+  virtual bool defers_samples() const { return false; }
   /// Moves the box at `step` (through `ops`); nothing where no sample came since the last move.
   virtual void move(StepOperations& ops, std::int64_t step) = 0;
 

@@ -18,8 +18,11 @@ constexpr std::int64_t kAdaptAfter = 10;  ///< tries before a step size may chan
 }  // namespace
 
 void MonteCarloBarostat::move(StepOperations& ops, std::int64_t step) {
-  if (!sampled_) return;
+  const bool sampled = sampled_;
+  const double sampled_potential = potential_;
+  // Consumed: a run that checkpointed before this move holds what one that did not holds.
   sampled_ = false;
+  potential_ = 0.0;
   const core::Box box = ops.box();
   const double volume = box.volume();
   const core::RandomStream stream(seed_, core::RandomPurpose::Barostat);
@@ -34,13 +37,17 @@ void MonteCarloBarostat::move(StepOperations& ops, std::int64_t step) {
   // A volume of 0 or less, or a box too small for a cutoff, is a rejected try.
   if (ratio > 0.0 && ops.takes_box(trial)) {
     const double trial_volume = trial.volume();
+    if (!sampled) ops.queue_potential_energy(0);  // the step before computed its energies
     ops.keep_configuration();
     ops.rescale_box(trial);
     ops.compute_forces(EnergyRequest::Totals);
-    const double trial_potential =
-        ops.potential_energy() + scaled_.tail_energy_volume / trial_volume;
+    ops.queue_potential_energy(1);
+    const auto energies = ops.queued_potential_energies();
+    const double potential =
+        sampled ? sampled_potential : energies[0] + scaled_.tail_energy_volume / volume;
+    const double trial_potential = energies[1] + scaled_.tail_energy_volume / trial_volume;
     const double work_done =
-        trial_potential - potential_ + settings().pressure * (trial_volume - volume);
+        trial_potential - potential + settings().pressure * (trial_volume - volume);
     const double w =
         work_done - static_cast<double>(scaled_.count) * kT_ * std::log(trial_volume / volume);
     kept = w <= 0.0 || stream.uniform(kAcceptDraw, index).first < std::exp(-w / kT_);

@@ -8,7 +8,8 @@
 ///
 ///     w = U' - U + P0 (V' - V) - N kT ln(V' / V),
 ///
-/// U the energy at the end of the step before (sampled then), N the scaled particles or
+/// U the energy at the end of the step before (read with U', or sampled on the host before a
+/// checkpoint), N the scaled particles or
 /// molecules: the Metropolis criterion of the isobaric ensemble, V^N exp(-(U + P0 V) / kT). A
 /// rejected move puts back the positions, the box and the forces; a trial volume of 0 or less,
 /// or a box too small for a cutoff, counts as rejected untried. Velocities are not touched.
@@ -44,6 +45,9 @@ class MonteCarloBarostat final : public Barostat {
   bool samples_after(std::int64_t step) const override {
     return (step + 1) % settings().every == 0;
   }
+  /// U stays on the device until the move reads it with U' (one wait for both), except before
+  /// a checkpoint, which keeps it.
+  bool defers_samples() const override { return true; }
   void sample(const PressureSample& sample) override {
     potential_ = sample.potential_energy;
     sampled_ = true;
@@ -77,8 +81,8 @@ class MonteCarloBarostat final : public Barostat {
   double kT_;
   std::uint64_t seed_;
   ScaledSystem scaled_;
-  double potential_ = 0.0;  ///< U at the end of the sampled step, tail correction included
-  bool sampled_ = false;
+  double potential_ = 0.0;  ///< U of a host sample (sample()), tail correction included
+  bool sampled_ = false;    ///< a host sample came since the last move
   std::array<double, 3> step_size_{};
   std::array<std::int64_t, 3> tried_{}, kept_{};  ///< since the choice's size last changed
   std::int64_t total_tried_ = 0, total_kept_ = 0;

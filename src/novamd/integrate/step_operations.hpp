@@ -5,6 +5,7 @@
 /// live (backend::Backend derives from this interface), so integrators know no backend and the
 /// backends include the per-particle updates of this room, not the integrators.
 
+#include <array>
 #include <stdexcept>
 
 #include "novamd/core/box.hpp"
@@ -83,6 +84,11 @@ class StepOperations {
   virtual double potential_energy() {
     throw std::logic_error("these operations report no potential energy");
   }
+  /// potential_energy() of the present evaluation kept in `slot` (0 or 1) and read, with the
+  /// other slot's, by queued_potential_energies: two energies for one wait where the backend
+  /// can queue the sums (a Monte Carlo try's U before the trial and U' after it).
+  virtual void queue_potential_energy(int slot) { queued_energy_.at(slot) = potential_energy(); }
+  virtual std::array<double, 2> queued_potential_energies() { return queued_energy_; }
   /// Whether rescale_box would take `box` (every force term's cutoff fits it).
   virtual bool takes_box(const core::Box&) const { return true; }
   virtual void keep_configuration() {
@@ -121,6 +127,9 @@ class StepOperations {
   virtual double langevin_heat() = 0;
   /// Kinetic energy now (the host waits for it).
   virtual double kinetic_energy() = 0;
+
+ private:
+  std::array<double, 2> queued_energy_{};
 };
 
 }  // namespace novamd::integrate

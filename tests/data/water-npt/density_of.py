@@ -5,7 +5,12 @@ Reads a thermo CSV with the `volume` (A^3) and `mass_density` (g/cm^3) columns (
 drops the first --skip-ps picoseconds, and prints the mean density with its standard error from
 20 block means, and beta_T = var(V) / (kT <V>) in 1/bar with a jackknife error over the blocks.
 
-    python3 density_of.py npt.csv --skip-ps 50 [--temperature 300]
+    python3 density_of.py npt.csv --skip-ps 50 [--temperature 300] [--against samples.dat]
+
+With --against, an OpenMM run's samples (run_npt.py's output: step, time, volume, density) are
+taken the same way (20 block means, all samples: run_npt.py starts sampling after its
+equilibration), and the exit status is 1 where the two mean densities differ by more than 3
+combined standard errors.
 """
 import argparse
 import csv
@@ -24,12 +29,20 @@ def variance(values):
     return sum((v - m) ** 2 for v in values) / (len(values) - 1)
 
 
+def block_mean_and_error(values, blocks):
+    """The mean of `values` and its standard error from `blocks` consecutive block means."""
+    size = len(values) // blocks
+    means = [mean(values[b * size:(b + 1) * size]) for b in range(blocks)]
+    return mean(values), math.sqrt(variance(means) / blocks)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("thermo")
     parser.add_argument("--skip-ps", type=float, default=50.0)
     parser.add_argument("--temperature", type=float, default=300.0)
     parser.add_argument("--blocks", type=int, default=20)
+    parser.add_argument("--against", help="an OpenMM run's samples (run_npt.py) to compare with")
     args = parser.parse_args()
     rows = [r for r in csv.DictReader(open(args.thermo)) if float(r["time"]) >= 1000 * args.skip_ps]
     density = [float(r["mass_density"]) for r in rows]
@@ -54,6 +67,15 @@ def main():
     print(f"density {mean(density):.5f} +- {error:.5f} g/cm^3 ({args.blocks} blocks)")
     print(f"volume mean {mean(volume):.2f} A^3, sd {math.sqrt(variance(volume)):.2f}")
     print(f"beta_T {everything * 1e6:.1f} +- {jack * 1e6:.1f} 1e-6/bar (jackknife)")
+    if args.against:
+        other = [float(line.split()[3]) for line in open(args.against) if not line.startswith("#")]
+        other_mean, other_error = block_mean_and_error(other, args.blocks)
+        z = (mean(density) - other_mean) / math.hypot(error, other_error)
+        print(f"against {args.against}: {len(other)} samples, density {other_mean:.5f} +- "
+              f"{other_error:.5f} g/cm^3; difference {mean(density) - other_mean:+.5f} "
+              f"({z:+.2f} combined standard errors; within 3: {abs(z) <= 3})")
+        if abs(z) > 3:
+            raise SystemExit(1)
 
 
 if __name__ == "__main__":
