@@ -1,7 +1,8 @@
 """OpenMM beside NovaMD on the molecular benchmarks, same GPU (scripts/device/test.sh molecular).
 
     python3 benchmarks/openmm/molecular.py [--steps N] [--precision mixed|double ...]
-        [--water-edges N ... [--integrator verlet|langevin ...] [--rigid] [--warmup N]]
+        [--water-edges N ... [--integrator verlet|langevin ...] [--rigid] [--warmup N]
+         [--barostat-every 0 25 100 ...]]
 
 Five systems, each as NovaMD runs it:
 
@@ -20,6 +21,9 @@ Five systems, each as NovaMD runs it:
   `bench --case ornl` times the same in its last table).
 - water24k-pme: 20^3 = 8,000 such waters (24,000 atoms, 62.1 A) with PME at 5e-4: NovaMD's
   examples/water/water_pme.yaml on `make_water.py --per-edge 20` (scripts/device/test.sh).
+- with --water-edges N and --barostat-every K ...: the same water under OpenMM's
+  MonteCarloBarostat at 1 bar and 300 K, a try every K steps (0: none), as NovaMD's `barostat:
+  {type: monte_carlo, pressure: 1 bar, every: K}` (scripts/device/test.sh barostat).
 - with --water-edges N and --rigid: N^3 rigid SPC/E waters (OpenMM's three distance constraints
   of a water, which it solves with SETTLE; no bond or angle force), PME at 5e-4 with 9 A
   cutoffs, 2 fs: the constraints benchmark (`scripts/device/test.sh water-rigid`; NovaMD's
@@ -179,24 +183,32 @@ def main():
                         help="for --water-edges: rigid water, 9 A cutoffs, 2 fs")
     parser.add_argument("--warmup", type=int, default=None,
                         help="steps before the timed batches (default: --steps)")
+    parser.add_argument("--barostat-every", type=int, nargs="+", default=[0],
+                        help="for --water-edges: a Monte Carlo barostat's interval (0: none)")
     args = parser.parse_args()
     if args.water_edges:
         print(f"OpenMM {openmm.version.full_version}, CUDA platform")
-        print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'integrator':>10} {'ms/step':>9}")
+        print(f"{'system':>13} {'atoms':>7} {'precision':>9} {'integrator':>10} {'barostat':>8} "
+              f"{'ms/step':>9}")
         name = "-rigid" if args.rigid else "-pme"
         timestep_fs = 2.0 if args.rigid else TIMESTEP_FS
         for edge in args.water_edges:
-            system, positions, box = water_system(
-                per_edge=edge, pme=True, rigid=args.rigid,
-                cutoff_nm=0.9 if args.rigid else CUTOFF_NM)
-            for precision in args.precision:
-                for integrator in args.integrator:
-                    ms = ms_per_step(system, positions, box, precision, args.steps, integrator,
-                                     timestep_fs, args.warmup)
-                    ns_day = 86400e3 * timestep_fs * 1e-6 / ms
-                    print(f"{'water' + str(edge) + name:>13} {system.getNumParticles():>7} "
-                          f"{precision:>9} {integrator:>10} {ms:>9.4f}  ({ns_day:.0f} ns/day)",
-                          flush=True)
+            for every in args.barostat_every:
+                system, positions, box = water_system(
+                    per_edge=edge, pme=True, rigid=args.rigid,
+                    cutoff_nm=0.9 if args.rigid else CUTOFF_NM)
+                if every > 0:
+                    system.addForce(openmm.MonteCarloBarostat(1.0 * unit.bar, 300.0 * unit.kelvin,
+                                                              every))
+                for precision in args.precision:
+                    for integrator in args.integrator:
+                        ms = ms_per_step(system, positions, box, precision, args.steps,
+                                         integrator, timestep_fs, args.warmup)
+                        ns_day = 86400e3 * timestep_fs * 1e-6 / ms
+                        barostat = f"mc/{every}" if every > 0 else "none"
+                        print(f"{'water' + str(edge) + name:>13} {system.getNumParticles():>7} "
+                              f"{precision:>9} {integrator:>10} {barostat:>8} {ms:>9.4f}  "
+                              f"({ns_day:.0f} ns/day)", flush=True)
         return
     print(f"OpenMM {openmm.version.full_version}, CUDA platform "
           f"{openmm.Platform.getPlatformByName('CUDA').getPropertyDefaultValue('DeviceIndex') or 0}")

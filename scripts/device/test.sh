@@ -309,10 +309,13 @@ if [[ $what == barostat ]]; then
   water_args 20 mixed 4000
   for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000}" \
     "{type: c_rescale, pressure: 1 bar, period: 1000, every: 10}" \
-    "{type: monte_carlo, pressure: 1 bar}"; do
+    "{type: monte_carlo, pressure: 1 bar}" "{type: monte_carlo, pressure: 1 bar, every: 100}"; do
     $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "built|Done|Monte" |
       sed "s/^/water24k-pme mixed, barostat $barostat: /" | tee -a "$summary"
   done
+  # OpenMM's MonteCarloBarostat on the same water, none and a try every 25 and 100 steps.
+  openmm_side --water-edges 20 --precision mixed --integrator langevin --steps 2000 \
+    --barostat-every 0 25 100
   rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
     --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
   for barostat in null "{type: monte_carlo, pressure: 1 bar}"; do
