@@ -104,6 +104,18 @@ TEST(CheckpointContent, BoxEdgesMustBePositiveAndFinite) {
   }
 }
 
+// Format 4's list-build box (a term's lists follow the box from it): finite and not negative
+// (0: a term without lists).
+TEST(CheckpointContent, ListBuildBoxEdgesMustBeFiniteAndNotNegative) {
+  for (const double edge :
+       {-2.5, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    CheckpointData data = sample_checkpoint(10, 24);
+    data.state.terms[1].built_box = novamd::core::Box(9.5, edge, 7.5);
+    EXPECT_HAS(content_error(data),
+               fmt::format("the list-build box of force term 1 has an edge of {}", edge));
+  }
+}
+
 TEST(CheckpointContent, StepMustBeFromZeroTo2To53) {
   CheckpointData data = sample_checkpoint(10, 23);
   for (const std::int64_t step :

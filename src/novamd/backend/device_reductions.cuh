@@ -65,11 +65,7 @@ class DeviceReductions {
   /// term `term` (< the count given to reserve_terms); no wait.
   void queue_term_energy(const double* energy, const std::vector<parallel::IndexRange>& ranges,
                          std::size_t term, cudaStream_t stream) {
-    double* to = term_sums_.data() + term * kMaxRanges;
-    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(double) * kMaxRanges, stream));
-    for (std::size_t r = 0; r < ranges.size(); ++r)
-      if (ranges[r].size() > 0)
-        sums_.sum(energy + ranges[r].begin, to + r, ranges[r].size(), stream);
+    queue_range_sums(energy, ranges, term_sums_.data() + term * kMaxRanges, stream);
   }
 
   /// The sum of values[0 .. count) on the host (waits for the stream).
@@ -124,12 +120,10 @@ class DeviceReductions {
 
   /// Queues the sum of `energy` over `ranges` (at most kMaxRanges) into slot `slot` (0 or 1)
   /// of the energies read by queued_energies; no wait.
-  void queue_energy(const double* energy, const std::vector<parallel::IndexRange>& ranges,
-                    int slot, cudaStream_t stream) {
-    double* to = queued_.data() + static_cast<std::size_t>(slot) * kMaxRanges;
-    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(double) * kMaxRanges, stream));
-    for (std::size_t r = 0; r < ranges.size(); ++r)
-      if (ranges[r].size() > 0) sums_.sum(energy + ranges[r].begin, to + r, ranges[r].size(), stream);
+  void queue_energy(const double* energy, const std::vector<parallel::IndexRange>& ranges, int slot,
+                    cudaStream_t stream) {
+    queue_range_sums(energy, ranges, queued_.data() + static_cast<std::size_t>(slot) * kMaxRanges,
+                     stream);
   }
   /// The two energies queue_energy queued, each summed over its ranges in order (one copy,
   /// one wait).
@@ -163,6 +157,15 @@ class DeviceReductions {
   /// The host copy's entries before the terms' sums: the kinetic sums and a range's shares each.
   static constexpr std::size_t kHostEntries = LocalObservables::kEntries * (1 + kMaxRanges);
 
+  /// to[r] = the sum of values over ranges[r] (kMaxRanges entries, those past the ranges 0).
+  void queue_range_sums(const double* values, const std::vector<parallel::IndexRange>& ranges,
+                        double* to, cudaStream_t stream) {
+    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(double) * kMaxRanges, stream));
+    for (std::size_t r = 0; r < ranges.size(); ++r)
+      if (ranges[r].size() > 0)
+        sums_.sum(values + ranges[r].begin, to + r, ranges[r].size(), stream);
+  }
+
   void queue_twice_kinetic(const KineticInput& in, cudaStream_t stream) {
     for_each_particle(static_cast<int>(in.count),
                       TwiceKineticEnergy{in.mass_energy, in.type, in.velocity, scratch_.data()},
@@ -171,7 +174,7 @@ class DeviceReductions {
 
   DeviceSums sums_;
   core::DeviceBuffer<double> scratch_, scalar_;
-  core::DeviceBuffer<double> queued_;  ///< queue_energy's two slots, kMaxRanges each
+  core::DeviceBuffer<double> queued_;            ///< queue_energy's two slots, kMaxRanges each
   core::DeviceBuffer<ScalarAndTensor> results_;  ///< the kinetic sums, then each range's shares
   core::DeviceBuffer<double> term_sums_;         ///< kMaxRanges per force term
   core::PinnedHostArray<double> host_;           ///< results_ and term_sums_, copied back

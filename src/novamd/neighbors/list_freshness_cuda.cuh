@@ -8,7 +8,6 @@
 /// device word (StaleFlag) at which those pairs return at once, and they run again on the fresh
 /// list.
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/particles.hpp"
 #include "novamd/neighbors/exclusions.hpp"
+#include "novamd/neighbors/list_reach.hpp"
 #include "novamd/neighbors/pair_position.hpp"
 
 namespace novamd::neighbors {
@@ -70,11 +70,10 @@ struct Speculating {
 /// coordinates to a box whose edges are `scale` times those at the build.
 ///
 /// A list survives the box's moves (follow_box: the edges scaled by s, the positions with
-/// them, a barostat's move). A pair the build left out was at least r_c + skin apart, and at
-/// least min(1, s_min) (r_c + skin) once scaled; so no pair within r_c is missing while no
-/// particle has moved more than (min(1, s_min) (r_c + skin) - r_c) / 2 from its build position
-/// scaled by s (moved_limit; skin / 2 in the box of the build). The next evaluation checks
-/// that; where the box has shrunk so far that the reach is gone, the list is built again.
+/// them, a barostat's move): the check then measures each particle from its build position
+/// scaled by s against the reach the shrink leaves (followed_list_reach, list_reach.hpp; skin /
+/// 2 in the box of the build). The next evaluation checks; where the box has shrunk so far that
+/// no reach is left, the list is built again.
 template <class Derived, class T>
 class ListFreshness {
  public:
@@ -183,11 +182,8 @@ class ListFreshness {
     checked_.record(stream);
   }
 
-  /// How far a particle may move from its scaled build position (the class comment).
-  double moved_limit() const {
-    const double shrink = std::min({1.0, scale_.x, scale_.y, scale_.z});
-    return 0.5 * (shrink * (cutoff_ + skin_) - cutoff_);
-  }
+  /// How far a particle may move from its scaled build position (list_reach.hpp).
+  double moved_limit() const { return followed_list_reach(cutoff_, skin_, scale_); }
 
   void rebuild(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
     n_ = n;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "novamd/neighbors/list_reach.hpp"
 #include "novamd/neighbors/target_sums.hpp"
 
 namespace novamd::neighbors {
@@ -44,8 +45,7 @@ void VerletList::restore(const core::ParticleData& particles, const core::Vec3Ar
 }
 
 double VerletList::moved_limit() const {
-  const double shrink = std::min({1.0, scale_.x, scale_.y, scale_.z});
-  return 0.5 * (shrink * (cutoff_ + skin_) - cutoff_);
+  return followed_list_reach(cutoff_, skin_, scale_);
 }
 
 bool VerletList::needs_rebuild(const core::ParticleData& particles, const core::Box& box) const {

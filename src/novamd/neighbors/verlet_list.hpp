@@ -83,8 +83,7 @@ class VerletList {
   };
 
   bool needs_rebuild(const core::ParticleData& particles, const core::Box& box) const;
-  /// How far a particle may move from its build position scaled with the box: (min(1, s_min)
-  /// (r_c + skin) - r_c) / 2 for edges s times those of the build.
+  /// How far a particle may move from its build position scaled with the box (list_reach.hpp).
   double moved_limit() const;
   void build(const core::ParticleData& particles, const core::Box& box);
   void gather_candidates(int cell, const core::Box& box, Candidates& c) const;
