@@ -72,4 +72,16 @@ TEST(CudaRestartNpt, MonteCarloBarostatContinuesBitwise) {
         novamd::test::rigid_water_npt_restart_config("anisotropic"), "cuda", precision, 10);
 }
 
+// Stochastic cell rescaling and MTTK on rigid waters (their centres and their centres' velocities
+// moved, the molecular pressure read on the device) continue bitwise.
+TEST(CudaRestartNpt, MolecularBarostatsContinueBitwise) {
+  if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  for (const char* precision : {"double", "mixed"}) {
+    novamd::test::expect_bitwise_restart_of_config(
+        novamd::test::rigid_water_rescale_config("anisotropic"), "cuda", precision, 10);
+    novamd::test::expect_bitwise_restart_of_config(
+        novamd::test::rigid_water_mttk_config("anisotropic"), "cuda", precision, 10);
+  }
+}
+
 }  // namespace

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,15 +21,19 @@
 
 namespace novamd::test {
 
-/// The AMBER dipeptide in 861 TIP3P waters with PME at `precision`, bonds to hydrogens and
-/// waters held to 1e-12 of their lengths, its held terms left out or not.
-inline backend::BackendSetup held_dipeptide(bool leave_out_held_terms,
-                                            core::Precision precision = core::Precision::Double) {
+/// The AMBER dipeptide's forces with PME.
+inline const std::string kDipeptidePmeForces =
+    "forces:\n"
+    "  - lennard_jones: {cutoff: 9.0}\n"
+    "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 1.0e-5}\n";
+
+/// The AMBER dipeptide in 861 TIP3P waters with `forces` (a YAML section) at `precision`, bonds
+/// to hydrogens and waters held to 1e-12 of their lengths, its held terms left out or not.
+inline backend::BackendSetup held_dipeptide_with(const std::string& forces,
+                                                 bool leave_out_held_terms,
+                                                 core::Precision precision) {
   const auto config =
-      io::parse_config(kDipeptideExampleSystem +
-                           "forces:\n"
-                           "  - lennard_jones: {cutoff: 9.0}\n"
-                           "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 1.0e-5}\n"
+      io::parse_config(kDipeptideExampleSystem + forces +
                            "constraints: {bonds: h_bonds, water: settle, tolerance: 1.0e-12}\n"
                            "integrator: {type: velocity_verlet, timestep: 1.0}\nrun: {steps: 0}\n",
                        "dipeptide.yaml", {});
@@ -53,6 +60,27 @@ inline backend::BackendSetup held_dipeptide(bool leave_out_held_terms,
   setup.constraint_plan = std::move(plan);
   setup.constraint_tolerance = config.constraints->tolerance;
   setup.leave_out_held_terms = leave_out_held_terms;
+  return setup;
+}
+
+/// The AMBER dipeptide in 861 TIP3P waters with PME (held_dipeptide_with).
+inline backend::BackendSetup held_dipeptide(bool leave_out_held_terms,
+                                            core::Precision precision = core::Precision::Double) {
+  return held_dipeptide_with(kDipeptidePmeForces, leave_out_held_terms, precision);
+}
+
+/// held_dipeptide_with in double, every molecule moved by its centre (a barostat's moves), with
+/// velocities of some 300 K drawn at random from `seed` (they need not meet the held distances'
+/// velocity condition).
+inline backend::BackendSetup held_dipeptide_moved_by_molecules(const std::string& forces,
+                                                               std::uint64_t seed = 7) {
+  auto setup = held_dipeptide_with(forces, true, core::Precision::Double);
+  setup.scaled_molecules = setup.topology.molecules();
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal(0.0, 0.01);  // A/fs: some 300 K for a water's atoms
+  auto& v = setup.particles.velocity;
+  for (std::size_t i = 0; i < setup.particles.size(); ++i)
+    v.set(i, {normal(random), normal(random), normal(random)});
   return setup;
 }
 

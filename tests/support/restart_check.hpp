@@ -63,10 +63,11 @@ inline std::string water_pme_restart_config() {
          "  checkpoint: {file: run.chk}\n";
 }
 
-/// 1,000 rigid SPC/E waters (SETTLE) with PME at 1 fs, Langevin, under the Monte Carlo
-/// barostat (`coupling`, a move every 3 steps, the molecules moved by their centres), sorted
-/// every 7 evaluations, thermo rows every 5 steps.
-inline std::string rigid_water_npt_restart_config(const std::string& coupling) {
+/// 1,000 rigid SPC/E waters (SETTLE) with PME at 1 fs under `integrator` and `barostat` (YAML
+/// flow maps; the molecules moved by their centres), sorted every 7 evaluations, thermo rows
+/// every 5 steps.
+inline std::string rigid_water_npt_config(const std::string& integrator,
+                                          const std::string& barostat) {
   return kWaterExampleSystem +
          "  velocities: {temperature: 300.0}\n"
          "seed: 5\n"
@@ -75,14 +76,39 @@ inline std::string rigid_water_npt_restart_config(const std::string& coupling) {
          "  - coulomb: {method: pme, cutoff: 9.0, tolerance: 5e-4}\n"
          "neighbors: {skin: 1.0, reorder_every: 7}\n"
          "constraints: {bonds: none, water: settle}\n"
-         "integrator: {type: langevin, timestep: 1.0, temperature: 300.0, friction: 0.01}\n"
-         "barostat: {type: monte_carlo, pressure: 1 bar, coupling: " +
-         coupling +
-         ", every: 3}\n"
+         "integrator: " +
+         integrator +
+         "\n"
+         "barostat: " +
+         barostat +
+         "\n"
          "run: {steps: 20}\n"
          "output:\n"
          "  thermo: {every: 5, file: thermo.csv}\n"
          "  checkpoint: {file: run.chk}\n";
+}
+
+/// The rigid waters under Langevin and the Monte Carlo barostat (`coupling`, a move every 3
+/// steps).
+inline std::string rigid_water_npt_restart_config(const std::string& coupling) {
+  return rigid_water_npt_config(
+      "{type: langevin, timestep: 1.0, temperature: 300.0, friction: 0.01}",
+      "{type: monte_carlo, pressure: 1 bar, coupling: " + coupling + ", every: 3}");
+}
+
+/// The rigid waters under Bussi's thermostat and stochastic cell rescaling (`coupling`, a move
+/// every 3 steps).
+inline std::string rigid_water_rescale_config(const std::string& coupling) {
+  return rigid_water_npt_config(
+      "{type: bussi, timestep: 1.0, temperature: 300.0, tau: 100}",
+      "{type: c_rescale, pressure: 1 bar, period: 200, coupling: " + coupling + ", every: 3}");
+}
+
+/// The rigid waters under MTTK (`coupling`) with Nose-Hoover chains.
+inline std::string rigid_water_mttk_config(const std::string& coupling) {
+  return rigid_water_npt_config(
+      "{type: nose_hoover, timestep: 1.0, temperature: 300.0, tau: 100}",
+      "{type: mttk, pressure: 1 bar, period: 500, coupling: " + coupling + "}");
 }
 
 inline std::string file_text(const std::filesystem::path& file) {

@@ -45,6 +45,15 @@ TEST(CpuRestart, MttkContinuesBitwise) {
         "cpu", "double", 50);
 }
 
+// With held distances, stochastic cell rescaling and MTTK move the rigid waters by their centres
+// (the molecular pressure, the centres' velocities); both continue bitwise.
+TEST(CpuRestart, MolecularBarostatsContinueBitwise) {
+  novamd::test::expect_bitwise_restart_of_config(
+      novamd::test::rigid_water_rescale_config("anisotropic"), "cpu", "double", 10);
+  novamd::test::expect_bitwise_restart_of_config(novamd::test::rigid_water_mttk_config("isotropic"),
+                                                 "cpu", "double", 10);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, CpuRestart,
                          ::testing::ValuesIn(novamd::test::restart_integrators()),
                          [](const auto& info) {

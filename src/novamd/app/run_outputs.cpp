@@ -74,8 +74,18 @@ RunOutputs::Sums RunOutputs::sums(backend::Observables observed, backend::Backen
 integrate::PressureSample RunOutputs::pressure_sample(backend::Backend& backend,
                                                       integrate::Integrator& integrator) {
   const double volume = backend.box().volume();
-  const Sums s = sums(backend.totals(), backend, integrator);
-  return {analysis::pressure_tensor(s.observables, volume), s.observables.virial, volume,
+  // The pressure of what the barostat moves (the molecular pressure where it moves molecules).
+  backend::Observables observed = backend.barostat_totals();
+  const double kinetic_now = observed.kinetic_energy;
+  const Sums s = sums(std::move(observed), backend, integrator);
+  // pressure_tensor scales the kinetic tensor to the kinetic energy given with it; the tensor is
+  // the moved particles' or centres', taken at the integrator's reported share of K now (the
+  // half steps' mean for leapfrog, else 1).
+  backend::Observables moved = s.observables;
+  moved.kinetic_energy = kinetic_now > 0.0
+                             ? moved.kinetic.trace() * (s.observables.kinetic_energy / kinetic_now)
+                             : 0.0;
+  return {analysis::pressure_tensor(moved, volume), s.observables.virial, volume,
           s.observables.potential_energy};
 }
 

@@ -104,7 +104,7 @@ void Simulation::build_state(const parallel::MpiSession& session) {
       forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume());
   const integrate::ScaledSystem scaled{
       scales_molecules ? molecules.count : static_cast<std::int64_t>(particles_.size()),
-      tail.energy * box_.volume(), tail.virial * box_.volume()};
+      tail.energy * box_.volume(), tail.virial * box_.volume(), scales_molecules};
   backend::BackendSetup setup{config_.units,
                               config_.system.species,
                               box_,

@@ -132,10 +132,11 @@ class Backend : public integrate::StepOperations {
   /// it), over every rank; no tail correction.
   double potential_energy() override { return totals().potential_energy; }
   integrate::KineticAndVirial kinetic_and_virial() override {
-    const Observables o = totals();
-    return {o.kinetic, o.virial};
+    const Observables o = barostat_totals();
+    return {o.kinetic, o.virial, o.kinetic_energy};
   }
-  /// v_a *= factor_a for every particle, axis by axis (a barostat's move).
+  /// v_a *= factor_a for every particle, axis by axis, or for every molecule's centre of mass
+  /// (BackendSetup::scaled_molecules): a barostat's move.
   virtual void scale_velocities_by_axis(core::Vec3<double> factor) = 0;
 
   /// Kinetic energy and kinetic tensor now; potential energy and virial tensor at the current
@@ -144,6 +145,10 @@ class Backend : public integrate::StepOperations {
   /// observables() where each term's energy may be missing (term_energy may be stale or empty):
   /// what a barostat reads, after an evaluation with EnergyRequest::Totals.
   virtual Observables totals() { return observables(); }
+  /// totals() as a barostat's pressure reads them: where its moves scale molecules by their
+  /// centres (BackendSetup::scaled_molecules), `kinetic` is the centres' kinetic tensor and
+  /// `virial` the molecular virial (backend/molecule_pressure.hpp); the rest as totals().
+  virtual Observables barostat_totals() { return totals(); }
   /// The particle of lowest id whose position, velocity, force or energy is not finite, or
   /// whose speed exceeds `max_speed` (or whose kinetic energy would overflow), if any; every
   /// rank finds the same.

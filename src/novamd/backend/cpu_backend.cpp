@@ -213,9 +213,8 @@ void CpuBackend::rescale_box(const core::Box& box) {
 
 void CpuBackend::move_molecule_centres(const core::Box& to) {
   const auto n = static_cast<std::ptrdiff_t>(particles_.size());
-  slot_of_id_.resize(particles_.size());
   unwrapping_.resize(particles_.size());
-  for_each_particle(0, n, integrate::SlotsOfIds{particles_.id.data(), slot_of_id_.data()});
+  locate_molecule_members();
   molecule_centre_.resize(molecules_->count());
   for_each_particle(
       0, static_cast<std::ptrdiff_t>(molecules_->count()),
@@ -262,6 +261,21 @@ void CpuBackend::scale_velocities(double factor) {
 }
 
 void CpuBackend::scale_velocities_by_axis(core::Vec3<double> factor) {
+  if (molecules_) {
+    locate_molecule_members();
+    molecule_velocity_.resize(molecules_->count());
+    for_each_particle(0, static_cast<std::ptrdiff_t>(molecules_->count()),
+                      integrate::MoleculeVelocity{
+                          molecules_->offset.data(), molecules_->member_id.data(),
+                          slot_of_id_.data(), particles_.type.data(), mass_.data(),
+                          integrate::pointers_of(particles_.velocity), molecule_velocity_.data()});
+    for_each_particle(
+        0, static_cast<std::ptrdiff_t>(particles_.size()),
+        integrate::ScaleWithMoleculeVelocity{
+            particles_.id.data(), molecules_->molecule_of_id.data(), molecule_velocity_.data(),
+            integrate::pointers_of(particles_.velocity), factor});
+    return;
+  }
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(
       begin, end,
@@ -343,6 +357,58 @@ double CpuBackend::kinetic_energy() {
 }
 
 Observables CpuBackend::observables() {
+  return observed(/*constraint_share=*/true);
+}
+
+Observables CpuBackend::barostat_totals() {
+  if (!molecules_) return observables();
+  Observables o = observed(/*constraint_share=*/false);  // their molecular virial is zero
+  const ScalarAndTensor kinetic = molecule_sum(MoleculePressurePart::TwiceKinetic);
+  const ScalarAndTensor internal = molecule_sum(MoleculePressurePart::InternalVirial);
+  for (int k = 0; k < core::kTensorComponents; ++k) {
+    o.kinetic.c[k] = 0.5 * kinetic.v[1 + k];
+    o.virial.c[k] -= internal.v[1 + k];
+  }
+  return o;
+}
+
+core::SymmetricTensor<double> CpuBackend::moved_kinetic_tensor() {
+  if (!molecules_) return kinetic_tensor();
+  const ScalarAndTensor kinetic = molecule_sum(MoleculePressurePart::TwiceKinetic);
+  core::SymmetricTensor<double> t;
+  for (int k = 0; k < core::kTensorComponents; ++k) t.c[k] = 0.5 * kinetic.v[1 + k];
+  return t;
+}
+
+ScalarAndTensor CpuBackend::molecule_sum(MoleculePressurePart part) {
+  locate_molecule_members();
+  const MoleculePressureShares shares{molecules_->offset.data(),
+                                      molecules_->member_id.data(),
+                                      slot_of_id_.data(),
+                                      particles_.type.data(),
+                                      mass_.data(),
+                                      units_.mvv_to_energy,
+                                      integrate::pointers_of(particles_.position),
+                                      integrate::pointers_of(particles_.velocity),
+                                      integrate::pointers_of(particles_.force),
+                                      box_.view<double>(),
+                                      part};
+  // Each molecule's share, then their sum in molecule order (the same for any thread count).
+  const auto count = static_cast<std::ptrdiff_t>(molecules_->count());
+  std::vector<ScalarAndTensor> each(molecules_->count());
+  for_each_particle(0, count, [&](std::ptrdiff_t m) { each[m] = shares(static_cast<int>(m)); });
+  ScalarAndTensor sum{};
+  for (const auto& share : each) sum = AddScalarAndTensor{}(sum, share);
+  return sum;
+}
+
+void CpuBackend::locate_molecule_members() {
+  slot_of_id_.resize(particles_.size());
+  for_each_particle(0, static_cast<std::ptrdiff_t>(particles_.size()),
+                    integrate::SlotsOfIds{particles_.id.data(), slot_of_id_.data()});
+}
+
+Observables CpuBackend::observed(bool constraint_share) {
   if (!energy_current_) compute_forces(EnergyRequest::Compute);
   Observables o;
   o.kinetic_energy = kinetic_energy();
@@ -357,7 +423,7 @@ Observables CpuBackend::observables() {
   o.potential_energy = shares[0];
   for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] = shares[1 + k];
   // The constraint forces at this instant (host_constraints.hpp).
-  if (constraints_) {
+  if (constraints_ && constraint_share) {
     const auto held = constraints_->virial(particles_, box_.view<double>(), inverse_mass_);
     for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] += held.c[k];
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "novamd/backend/backend.hpp"
+#include "novamd/backend/molecule_pressure.hpp"
 #include "novamd/constraints/host_constraints.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/forces/pair_sum_terms.hpp"
@@ -47,6 +48,8 @@ class CpuBackend final : public Backend {
   double langevin_heat() override;
   double kinetic_energy() override;
   Observables observables() override;
+  Observables barostat_totals() override;
+  core::SymmetricTensor<double> moved_kinetic_tensor() override;
   BackendState save_state() override;
   void restore_state(const BackendState& state) override;
   void constrain_initial_state() override;
@@ -70,6 +73,12 @@ class CpuBackend final : public Backend {
   void reorder_along_curve();
   /// Moves every molecule by its centre of mass's share of the box's change (rescale_box).
   void move_molecule_centres(const core::Box& to);
+  /// slot_of_id_ for the present storage order.
+  void locate_molecule_members();
+  /// The molecules' shares of a part of the molecular pressure, summed in molecule order.
+  ScalarAndTensor molecule_sum(MoleculePressurePart part);
+  /// observables(), the constraint forces' share of the virial included or not.
+  Observables observed(bool constraint_share);
   /// The particles this rank integrates (all of them on one rank).
   parallel::IndexRange owned() const { return domain_->owned(); }
   /// K_ab over the owned particles, then over the owners of every particle.
@@ -103,7 +112,7 @@ class CpuBackend final : public Backend {
   std::optional<integrate::MoleculeRows> molecules_;
   std::vector<double> mass_;
   std::vector<std::int32_t> slot_of_id_;
-  std::vector<core::Vec3<double>> molecule_centre_;
+  std::vector<core::Vec3<double>> molecule_centre_, molecule_velocity_;
   std::vector<core::Vec3<double>> unwrapping_;  ///< per particle: x - unwrapped x
   /// The configuration before a trial move (keep_configuration), until it is given back or
   /// released; storage order stays as it is meanwhile.

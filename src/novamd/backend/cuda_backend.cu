@@ -256,6 +256,10 @@ class CudaBackend final : public Backend {
   }
 
   void scale_velocities_by_axis(core::Vec3<double> factor) override {
+    if (box_moves_.scales_molecules()) {  // one rank: constraints run on one GPU
+      box_moves_.scale_velocities(device_, static_cast<int>(size()), factor, stream_.get());
+      return;
+    }
     for_each_particle(static_cast<int>(owned_count()),
                       integrate::ScaleVelocityAxes{pointers_of(device_.velocity, first()), factor},
                       stream_.get());
@@ -341,10 +345,36 @@ class CudaBackend final : public Backend {
 
   Observables observables() override { return observed(EnergyRequest::Compute); }
   Observables totals() override { return observed(EnergyRequest::Totals); }
+  Observables barostat_totals() override {
+    if (!box_moves_.scales_molecules()) return totals();
+    // The constraint forces' molecular virial is zero (molecule_pressure.hpp).
+    Observables o = observed(EnergyRequest::Totals, /*constraint_share=*/false);
+    const auto parts = box_moves_.pressure_parts(device_, static_cast<int>(size()), box_,
+                                                 units_.mvv_to_energy, true, stream_.get());
+    for (int k = 0; k < core::kTensorComponents; ++k) {
+      o.kinetic.c[k] = 0.5 * parts.twice_kinetic.v[1 + k];
+      o.virial.c[k] -= parts.internal_virial.v[1 + k];
+    }
+    return o;
+  }
+  core::SymmetricTensor<double> moved_kinetic_tensor() override {
+    core::SymmetricTensor<double> t;
+    if (box_moves_.scales_molecules()) {
+      const auto parts = box_moves_.pressure_parts(device_, static_cast<int>(size()), box_,
+                                                   units_.mvv_to_energy, false, stream_.get());
+      for (int k = 0; k < core::kTensorComponents; ++k) t.c[k] = 0.5 * parts.twice_kinetic.v[1 + k];
+      return t;
+    }
+    auto local = reductions_.kinetic_sums(kinetic_input(), stream_.get());
+    domain_->sum_over_owners(local.data(), local.size());
+    for (int k = 0; k < core::kTensorComponents; ++k) t.c[k] = 0.5 * local[1 + k];
+    return t;
+  }
 
   /// The observables after an evaluation of at least `level` at the current positions (one
-  /// made where the last was less); each term's energy only where the last was Compute.
-  Observables observed(EnergyRequest level) {
+  /// made where the last was less); each term's energy only where the last was Compute; the
+  /// constraint forces' share of the virial where `constraint_share`.
+  Observables observed(EnergyRequest level, bool constraint_share = true) {
     if (size() == 0) return {};
     if (static_cast<int>(energy_current_) < static_cast<int>(level)) compute_forces(level);
     auto local = reductions_.observables(kinetic_input(), device_, domain_->energy_ranges(),
@@ -361,7 +391,7 @@ class CudaBackend final : public Backend {
       o.kinetic.c[k] = 0.5 * local.kinetic[1 + k];
       o.virial.c[k] = local.shares[1 + k];
     }
-    if (constraints_) {  // the constraint forces at this instant (constraint_groups.hpp)
+    if (constraints_ && constraint_share) {  // the constraint forces now (constraint_groups.hpp)
       const auto held = constraints_->virial(group_arrays(), stream_.get());
       for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] += held.c[k];
     }

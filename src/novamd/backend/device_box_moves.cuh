@@ -1,14 +1,18 @@
 #pragma once
 /// @file device_box_moves.cuh
-/// What a barostat's moves need on the device (backend.hpp: rescale_box, keep_configuration):
-/// the positions scaled with the box, particle by particle or by the molecules' centres of mass
-/// (integrate/molecule_scaling.hpp), and the configuration kept before a trial move.
+/// What a barostat's moves need on the device (backend.hpp: rescale_box, keep_configuration,
+/// scale_velocities_by_axis, barostat_totals): the positions scaled with the box, particle by
+/// particle or by the molecules' centres of mass (integrate/molecule_scaling.hpp), the
+/// velocities likewise, the molecular pressure's parts (molecule_pressure.hpp), and the
+/// configuration kept before a trial move.
 
 #include <optional>
 #include <vector>
 
 #include "novamd/backend/device_particles.cuh"
+#include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
+#include "novamd/backend/molecule_pressure.hpp"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/topology.hpp"
 #include "novamd/integrate/molecule_scaling.hpp"
@@ -30,7 +34,12 @@ class DeviceBoxMoves {
     slot_of_id_.resize(rows.molecule_of_id.size());
     unwrapping_.resize(rows.molecule_of_id.size());
     molecules_ = static_cast<int>(rows.count());
+    sums_.reserve_shares<MoleculePressureShares>(rows.count());
+    parts_.resize(2);
+    host_parts_.resize(2 * ScalarAndTensor::kEntries);
   }
+  /// Whether moves scale molecules by their centres.
+  bool scales_molecules() const { return molecules_ > 0; }
 
   /// The positions of all `n` particles scaled from box `from` to box `to` (their images
   /// counted where molecules are wrapped into it).
@@ -41,7 +50,7 @@ class DeviceBoxMoves {
       for_each_particle(n, integrate::ScalePositions{core::pointers_of(p.position), ratio}, stream);
       return;
     }
-    for_each_particle(n, integrate::SlotsOfIds{p.id.data(), slot_of_id_.data()}, stream);
+    locate(p, n, stream);
     for_each_particle(
         molecules_,
         integrate::MoleculeCentre{offset_.data(), member_id_.data(), slot_of_id_.data(),
@@ -54,6 +63,58 @@ class DeviceBoxMoves {
                                     unwrapping_.data(), core::pointers_of(p.position),
                                     core::image_pointers_of(p.image), to.view<double>(), ratio},
         stream);
+  }
+
+  /// Each molecule's centre-of-mass velocity scaled by `factor` axis by axis (the motion within
+  /// it untouched; scales_molecules()).
+  void scale_velocities(DeviceParticles& p, int n, core::Vec3<double> factor, cudaStream_t stream) {
+    locate(p, n, stream);
+    for_each_particle(molecules_,
+                      integrate::MoleculeVelocity{offset_.data(), member_id_.data(),
+                                                  slot_of_id_.data(), p.type.data(), mass_.data(),
+                                                  core::pointers_of(p.velocity), centre_.data()},
+                      stream);
+    for_each_particle(
+        n,
+        integrate::ScaleWithMoleculeVelocity{p.id.data(), molecule_of_id_.data(), centre_.data(),
+                                             core::pointers_of(p.velocity), factor},
+        stream);
+  }
+
+  /// The molecules' sums of 2 K^c (scalar, tensor) and of C (0, tensor), molecule_pressure.hpp,
+  /// `which` of them (both: one copy, one wait).
+  struct PressureParts {
+    ScalarAndTensor twice_kinetic{}, internal_virial{};
+  };
+  PressureParts pressure_parts(DeviceParticles& p, int n, const core::Box& box,
+                               double mvv_to_energy, bool with_virial, cudaStream_t stream) {
+    locate(p, n, stream);
+    MoleculePressureShares shares{offset_.data(),
+                                  member_id_.data(),
+                                  slot_of_id_.data(),
+                                  p.type.data(),
+                                  mass_.data(),
+                                  mvv_to_energy,
+                                  core::pointers_of(p.position),
+                                  core::pointers_of(p.velocity),
+                                  core::pointers_of(p.force),
+                                  box.view<double>(),
+                                  MoleculePressurePart::TwiceKinetic};
+    const int parts = with_virial ? 2 : 1;
+    sums_.sum_shares(shares, parts_.data(), static_cast<std::size_t>(molecules_), stream);
+    if (with_virial) {
+      shares.part = MoleculePressurePart::InternalVirial;
+      sums_.sum_shares(shares, parts_.data() + 1, static_cast<std::size_t>(molecules_), stream);
+    }
+    host_parts_.queue_copy_from(reinterpret_cast<const double*>(parts_.data()),
+                                parts * ScalarAndTensor::kEntries, 0, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    PressureParts out;
+    for (int k = 0; k < ScalarAndTensor::kEntries; ++k) {
+      out.twice_kinetic.v[k] = host_parts_[k];
+      if (with_virial) out.internal_virial.v[k] = host_parts_[ScalarAndTensor::kEntries + k];
+    }
+    return out;
   }
 
   /// Keeps the positions, image counts and forces of `p`, and `box`.
@@ -78,11 +139,16 @@ class DeviceBoxMoves {
 
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
-           centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() +
+           centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() + parts_.bytes() +
            3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
   }
 
  private:
+  /// slot_of_id_ for the present storage order of `p`'s `n` particles.
+  void locate(DeviceParticles& p, int n, cudaStream_t stream) {
+    for_each_particle(n, integrate::SlotsOfIds{p.id.data(), slot_of_id_.data()}, stream);
+  }
+
   template <class A>
   static void copy(core::Vec3Of<A>& to, const core::Vec3Of<A>& from, cudaStream_t stream) {
     to.x.copy_from_device(from.x, stream);
@@ -93,7 +159,11 @@ class DeviceBoxMoves {
   int molecules_ = 0;  ///< 0: moves scale every particle
   core::DeviceBuffer<std::int32_t> offset_, member_id_, molecule_of_id_, slot_of_id_;
   core::DeviceBuffer<double> mass_;
-  core::DeviceBuffer<core::Vec3<double>> centre_, unwrapping_;
+  core::DeviceBuffer<core::Vec3<double>> centre_;  ///< per molecule: its centre, or velocity
+  core::DeviceBuffer<core::Vec3<double>> unwrapping_;
+  DeviceSums sums_;
+  core::DeviceBuffer<ScalarAndTensor> parts_;  ///< pressure_parts' sums
+  core::PinnedHostArray<double> host_parts_;
   DeviceVec3Array kept_position_, kept_force_;
   core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;
   std::optional<core::Box> kept_box_;

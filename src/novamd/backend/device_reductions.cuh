@@ -82,6 +82,19 @@ class DeviceReductions {
     return sum(scratch_.data(), in.count, stream);
   }
 
+  /// 2 K and 2 K_ab of `in` (one reduction, one wait).
+  std::array<double, LocalObservables::kEntries> kinetic_sums(const KineticInput& in,
+                                                              cudaStream_t stream) {
+    std::array<double, LocalObservables::kEntries> out{};
+    if (in.count == 0) return out;
+    sums_.sum_shares(TwiceKineticShares{in.mass_energy, in.type, in.velocity}, results_.data(),
+                     in.count, stream);
+    host_.queue_copy_from(reinterpret_cast<const double*>(results_.data()), out.size(), 0, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = host_[k];
+    return out;
+  }
+
   /// The kinetic sums of `in`, the energy and virial shares of `particles` over `ranges` (at
   /// most kMaxRanges, disjoint; their sums added in order) and the running energy sums of the
   /// first `terms` terms: one reduction per range, one copy to the host, one wait.

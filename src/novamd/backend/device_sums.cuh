@@ -33,12 +33,19 @@ class DeviceSums {
                                               shares_temp_bytes<EnergyAndVirialShares>(n));
     temp_.resize(std::max({bytes, min_bytes, shares_bytes}));
   }
+  /// Room for sum_shares over n items of `Shares` as well.
+  template <class Shares>
+  void reserve_shares(std::size_t n) {
+    const std::size_t bytes = shares_temp_bytes<Shares>(n);
+    if (bytes > temp_.size()) temp_.resize(bytes);
+  }
   void sum(const double* in, double* out, std::size_t n, cudaStream_t stream) {
     std::size_t bytes = temp_.size();
     NOVAMD_CUDA_CHECK(
         cub::DeviceReduce::Sum(temp_.data(), bytes, in, out, static_cast<int>(n), stream));
   }
-  /// *out = the sum over i < n of shares(i) (TwiceKineticShares or EnergyAndVirialShares).
+  /// *out = the sum over i < n of shares(i) (TwiceKineticShares or EnergyAndVirialShares, or
+  /// another functor of a ScalarAndTensor whose room reserve_shares made).
   template <class Shares>
   void sum_shares(const Shares& shares, ScalarAndTensor* out, std::size_t n, cudaStream_t stream) {
     std::size_t bytes = temp_.size();

@@ -46,13 +46,14 @@ void StochasticCellRescale::move(StepOperations& ops, std::int64_t step) {
   const core::Vec3<double> mu{std::exp(log_mu.x), std::exp(log_mu.y), std::exp(log_mu.z)};
   const auto& L = box.length();
   const core::Box next(L.x * mu.x, L.y * mu.y, L.z * mu.z);
-  // What the move does to K + U + P0 V: K's share on each axis (a third of K: the velocities'
-  // distribution is isotropic) times 1/mu_a^2 - 1; P0 dV; and the first half of U's trapezoid,
-  // -W_aa d(ln L_a) / 2 with the sample's virial (the next sample adds the other half).
-  const double kinetic_third = ops.kinetic_energy() / 3.0;
-  add_energy(kinetic_third *
-                 (1.0 / (mu.x * mu.x) + 1.0 / (mu.y * mu.y) + 1.0 / (mu.z * mu.z) - 3.0) +
-             settings().pressure * (next.volume() - volume) - half_work(sample_.virial, log_mu));
+  // What the move does to K + U + P0 V: K_aa (1/mu_a^2 - 1) on each axis, exactly (K: the
+  // kinetic tensor of what the velocities' scaling moves, particles or molecules' centres);
+  // P0 dV; and the first half of U's trapezoid, -W_aa d(ln L_a) / 2 with the sample's virial (the
+  // next sample adds the other half).
+  const core::SymmetricTensor<double> K = ops.moved_kinetic_tensor();
+  add_energy(K.c[0] * (1.0 / (mu.x * mu.x) - 1.0) + K.c[1] * (1.0 / (mu.y * mu.y) - 1.0) +
+             K.c[2] * (1.0 / (mu.z * mu.z) - 1.0) + settings().pressure * (next.volume() - volume) -
+             half_work(sample_.virial, log_mu));
   ops.rescale_box(next);
   ops.scale_velocities_by_axis({1.0 / mu.x, 1.0 / mu.y, 1.0 / mu.z});
   measured_ = false;

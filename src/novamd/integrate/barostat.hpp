@@ -62,6 +62,7 @@ struct ScaledSystem {
   std::int64_t count = 0;
   double tail_energy_volume = 0.0;
   double tail_virial_volume = 0.0;
+  bool molecules = false;  ///< whether `count` counts molecules (moved by their centres)
 };
 
 /// Where in a step a barostat moves the box.

@@ -6,7 +6,8 @@
 /// found from the particles unwrapped one after another in id order (a protein may span more
 /// than half the box; particles of consecutive ids may not be that far apart); the moved
 /// particles are wrapped into the new box, their periodic images counted. Two host-device passes
-/// (backend/for_each_particle.hpp): one per molecule, then one per particle.
+/// (backend/for_each_particle.hpp): one per molecule, then one per particle. The velocities are
+/// scaled the same way: each molecule's centre-of-mass velocity, the motion within it untouched.
 
 #include <cstdint>
 #include <vector>
@@ -36,11 +37,31 @@ struct MoleculeRows {
   }
 };
 
+/// Visits the particles of molecule m in id order, each unwrapped from the one before by the
+/// minimum image (a molecule may span more than half the box, consecutive ids may not):
+/// visit(i, d) with i the particle's storage slot (slot_of_id) and d its unwrapped place
+/// relative to the molecule's first particle, whose slot comes back.
+template <class Visit>
+NOVAMD_HD int visit_unwrapped_members(const std::int32_t* offset_of, const std::int32_t* member_id,
+                                      const std::int32_t* slot_of_id, const Vec3Pointers& position,
+                                      const core::BoxView<double>& box, int m, Visit&& visit) {
+  const int first = slot_of_id[member_id[offset_of[m]]];
+  core::Vec3<double> before = position.get(first);
+  core::Vec3<double> d{0.0, 0.0, 0.0};
+  for (int k = offset_of[m]; k < offset_of[m + 1]; ++k) {
+    const int i = slot_of_id[member_id[k]];
+    const auto x = position.get(i);
+    const auto step = box.minimum_image({x.x - before.x, x.y - before.y, x.z - before.z});
+    d = {d.x + step.x, d.y + step.y, d.z + step.z};
+    before = x;
+    visit(i, d);
+  }
+  return first;
+}
+
 /// The centre of mass of molecule m into centre[m], from its particles unwrapped one after the
-/// other in id order (each by the minimum image from the one before: a molecule may span more
-/// than half the box, consecutive ids may not); each particle's unwrapping, x_i - u_i (whole box
-/// lengths), into offset[slot]. Particles are found by id through slot_of_id (their storage
-/// slot).
+/// other (visit_unwrapped_members); each particle's unwrapping, x_i - u_i (whole box lengths),
+/// into offset[slot].
 struct MoleculeCentre {
   const std::int32_t* offset_of;  ///< the compressed rows' starts (MoleculeRows::offset)
   const std::int32_t* member_id;
@@ -53,24 +74,63 @@ struct MoleculeCentre {
   core::Vec3<double>* offset;  ///< per storage slot
 
   NOVAMD_HD void operator()(int m) const {
-    core::Vec3<double> before = position.get(slot_of_id[member_id[offset_of[m]]]);
-    core::Vec3<double> unwrapped = before;  // the first particle's frame
+    const int first_slot = slot_of_id[member_id[offset_of[m]]];
+    const auto first = position.get(first_slot);
     core::Vec3<double> moment{0.0, 0.0, 0.0};
+    double total = 0.0;
+    visit_unwrapped_members(
+        offset_of, member_id, slot_of_id, position, box, m,
+        [&](int i, const core::Vec3<double>& d) {
+          const auto x = position.get(i);
+          offset[i] = {x.x - (first.x + d.x), x.y - (first.y + d.y), x.z - (first.z + d.z)};
+          const double w = mass[type[i]];
+          moment = {moment.x + w * d.x, moment.y + w * d.y, moment.z + w * d.z};
+          total += w;
+        });
+    centre[m] = {first.x + moment.x / total, first.y + moment.y / total,
+                 first.z + moment.z / total};
+  }
+};
+
+/// The centre-of-mass velocity of molecule m into out[m].
+struct MoleculeVelocity {
+  const std::int32_t* offset_of;
+  const std::int32_t* member_id;
+  const std::int32_t* slot_of_id;
+  const std::int32_t* type;
+  const double* mass;  ///< per type
+  Vec3Pointers velocity;
+  core::Vec3<double>* out;
+
+  NOVAMD_HD void operator()(int m) const {
+    core::Vec3<double> momentum{0.0, 0.0, 0.0};
     double total = 0.0;
     for (int k = offset_of[m]; k < offset_of[m + 1]; ++k) {
       const int i = slot_of_id[member_id[k]];
-      const auto x = position.get(i);
-      const auto step = box.minimum_image({x.x - before.x, x.y - before.y, x.z - before.z});
-      unwrapped = {unwrapped.x + step.x, unwrapped.y + step.y, unwrapped.z + step.z};
-      before = x;
-      offset[i] = {x.x - unwrapped.x, x.y - unwrapped.y, x.z - unwrapped.z};
+      const auto v = velocity.get(i);
       const double w = mass[type[i]];
-      moment.x += w * unwrapped.x;
-      moment.y += w * unwrapped.y;
-      moment.z += w * unwrapped.z;
+      momentum = {momentum.x + w * v.x, momentum.y + w * v.y, momentum.z + w * v.z};
       total += w;
     }
-    centre[m] = {moment.x / total, moment.y / total, moment.z / total};
+    out[m] = {momentum.x / total, momentum.y / total, momentum.z / total};
+  }
+};
+
+/// Scales the centre-of-mass velocity V of particle i's molecule by `factor` axis by axis:
+/// v_i += (factor - 1) V, which leaves the velocities within the molecule (and so the velocity
+/// condition of its held distances) as they were; a lone particle's velocity is scaled.
+struct ScaleWithMoleculeVelocity {
+  const std::int32_t* id;
+  const std::int32_t* molecule_of_id;
+  const core::Vec3<double>* molecule_velocity;
+  Vec3Pointers velocity;
+  core::Vec3<double> factor;
+
+  NOVAMD_HD void operator()(int i) const {
+    const auto c = molecule_velocity[molecule_of_id[id[i]]];
+    const auto v = velocity.get(i);
+    velocity.set(i, {v.x + (factor.x - 1.0) * c.x, v.y + (factor.y - 1.0) * c.y,
+                     v.z + (factor.z - 1.0) * c.z});
   }
 };
 

@@ -61,9 +61,10 @@ void MttkNoseHoover::thermostat_barostat(double dt) {
 }
 
 void MttkNoseHoover::thermostat_particles(StepOperations& ops, double dt) {
-  const double scale = particle_chain_.half_step(kinetic_.trace(), dt);
+  const double scale = particle_chain_.half_step(kinetic_energy_, dt);
   ops.scale_velocities(scale);
   kinetic_ *= scale * scale;
+  kinetic_energy_ *= scale * scale;
 }
 
 void MttkNoseHoover::push_strain_rates(double volume, double dt) {
@@ -96,6 +97,7 @@ void MttkNoseHoover::measure(StepOperations& ops) {
   const KineticAndVirial now = ops.kinetic_and_virial();
   kinetic_ = now.kinetic;
   virial_ = now.virial;
+  kinetic_energy_ = now.kinetic_energy;
   virial_.add_isotropic(scaled_.tail_virial_volume / ops.box().volume() / 3.0);
 }
 
@@ -117,12 +119,14 @@ IntegratorState MttkNoseHoover::save() const {
   state.values.insert(state.values.end(), strain_rate_.begin(), strain_rate_.end());
   for (int k = 0; k < core::kTensorComponents; ++k) state.values.push_back(kinetic_.c[k]);
   for (int k = 0; k < core::kTensorComponents; ++k) state.values.push_back(virial_.c[k]);
+  if (scaled_.molecules) state.values.push_back(kinetic_energy_);
   return state;
 }
 
 void MttkNoseHoover::restore(const IntegratorState& state) {
   const std::size_t chain = 2 * static_cast<std::size_t>(particle_chain_.length());
-  const std::size_t expected = 2 * chain + 3 + 2 * core::kTensorComponents;
+  const std::size_t expected =
+      2 * chain + 3 + 2 * core::kTensorComponents + (scaled_.molecules ? 1 : 0);
   if (state.values.size() != expected)
     throw core::InputError(fmt::format(
         "the checkpoint's nose_hoover state has {} values; with the mttk barostat it needs {} "
@@ -135,6 +139,7 @@ void MttkNoseHoover::restore(const IntegratorState& state) {
   for (double& w : strain_rate_) w = *v++;
   for (int k = 0; k < core::kTensorComponents; ++k) kinetic_.c[k] = *v++;
   for (int k = 0; k < core::kTensorComponents; ++k) virial_.c[k] = *v++;
+  kinetic_energy_ = scaled_.molecules ? *v : kinetic_.trace();
 }
 
 }  // namespace novamd::integrate

@@ -26,8 +26,13 @@
 /// forces' virial is computed every step. Conserved: K + U + P0 V + sum_a W w_a^2 / 2
 /// (isotropic: 3 W w^2 / 2) + both chains' energies.
 ///
-/// Isotropic and anisotropic coupling; not with constraints (the molecular virial and the
-/// scaling of molecules' centres that they would need are not written).
+/// Isotropic and anisotropic coupling. With held distances the barostat acts on the molecules'
+/// centres of mass, the equations above written for the centres (their positions, velocities,
+/// masses and total forces in place of the particles'): N counts molecules, D scales the
+/// centres, S damps the centres' velocities, K_aa and W_aa in Wdot are the centres' kinetic
+/// tensor and the molecular virial (backend/molecule_pressure.hpp), which needs no constraint
+/// forces; the particle chain acts on every particle's K as before, and the motion within each
+/// molecule follows velocity Verlet with RATTLE.
 
 #include <array>
 #include <vector>
@@ -52,7 +57,7 @@ class MttkNoseHoover final : public Integrator {
   bool computes_virial_every_step() const override { return true; }
 
   /// The particle chain, the barostat chain, w (3), then the kinetic and virial tensors carried
-  /// from the last step's end (6 + 6).
+  /// from the last step's end (6 + 6), and with molecules the particles' K (1).
   IntegratorState save() const override;
   void restore(const IntegratorState& state) override;
 
@@ -78,8 +83,11 @@ class MttkNoseHoover final : public Integrator {
   double kT_, strain_mass_;
   int moving_;  ///< the barostat's degrees of freedom: 1 (isotropic) or 3 (anisotropic)
   NoseHooverChainState particle_chain_, barostat_chain_;
-  std::array<double, 3> strain_rate_{};             ///< w_a (isotropic: all three equal)
-  core::SymmetricTensor<double> kinetic_, virial_;  ///< carried from the last step's end
+  std::array<double, 3> strain_rate_{};  ///< w_a (isotropic: all three equal)
+  /// Carried from the last step's end: the kinetic and virial tensors the pressure is made of
+  /// (StepOperations::kinetic_and_virial) and the particles' kinetic energy.
+  core::SymmetricTensor<double> kinetic_, virial_;
+  double kinetic_energy_ = 0.0;
 };
 
 }  // namespace novamd::integrate

@@ -40,10 +40,15 @@ enum class StepEnd { Read, Continued };
 /// compute in fewer passes; Compute: each force term's energy as well (a thermo row's columns).
 enum class EnergyRequest { Skip, Totals, Compute };
 
-/// The kinetic tensor now (1/2 sum m v_a v_b) and the virial tensor of the last force evaluation
-/// (which computed energies; constraint forces' share included, no tail correction).
+/// The parts of the pressure that a barostat moves against (no tail correction): the kinetic
+/// tensor now and the virial tensor of the last force evaluation (which computed energies) of
+/// what its moves scale. For particles: 1/2 sum m v_a v_b and the virial with the constraint
+/// forces' share; for molecules moved by their centres (held distances): the centres' kinetic
+/// tensor and the molecular virial (backend/molecule_pressure.hpp). `kinetic_energy`: the
+/// particles' K either way (what a thermostat acts on).
 struct KineticAndVirial {
   core::SymmetricTensor<double> kinetic, virial;
+  double kinetic_energy = 0.0;
 };
 
 class StepOperations {
@@ -73,9 +78,16 @@ class StepOperations {
   virtual void rescale_box(const core::Box&) {
     throw std::logic_error("these operations cannot move the box");
   }
-  /// v_a *= factor_a for every particle, axis by axis.
+  /// v_a *= factor_a for every particle, axis by axis; where moves scale molecules by their
+  /// centres, each molecule's centre-of-mass velocity instead (the motion within it untouched).
   virtual void scale_velocities_by_axis(core::Vec3<double>) {
     throw std::logic_error("these operations cannot scale velocities by axis");
+  }
+  /// The kinetic tensor now of what scale_velocities_by_axis scales (the particles, or the
+  /// molecules' centres): a move by factors s_a changes the kinetic energy by
+  /// sum_a K_aa (s_a^2 - 1).
+  virtual core::SymmetricTensor<double> moved_kinetic_tensor() {
+    throw std::logic_error("these operations report no kinetic tensor");
   }
   /// What a trial move needs (the Monte Carlo barostat's): the potential energy of the last
   /// evaluation (which computed energies; no tail correction), and the configuration (positions,
@@ -98,7 +110,7 @@ class StepOperations {
     throw std::logic_error("these operations cannot keep a configuration");
   }
   virtual void release_configuration() {}
-  /// What a scheme reading the pressure at every step needs (MTTK).
+  /// What a scheme reading the pressure at every step needs (MTTK): KineticAndVirial's parts.
   virtual KineticAndVirial kinetic_and_virial() {
     throw std::logic_error("these operations report no virial");
   }
