@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -49,6 +49,9 @@
 # water-density: the density of rigid SPC/E water (1,000 molecules, 300 K, 1 bar, Monte Carlo
 # barostat) over 2 ns after 50 ps, NovaMD and OpenMM's CUDA platform (tests/data/water-npt/
 # run_npt.py) side by side on the GPU (water_density.txt, the samples).
+# water-density-molecular: the same water under stochastic cell rescaling and MTTK (their waters
+# moved by their centres), 2 ns after 50 ps each, both at once on the GPU; each density against
+# OpenMM's Monte Carlo run kept in tests/data/water-npt/cuda-2ns (water_density_molecular.txt).
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -164,7 +167,7 @@ else
   targets=()
   case $what in
     pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density)
+    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular)
       targets=(--target novamd) ;;
   esac
   if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -284,8 +287,8 @@ if [[ $what == barostat ]]; then
   # move at the default interval, tau_p / (5 dt) at most 100, and every 10 steps) and with the
   # Monte Carlo barostat (a try every 25), mixed precision,
   # 4,000 steps each: the LJ liquid at T* = 1.5, P* = 2.0 (examples/lj_npt.yaml at 62,500
-  # atoms), the 24,000-atom flexible PME water at 1 bar, and the same water rigid (SETTLE, 2 fs:
-  # Monte Carlo only, its molecules moved whole).
+  # atoms), the 24,000-atom flexible PME water at 1 bar, and the same water rigid (SETTLE, 2 fs;
+  # c_rescale at its default interval and Monte Carlo, the molecules moved whole).
   work=$(mktemp -d)
   root=$PWD
   for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09}" \
@@ -318,7 +321,8 @@ if [[ $what == barostat ]]; then
     --barostat-every 0 25 100
   rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
     --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
-  for barostat in null "{type: monte_carlo, pressure: 1 bar}"; do
+  for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000}" \
+    "{type: monte_carlo, pressure: 1 bar}"; do
     $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set "barostat=$barostat" 2>&1 |
       grep -E "built|Done|Monte" | sed "s/^/water24k-rigid mixed, barostat $barostat: /" |
       tee -a "$summary"
@@ -395,6 +399,41 @@ if [[ $what == water-density ]]; then
     > "$work/density.txt" || status=1
   sed "s/^/NovaMD: /" "$work/density.txt" | tee -a "$summary" "$OUT/water_density.txt"
   xz -T0 -c "$work/npt.csv" > "$OUT/novamd_npt.csv.xz"
+fi
+if [[ $what == water-density-molecular ]]; then
+  # Stochastic cell rescaling (Langevin 1/ps, tau_p 2 ps, a move every 100 steps) and MTTK
+  # (Nose-Hoover chains, tau 0.1 ps, tau_p 1 ps) on the model of water-density, their waters
+  # moved by their centres from the molecular pressure, both at once on the GPU, 2 ns after
+  # 50 ps; each density against OpenMM's Monte Carlo run on the CUDA platform kept in
+  # tests/data/water-npt/cuda-2ns (the same model, 2 ns after 50 ps).
+  work=$(mktemp -d)
+  root=$PWD
+  xz -dc tests/data/water-npt/cuda-2ns/samples.dat.xz > "$work/openmm_samples.dat"
+  declare -A npt_integrator=(
+    [c_rescale]="{type: langevin, timestep: 2.0, temperature: 300.0, friction: 0.001}"
+    [mttk]="{type: nose_hoover, timestep: 2.0, temperature: 300.0, tau: 100}")
+  declare -A npt_barostat=(
+    [c_rescale]="{type: c_rescale, pressure: 1 bar, period: 2000}"
+    [mttk]="{type: mttk, pressure: 1 bar, period: 1000}")
+  runs=()
+  for kind in c_rescale mttk; do
+    mkdir -p "$work/$kind"
+    (cd "$work/$kind" && cp "$root/examples/water/water.data" . &&
+      "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
+        --precision mixed --steps 1025000 --set output.trajectory=[] \
+        --set "integrator=${npt_integrator[$kind]}" --set "barostat=${npt_barostat[$kind]}" \
+        --set "output.thermo={every: 25, file: $kind.csv, columns: [volume, mass_density]}" \
+        --set output.console.every=100000 > ../$kind.log 2>&1) &
+    runs+=($!)
+  done
+  for r in "${runs[@]}"; do wait "$r" || status=1; done
+  for kind in c_rescale mttk; do
+    tail -4 "$work/$kind.log" | sed "s/^/NovaMD $kind water: /" | tee -a "$summary"
+    python3 tests/data/water-npt/density_of.py "$work/$kind/$kind.csv" --skip-ps 50 \
+      --against "$work/openmm_samples.dat" > "$work/$kind.txt" || status=1
+    sed "s/^/NovaMD $kind: /" "$work/$kind.txt" | tee -a "$summary" "$OUT/water_density_molecular.txt"
+    xz -T0 -c "$work/$kind/$kind.csv" > "$OUT/novamd_$kind.csv.xz"
+  done
 fi
 if [[ $what == pme-quick ]]; then
   for precision in mixed double; do

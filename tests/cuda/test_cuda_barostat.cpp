@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "novamd/backend/cpu_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
@@ -31,6 +32,23 @@ std::pair<novamd::io::CheckpointData, novamd::io::CheckpointData> cpu_and_cuda(
   novamd::test::run_in(gpu, "cuda", "double", steps, false);
   return {novamd::io::read_checkpoint(cpu.path() / "run.chk"),
           novamd::io::read_checkpoint(gpu.path() / "run.chk")};
+}
+
+/// Each of `b`'s values within relative + absolute of `a`'s.
+void expect_values_near(const std::vector<double>& a, const std::vector<double>& b, double relative,
+                        double absolute) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t k = 0; k < a.size(); ++k)
+    EXPECT_NEAR(b[k], a[k], relative * std::abs(a[k]) + absolute) << k;
+}
+
+/// Both boxes moved from the cubic `start` and 1e-10 of an edge apart.
+void expect_boxes_moved_alike(const novamd::io::CheckpointData& a,
+                              const novamd::io::CheckpointData& b, double start) {
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_NE(a.box[d], start) << d;
+    EXPECT_NEAR(b.box[d], a.box[d], 1e-10 * a.box[d]) << d;
+  }
 }
 
 TEST(CudaBarostat, MovesTheBoxAsTheCpuDoes) {
@@ -81,16 +99,8 @@ TEST(CudaBarostat, MttkMovesTheBoxAsTheCpuDoes) {
           "{type: nose_hoover, timestep: 0.005, temperature: 1.2, tau: 0.2}") +
       "barostat: {type: mttk, pressure: 1.0, period: 0.5, coupling: anisotropic}\n";
   const auto [a, b] = cpu_and_cuda(config, 60);
-  const double start = std::cbrt(864 / 0.8442);
-  for (int d = 0; d < 3; ++d) {
-    EXPECT_NE(a.box[d], start) << d;
-    EXPECT_NEAR(b.box[d], a.box[d], 1e-10 * a.box[d]) << d;
-  }
-  ASSERT_EQ(a.integrator.values.size(), b.integrator.values.size());
-  for (std::size_t k = 0; k < a.integrator.values.size(); ++k)
-    EXPECT_NEAR(b.integrator.values[k], a.integrator.values[k],
-                1e-8 * std::abs(a.integrator.values[k]) + 1e-10)
-        << k;
+  expect_boxes_moved_alike(a, b, std::cbrt(864 / 0.8442));
+  expect_values_near(a.integrator.values, b.integrator.values, 1e-8, 1e-10);
 }
 
 // Stochastic cell rescaling (anisotropic) and MTTK (isotropic) on 1,000 rigid waters, 30 steps in
@@ -102,21 +112,9 @@ TEST(CudaBarostat, MolecularBarostatsMoveTheBoxAsTheCpuDoes) {
   for (const std::string& config : {novamd::test::rigid_water_rescale_config("anisotropic"),
                                     novamd::test::rigid_water_mttk_config("isotropic")}) {
     const auto [a, b] = cpu_and_cuda(config, 30);
-    const double start = std::cbrt(29915.108975000017);  // the example's box before any move
-    for (int d = 0; d < 3; ++d) {
-      EXPECT_NE(a.box[d], start) << d;
-      EXPECT_NEAR(b.box[d], a.box[d], 1e-10 * a.box[d]) << d;
-    }
-    ASSERT_EQ(a.barostat.values.size(), b.barostat.values.size());
-    for (std::size_t k = 0; k < a.barostat.values.size(); ++k)
-      EXPECT_NEAR(b.barostat.values[k], a.barostat.values[k],
-                  1e-7 * std::abs(a.barostat.values[k]) + 1e-7)
-          << k;
-    ASSERT_EQ(a.integrator.values.size(), b.integrator.values.size());
-    for (std::size_t k = 0; k < a.integrator.values.size(); ++k)
-      EXPECT_NEAR(b.integrator.values[k], a.integrator.values[k],
-                  1e-7 * std::abs(a.integrator.values[k]) + 1e-7)
-          << k;
+    expect_boxes_moved_alike(a, b, std::cbrt(29915.108975000017));  // the example's box
+    expect_values_near(a.barostat.values, b.barostat.values, 1e-7, 1e-7);
+    expect_values_near(a.integrator.values, b.integrator.values, 1e-7, 1e-7);
   }
 }
 

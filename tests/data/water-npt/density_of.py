@@ -3,7 +3,8 @@
 
 Reads a thermo CSV with the `volume` (A^3) and `mass_density` (g/cm^3) columns (real units),
 drops the first --skip-ps picoseconds, and prints the mean density with its standard error from
-20 block means, and beta_T = var(V) / (kT <V>) in 1/bar with a jackknife error over the blocks.
+20 block means, and beta_T = var(V) / (kT <V>) in 1/bar with a jackknife error over the blocks;
+where the file has the `pressure` column (atm), its mean with a block error as well.
 
     python3 density_of.py npt.csv --skip-ps 50 [--temperature 300] [--against samples.dat]
 
@@ -67,6 +68,10 @@ def main():
     print(f"density {mean(density):.5f} +- {error:.5f} g/cm^3 ({args.blocks} blocks)")
     print(f"volume mean {mean(volume):.2f} A^3, sd {math.sqrt(variance(volume)):.2f}")
     print(f"beta_T {everything * 1e6:.1f} +- {jack * 1e6:.1f} 1e-6/bar (jackknife)")
+    if "pressure" in rows[0]:  # atm in real units
+        pressure = [float(r["pressure"]) for r in rows]
+        p_mean, p_error = block_mean_and_error(pressure, args.blocks)
+        print(f"pressure {p_mean:.1f} +- {p_error:.1f} atm ({args.blocks} blocks)")
     if args.against:
         other = [float(line.split()[3]) for line in open(args.against) if not line.startswith("#")]
         other_mean, other_error = block_mean_and_error(other, args.blocks)
