@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|barostat-quick|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -50,8 +50,11 @@
 # barostat) over 2 ns after 50 ps, NovaMD and OpenMM's CUDA platform (tests/data/water-npt/
 # run_npt.py) side by side on the GPU (water_density.txt, the samples).
 # water-density-molecular: the same water under stochastic cell rescaling and MTTK (their waters
-# moved by their centres), 2 ns after 50 ps each, both at once on the GPU; each density against
-# OpenMM's Monte Carlo run kept in tests/data/water-npt/cuda-2ns (water_density_molecular.txt).
+# moved by their centres), up to 2 ns after 50 ps each or WATER_SECONDS (270) of wall time, one
+# after the other; each density against OpenMM's Monte Carlo run kept in
+# tests/data/water-npt/cuda-2ns (water_density_molecular.txt).
+# barostat-quick: the LJ liquid and the 24,000-atom water (flexible and rigid) with no barostat,
+# c_rescale at its default interval and Monte Carlo every 25, three rounds (barostat_quick.txt).
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -167,7 +170,7 @@ else
   targets=()
   case $what in
     pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular)
+    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular | barostat-quick)
       targets=(--target novamd) ;;
   esac
   if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -403,8 +406,10 @@ fi
 if [[ $what == water-density-molecular ]]; then
   # Stochastic cell rescaling (Langevin 1/ps, tau_p 2 ps, a move every 100 steps) and MTTK
   # (Nose-Hoover chains, tau 0.1 ps, tau_p 1 ps) on the model of water-density, their waters
-  # moved by their centres from the molecular pressure, both at once on the GPU, 2 ns after
-  # 50 ps; each density against OpenMM's Monte Carlo run on the CUDA platform kept in
+  # moved by their centres from the molecular pressure, one after the other (two processes at
+  # once on one GPU slow each other several times over), up to 2 ns after 50 ps each or until
+  # WATER_SECONDS (270) have passed (SIGTERM: the run stops cleanly at the next step, its thermo
+  # file complete); each density against OpenMM's Monte Carlo run on the CUDA platform kept in
   # tests/data/water-npt/cuda-2ns (the same model, 2 ns after 50 ps).
   work=$(mktemp -d)
   root=$PWD
@@ -415,24 +420,51 @@ if [[ $what == water-density-molecular ]]; then
   declare -A npt_barostat=(
     [c_rescale]="{type: c_rescale, pressure: 1 bar, period: 2000}"
     [mttk]="{type: mttk, pressure: 1 bar, period: 1000}")
-  runs=()
-  for kind in c_rescale mttk; do
+  for kind in ${KINDS:-c_rescale mttk}; do
     mkdir -p "$work/$kind"
     (cd "$work/$kind" && cp "$root/examples/water/water.data" . &&
-      "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
+      timeout -s TERM "${WATER_SECONDS:-270}" \
+        "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
         --precision mixed --steps 1025000 --set output.trajectory=[] \
         --set "integrator=${npt_integrator[$kind]}" --set "barostat=${npt_barostat[$kind]}" \
         --set "output.thermo={every: 25, file: $kind.csv, columns: [volume, mass_density]}" \
-        --set output.console.every=100000 > ../$kind.log 2>&1) &
-    runs+=($!)
-  done
-  for r in "${runs[@]}"; do wait "$r" || status=1; done
-  for kind in c_rescale mttk; do
-    tail -4 "$work/$kind.log" | sed "s/^/NovaMD $kind water: /" | tee -a "$summary"
+        --set output.console.every=100000 > ../$kind.log 2>&1)
+    grep -E "Done|Stopped|stopped|SIGTERM" "$work/$kind.log" | sed "s/^/NovaMD $kind water: /" |
+      tee -a "$summary"
     python3 tests/data/water-npt/density_of.py "$work/$kind/$kind.csv" --skip-ps 50 \
       --against "$work/openmm_samples.dat" > "$work/$kind.txt" || status=1
     sed "s/^/NovaMD $kind: /" "$work/$kind.txt" | tee -a "$summary" "$OUT/water_density_molecular.txt"
     xz -T0 -c "$work/$kind/$kind.csv" > "$OUT/novamd_$kind.csv.xz"
+  done
+fi
+if [[ $what == barostat-quick ]]; then
+  # What c_rescale (default interval) and the Monte Carlo barostat (every 25) cost against no
+  # barostat: the LJ liquid (62,500 atoms, 20,000 steps), the flexible PME water (24,000 atoms,
+  # 10,000 steps) and the same water rigid (SETTLE, 2 fs), mixed precision, each run three times
+  # in turn; `novamd run`'s own timing and list builds (barostat_quick.txt).
+  work=$(mktemp -d)
+  root=$PWD
+  water_args 20 mixed 10000
+  rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
+    --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
+  for round in 1 2 3; do
+    for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09}" \
+      "{type: monte_carlo, pressure: 2.0}"; do
+      (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
+         --precision mixed --steps 20000 --set system.structure.generate.cells=25 \
+         --set "barostat=$barostat" \
+         --set "output.thermo={every: 20000, file: lj_npt_thermo.csv}" 2>&1) |
+        grep -E "built|Done" | sed "s/^/round $round LJ 62,500, barostat $barostat: /" |
+        tee -a "$OUT/barostat_quick.txt"
+    done
+    for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000}" \
+      "{type: monte_carlo, pressure: 1 bar}"; do
+      $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "built|Done" |
+        sed "s/^/round $round water24k-pme, barostat $barostat: /" | tee -a "$OUT/barostat_quick.txt"
+      $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set "barostat=$barostat" 2>&1 |
+        grep -E "built|Done" | sed "s/^/round $round water24k-rigid, barostat $barostat: /" |
+        tee -a "$OUT/barostat_quick.txt"
+    done
   done
 fi
 if [[ $what == pme-quick ]]; then

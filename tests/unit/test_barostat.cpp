@@ -329,12 +329,9 @@ TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
     before.virial.c[a] = w_before[a];
     after.virial.c[a] = w_after[a];
   }
-  // Sampled after the step before each move and after the move's step (every = 5).
-  EXPECT_FALSE(barostat->samples_after(0));
-  EXPECT_FALSE(barostat->samples_after(3));
-  EXPECT_TRUE(barostat->samples_after(4));
-  EXPECT_TRUE(barostat->samples_after(5));
-  EXPECT_FALSE(barostat->samples_after(6));
+  // Sampled after the step before each move and after the move's step, and between them every
+  // every / 10 steps: with every = 5, after every step.
+  for (std::int64_t step = 0; step <= 10; ++step) EXPECT_TRUE(barostat->samples_after(step));
   EXPECT_TRUE(barostat->moves_at(5));
   EXPECT_FALSE(barostat->moves_at(0));
   barostat->sample(before);
@@ -356,6 +353,32 @@ TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
   const Box moved = ops.box();
   barostat->move(ops, 15);
   EXPECT_EQ(ops.box().length().x, moved.length().x);
+}
+
+// A move takes the mean pressure of the samples since the last move: samples every
+// every / 10 steps counted back from the step before the move (and the step of the last move),
+// so that the pressure's fast fluctuations do not enter the Euler step as noise of their own.
+// Two samples move the box as one sample of their mean does (the same draws).
+TEST(StochasticCellRescale, MovesTakeTheMeanPressureOfTheInterval) {
+  BarostatSettings s = settings(PressureCoupling::Anisotropic);
+  s.every = 100;
+  auto averaged = novamd::integrate::make_barostat(s, 0.005, 1.5, 9);
+  auto single = novamd::integrate::make_barostat(s, 0.005, 1.5, 9);
+  std::vector<std::int64_t> sampled;
+  for (std::int64_t step = 0; step <= 200; ++step)
+    if (averaged->samples_after(step)) sampled.push_back(step);
+  const std::vector<std::int64_t> expected{9,   19,  29,  39,  49,  59,  69,  79,  89,  99,  100,
+                                           109, 119, 129, 139, 149, 159, 169, 179, 189, 199, 200};
+  EXPECT_EQ(sampled, expected);
+  averaged->sample(sample_of(1.0, 2.0, 3.0));
+  averaged->sample(sample_of(3.0, 1.0, 2.0));
+  single->sample(sample_of(2.0, 1.5, 2.5));
+  BoxOperations a(Box(10.0, 11.0, 12.0)), b(Box(10.0, 11.0, 12.0));
+  averaged->move(a, 100);
+  single->move(b, 100);
+  EXPECT_NEAR(a.box().length().x, b.box().length().x, 1e-14 * 10.0);
+  EXPECT_NEAR(a.box().length().y, b.box().length().y, 1e-14 * 11.0);
+  EXPECT_NE(a.box().length().z, 12.0);
 }
 
 TEST(StochasticCellRescale, StateRoundTripsAndRefusesAnotherBarostats) {

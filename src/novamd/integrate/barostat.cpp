@@ -39,10 +39,12 @@ void Barostat::restore(const IntegratorState& state) {
 }
 
 void StochasticCellRescale::move(StepOperations& ops, std::int64_t step) {
-  if (!measured_) return;
+  if (samples_ == 0) return;
   const core::Box box = ops.box();
   const double volume = box.volume();
-  const core::Vec3<double> log_mu = log_scaling(sample_, volume, step);
+  core::SymmetricTensor<double> mean = pressure_sum_;
+  mean *= 1.0 / static_cast<double>(samples_);
+  const core::Vec3<double> log_mu = log_scaling(mean, volume, step);
   const core::Vec3<double> mu{std::exp(log_mu.x), std::exp(log_mu.y), std::exp(log_mu.z)};
   const auto& L = box.length();
   const core::Box next(L.x * mu.x, L.y * mu.y, L.z * mu.z);
@@ -56,7 +58,8 @@ void StochasticCellRescale::move(StepOperations& ops, std::int64_t step) {
              half_work(sample_.virial, log_mu));
   ops.rescale_box(next);
   ops.scale_velocities_by_axis({1.0 / mu.x, 1.0 / mu.y, 1.0 / mu.z});
-  measured_ = false;
+  pressure_sum_ = {};
+  samples_ = 0;
   moved_log_ = log_mu;
   moved_ = true;
 }
@@ -65,38 +68,41 @@ void StochasticCellRescale::sample(const PressureSample& sample) {
   if (moved_) add_energy(-half_work(sample.virial, moved_log_));
   moved_ = false;
   sample_ = sample;
-  measured_ = true;
+  pressure_sum_ += sample.pressure;
+  ++samples_;
 }
 
-/// The sample's pressure (6 components), virial (6) and volume, then whether it was measured
-/// (1 or 0): the layout of checkpoint format 3.
+/// The sum of the samples' pressures since the last move (6 components), the last sample's
+/// virial (6) and volume, then the samples' count: checkpoint format 3's layout, where the first
+/// six were the one sample's pressure and the count 1 or 0.
 std::size_t StochasticCellRescale::variable_count() const {
   return 2 * core::kTensorComponents + 2;
 }
 
 std::vector<double> StochasticCellRescale::save_variables() const {
   std::vector<double> values;
-  for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(sample_.pressure.c[k]);
+  for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(pressure_sum_.c[k]);
   for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(sample_.virial.c[k]);
   values.push_back(sample_.volume);
-  values.push_back(measured_ ? 1.0 : 0.0);
+  values.push_back(static_cast<double>(samples_));
   return values;
 }
 
 void StochasticCellRescale::restore_variables(const double* values) {
-  for (int k = 0; k < core::kTensorComponents; ++k) sample_.pressure.c[k] = *values++;
+  for (int k = 0; k < core::kTensorComponents; ++k) pressure_sum_.c[k] = *values++;
   for (int k = 0; k < core::kTensorComponents; ++k) sample_.virial.c[k] = *values++;
   sample_.volume = *values++;
-  measured_ = *values != 0.0;
+  samples_ = static_cast<std::int64_t>(*values);
+  sample_.pressure = pressure_sum_;
+  if (samples_ > 0) sample_.pressure *= 1.0 / static_cast<double>(samples_);
   moved_ = false;
 }
 
-core::Vec3<double> StochasticCellRescale::log_scaling(const PressureSample& sample, double volume,
-                                                      std::int64_t step) const {
+core::Vec3<double> StochasticCellRescale::log_scaling(const core::SymmetricTensor<double>& P,
+                                                      double volume, std::int64_t step) const {
   const BarostatSettings& s = settings();
   const double dt = static_cast<double>(s.every) * dt_;
   const double rate = s.compressibility * dt / s.period;  // beta_T dt / tau_p
-  const auto& P = sample.pressure;
   const core::RandomStream stream(seed_, core::RandomPurpose::Barostat);
   const auto index = static_cast<std::uint64_t>(step);
   // d(ln V) for a pressure p over a share `share` of the volume's freedom: the drift and the
