@@ -347,10 +347,14 @@ class CudaBackend final : public Backend {
   Observables totals() override { return observed(EnergyRequest::Totals); }
   Observables barostat_totals() override {
     if (!box_moves_.scales_molecules()) return totals();
+    // The molecules' sums queued first, then read after observed()'s wait: one wait for all.
     // The constraint forces' molecular virial is zero (molecule_pressure.hpp).
+    if (static_cast<int>(energy_current_) < static_cast<int>(EnergyRequest::Totals))
+      compute_forces(EnergyRequest::Totals);
+    box_moves_.queue_pressure_parts(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
+                                    true, stream_.get());
     Observables o = observed(EnergyRequest::Totals, /*constraint_share=*/false);
-    const auto parts = box_moves_.pressure_parts(device_, static_cast<int>(size()), box_,
-                                                 units_.mvv_to_energy, true, stream_.get());
+    const auto parts = box_moves_.queued_pressure_parts();
     for (int k = 0; k < core::kTensorComponents; ++k) {
       o.kinetic.c[k] = 0.5 * parts.twice_kinetic.v[1 + k];
       o.virial.c[k] -= parts.internal_virial.v[1 + k];
@@ -360,8 +364,10 @@ class CudaBackend final : public Backend {
   core::SymmetricTensor<double> moved_kinetic_tensor() override {
     core::SymmetricTensor<double> t;
     if (box_moves_.scales_molecules()) {
-      const auto parts = box_moves_.pressure_parts(device_, static_cast<int>(size()), box_,
-                                                   units_.mvv_to_energy, false, stream_.get());
+      box_moves_.queue_pressure_parts(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
+                                      false, stream_.get());
+      stream_.synchronize();
+      const auto parts = box_moves_.queued_pressure_parts();
       for (int k = 0; k < core::kTensorComponents; ++k) t.c[k] = 0.5 * parts.twice_kinetic.v[1 + k];
       return t;
     }

@@ -81,13 +81,15 @@ class DeviceBoxMoves {
         stream);
   }
 
-  /// The molecules' sums of 2 K^c (scalar, tensor) and of C (0, tensor), molecule_pressure.hpp,
-  /// `which` of them (both: one copy, one wait).
+  /// The molecules' sums of 2 K^c (scalar, tensor) and of C (0, tensor), molecule_pressure.hpp:
+  /// queued (with_virial: both; else 2 K^c alone) into pinned host memory, read by
+  /// queued_pressure_parts once the stream has been waited for (one wait for these and
+  /// whatever else the caller reads).
   struct PressureParts {
     ScalarAndTensor twice_kinetic{}, internal_virial{};
   };
-  PressureParts pressure_parts(DeviceParticles& p, int n, const core::Box& box,
-                               double mvv_to_energy, bool with_virial, cudaStream_t stream) {
+  void queue_pressure_parts(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
+                            bool with_virial, cudaStream_t stream) {
     locate(p, n, stream);
     MoleculePressureShares shares{offset_.data(),
                                   member_id_.data(),
@@ -100,19 +102,21 @@ class DeviceBoxMoves {
                                   core::pointers_of(p.force),
                                   box.view<double>(),
                                   MoleculePressurePart::TwiceKinetic};
-    const int parts = with_virial ? 2 : 1;
     sums_.sum_shares(shares, parts_.data(), static_cast<std::size_t>(molecules_), stream);
+    queued_virial_ = with_virial;
     if (with_virial) {
       shares.part = MoleculePressurePart::InternalVirial;
       sums_.sum_shares(shares, parts_.data() + 1, static_cast<std::size_t>(molecules_), stream);
     }
     host_parts_.queue_copy_from(reinterpret_cast<const double*>(parts_.data()),
-                                parts * ScalarAndTensor::kEntries, 0, stream);
-    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+                                (with_virial ? 2 : 1) * ScalarAndTensor::kEntries, 0, stream);
+  }
+  /// What queue_pressure_parts queued; the stream must have been waited for since.
+  PressureParts queued_pressure_parts() {
     PressureParts out;
     for (int k = 0; k < ScalarAndTensor::kEntries; ++k) {
       out.twice_kinetic.v[k] = host_parts_[k];
-      if (with_virial) out.internal_virial.v[k] = host_parts_[ScalarAndTensor::kEntries + k];
+      if (queued_virial_) out.internal_virial.v[k] = host_parts_[ScalarAndTensor::kEntries + k];
     }
     return out;
   }
@@ -164,6 +168,7 @@ class DeviceBoxMoves {
   DeviceSums sums_;
   core::DeviceBuffer<ScalarAndTensor> parts_;  ///< pressure_parts' sums
   core::PinnedHostArray<double> host_parts_;
+  bool queued_virial_ = false;
   DeviceVec3Array kept_position_, kept_force_;
   core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;
   std::optional<core::Box> kept_box_;
