@@ -447,7 +447,7 @@ if [[ $what == barostat-quick ]]; then
   water_args 20 mixed 10000
   rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
     --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
-  for round in 1 2 3; do
+  for round in $(seq "${ROUNDS:-3}"); do
     for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09}" \
       "{type: monte_carlo, pressure: 2.0}"; do
       (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \

@@ -200,11 +200,26 @@ class BoxOperations final : public novamd::integrate::StepOperations {
     for (int k = 0; k < 6; ++k) K.c[k] = c[k];
     return K;
   }
+  /// What queue_pressure_parts queues (StepOperations keeps it in its slots).
+  novamd::integrate::KineticAndVirial kinetic_and_virial() override { return parts; }
   Vec3<double> velocity_factor{};
+  novamd::integrate::KineticAndVirial parts{};
 
  private:
   Box box_;
 };
+
+/// Queues `s` after `step`: the parts whose pressure, (2 K + W) / V, is s.pressure, with the
+/// virial s.virial.
+void queue_sample(novamd::integrate::Barostat& barostat, BoxOperations& ops,
+                  const PressureSample& s, std::int64_t step) {
+  const double volume = ops.box().volume();
+  ops.parts.virial = s.virial;
+  for (int k = 0; k < 6; ++k)
+    ops.parts.kinetic.c[k] = 0.5 * (s.pressure.c[k] * volume - s.virial.c[k]);
+  ASSERT_TRUE(barostat.queues_after(step)) << step;
+  barostat.after_step(ops, step);
+}
 
 BarostatSettings settings(PressureCoupling coupling) {
   BarostatSettings s;
@@ -231,7 +246,7 @@ Moves moves(PressureCoupling coupling, const PressureSample& sample, int count) 
   for (int k = 1; k <= count; ++k) {
     auto barostat = novamd::integrate::make_barostat(settings(coupling), 0.005, 1.5, 9);
     BoxOperations ops(box);
-    barostat->sample(sample);
+    queue_sample(*barostat, ops, sample, 5 * k - 1);
     barostat->move(ops, 5 * k);
     const auto& L = ops.box().length();
     out.log_edges.push_back({std::log(L.x / box.length().x), std::log(L.y / box.length().y),
@@ -329,12 +344,15 @@ TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
     before.virial.c[a] = w_before[a];
     after.virial.c[a] = w_after[a];
   }
-  // Sampled after the step before each move and after the move's step, and between them every
-  // every / 10 steps: with every = 5, after every step.
-  for (std::int64_t step = 0; step <= 10; ++step) EXPECT_TRUE(barostat->samples_after(step));
+  // The pressure queued after every step (every / 10 steps apart, rounded up: 1 here); the
+  // virial sampled after each move's step.
+  for (std::int64_t step = 0; step <= 10; ++step) {
+    EXPECT_TRUE(barostat->queues_after(step));
+    EXPECT_EQ(barostat->samples_after(step), step > 0 && step % 5 == 0) << step;
+  }
   EXPECT_TRUE(barostat->moves_at(5));
   EXPECT_FALSE(barostat->moves_at(0));
-  barostat->sample(before);
+  queue_sample(*barostat, ops, before, 4);
   barostat->move(ops, 5);
   const auto& L = ops.box().length();
   const double mu[3] = {L.x / 10.0, L.y / 11.0, L.z / 12.0};
@@ -348,32 +366,34 @@ TEST(StochasticCellRescale, MovesAccountTheirEnergy) {
   EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
   barostat->sample(after);  // the trapezoid completed once only
   EXPECT_NEAR(barostat->energy(), expected, 1e-9 * std::abs(expected));
-  // Each move uses its sample once: without a sample since the last move, nothing moves.
-  barostat->move(ops, 10);
+  // Each move uses the samples since the last: without one, nothing moves.
   const Box moved = ops.box();
-  barostat->move(ops, 15);
+  barostat->move(ops, 10);
   EXPECT_EQ(ops.box().length().x, moved.length().x);
 }
 
-// A move takes the mean pressure of the samples since the last move: samples every
-// every / 10 steps counted back from the step before the move (and the step of the last move),
-// so that the pressure's fast fluctuations do not enter the Euler step as noise of their own.
-// Two samples move the box as one sample of their mean does (the same draws).
+// A move takes the mean pressure of the samples since the last move: queued every every / 10
+// steps counted back from the step before the move, so that the pressure's fast fluctuations do
+// not enter the Euler step as noise of their own. Two samples move the box as one sample of
+// their mean does (the same draws).
 TEST(StochasticCellRescale, MovesTakeTheMeanPressureOfTheInterval) {
   BarostatSettings s = settings(PressureCoupling::Anisotropic);
   s.every = 100;
   auto averaged = novamd::integrate::make_barostat(s, 0.005, 1.5, 9);
   auto single = novamd::integrate::make_barostat(s, 0.005, 1.5, 9);
-  std::vector<std::int64_t> sampled;
-  for (std::int64_t step = 0; step <= 200; ++step)
+  std::vector<std::int64_t> queued, sampled;
+  for (std::int64_t step = 0; step <= 200; ++step) {
+    if (averaged->queues_after(step)) queued.push_back(step);
     if (averaged->samples_after(step)) sampled.push_back(step);
-  const std::vector<std::int64_t> expected{9,   19,  29,  39,  49,  59,  69,  79,  89,  99,  100,
-                                           109, 119, 129, 139, 149, 159, 169, 179, 189, 199, 200};
-  EXPECT_EQ(sampled, expected);
-  averaged->sample(sample_of(1.0, 2.0, 3.0));
-  averaged->sample(sample_of(3.0, 1.0, 2.0));
-  single->sample(sample_of(2.0, 1.5, 2.5));
+  }
+  const std::vector<std::int64_t> expected{9,   19,  29,  39,  49,  59,  69,  79,  89,  99,
+                                           109, 119, 129, 139, 149, 159, 169, 179, 189, 199};
+  EXPECT_EQ(queued, expected);
+  EXPECT_EQ(sampled, (std::vector<std::int64_t>{100, 200}));  // the virial after each move
   BoxOperations a(Box(10.0, 11.0, 12.0)), b(Box(10.0, 11.0, 12.0));
+  queue_sample(*averaged, a, sample_of(1.0, 2.0, 3.0), 9);
+  queue_sample(*averaged, a, sample_of(3.0, 1.0, 2.0), 99);
+  queue_sample(*single, b, sample_of(2.0, 1.5, 2.5), 99);
   averaged->move(a, 100);
   single->move(b, 100);
   EXPECT_NEAR(a.box().length().x, b.box().length().x, 1e-14 * 10.0);
@@ -385,9 +405,11 @@ TEST(StochasticCellRescale, StateRoundTripsAndRefusesAnotherBarostats) {
   auto barostat =
       novamd::integrate::make_barostat(settings(PressureCoupling::Isotropic), 0.005, 1.5, 9);
   BoxOperations ops(Box(10.0, 11.0, 12.0));
-  barostat->sample(sample_of(2.5, 2.5, 2.5));
+  queue_sample(*barostat, ops, sample_of(2.5, 2.5, 2.5), 4);
   barostat->move(ops, 5);
   barostat->sample(sample_of(1.5, 1.5, 1.5));
+  queue_sample(*barostat, ops, sample_of(1.5, 1.5, 1.5), 7);
+  barostat->prepare_checkpoint(ops);  // the queued samples into the barostat's variables
   const auto state = barostat->save();
   auto again =
       novamd::integrate::make_barostat(settings(PressureCoupling::Isotropic), 0.005, 1.5, 9);

@@ -54,6 +54,7 @@ int stop_request(const RunContext& run, const StopSignals& signals, const Wallti
 void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, RunResult& result) {
   const auto start = Clock::now();
   run.integrator.complete_step(run.backend);  // a no-op: every checkpoint step is read
+  if (auto* barostat = run.integrator.barostat()) barostat->prepare_checkpoint(run.backend);
   run.write_checkpoint(step);
   walltime.record_checkpoint(std::chrono::duration<double>(Clock::now() - start).count());
   ++result.checkpoints;
@@ -72,6 +73,17 @@ void measure_pressure(RunContext& run, std::int64_t step) {
   run.integrator.barostat()->sample(run.outputs.pressure_sample(run.backend, run.integrator));
 }
 
+/// Whether the barostat (if any) queues the state after `step` (Barostat::queues_after).
+bool queue_due(const RunContext& run, std::int64_t step) {
+  const auto* barostat = run.integrator.barostat();
+  return barostat && barostat->queues_after(step);
+}
+
+/// The barostat's queuing after `step`, where due.
+void queue_pressure(RunContext& run, std::int64_t step) {
+  if (queue_due(run, step)) run.integrator.barostat()->after_step(run.backend, step);
+}
+
 /// Whether the barostat (if any) leaves its samples on the device (Barostat::defers_samples).
 bool samples_deferred(const RunContext& run) {
   const auto* barostat = run.integrator.barostat();
@@ -86,6 +98,7 @@ void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit
   result.initial = result.final =
       run.outputs.write_due(0, last_step == 0, run.backend, run.integrator);
   if (result.initial) print_thermo_row(*result.initial);
+  queue_pressure(run, 0);
   measure_pressure(run, 0);
   run.integrator.start(run.backend);
 }
@@ -115,7 +128,8 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     const bool last_step = step == last;
     const bool pressure = pressure_due(run, step);
     const bool thermo_due = run.outputs.energy_due(step, last_step);
-    const bool energy_due = thermo_due || pressure;
+    const bool queued = queue_due(run, step);
+    const bool energy_due = thermo_due || pressure || queued;
     const bool checkpoint_due = (checkpoints.every > 0 && step % checkpoints.every == 0) ||
                                 (last_step && checkpoints.configured);
     const bool check_due = step % run.backend.check_interval() == 0;
@@ -125,15 +139,16 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     const bool read = last_step || energy_due || checkpoint_due || check_due || output_due;
     // (energy_due includes a barostat's sampled step: it reads the velocities too)
     // A barostat's sample needs the energy and virial sums alone; a thermo row each term's.
-    const auto energy = thermo_due ? backend::EnergyRequest::Compute
-                        : pressure ? backend::EnergyRequest::Totals
-                                   : backend::EnergyRequest::Skip;
+    const auto energy = thermo_due           ? backend::EnergyRequest::Compute
+                        : pressure || queued ? backend::EnergyRequest::Totals
+                                             : backend::EnergyRequest::Skip;
     run.integrator.step(run.backend, step, energy,
                         read ? integrate::StepEnd::Read : integrate::StepEnd::Continued);
     // Checked at the backend's interval, and before anything is written: no file gets garbage.
     if (check_due || checkpoint_due || output_due)
       stop_if_unstable(run.backend, step, limit, config);
     result.last_step = step;
+    queue_pressure(run, step);
     // A deferred sample is read on the host only where a checkpoint must keep it.
     if (pressure && (checkpoint_due || !samples_deferred(run))) measure_pressure(run, step);
     if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator)) {

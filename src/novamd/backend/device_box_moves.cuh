@@ -37,6 +37,8 @@ class DeviceBoxMoves {
     sums_.reserve_shares<MoleculePressureShares>(rows.count());
     parts_.resize(2);
     host_parts_.resize(2 * ScalarAndTensor::kEntries);
+    slots_.resize(2 * (integrate::kPressureSlots + 1));
+    host_slots_.resize(2 * (integrate::kPressureSlots + 1) * ScalarAndTensor::kEntries);
   }
   /// Whether moves scale molecules by their centres.
   bool scales_molecules() const { return molecules_ > 0; }
@@ -121,6 +123,53 @@ class DeviceBoxMoves {
     return out;
   }
 
+  /// Queues the molecules' 2 K^c and C into pressure slot `slot` (< integrate::kPressureSlots),
+  /// or 2 K^c alone into the slot after them (`slot` = kPressureSlots: the moved kinetic tensor);
+  /// no wait.
+  void queue_pressure_slot(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
+                           int slot, cudaStream_t stream) {
+    locate(p, n, stream);
+    MoleculePressureShares shares{offset_.data(),
+                                  member_id_.data(),
+                                  slot_of_id_.data(),
+                                  p.type.data(),
+                                  mass_.data(),
+                                  mvv_to_energy,
+                                  core::pointers_of(p.position),
+                                  core::pointers_of(p.velocity),
+                                  core::pointers_of(p.force),
+                                  box.view<double>(),
+                                  MoleculePressurePart::TwiceKinetic};
+    ScalarAndTensor* to = slots_.data() + 2 * static_cast<std::size_t>(slot);
+    sums_.sum_shares(shares, to, static_cast<std::size_t>(molecules_), stream);
+    if (slot == integrate::kPressureSlots) return;
+    shares.part = MoleculePressurePart::InternalVirial;
+    sums_.sum_shares(shares, to + 1, static_cast<std::size_t>(molecules_), stream);
+  }
+  /// Queues the copy of slots [0, count) and the moved slot to the host; read them with
+  /// slot_parts after a wait.
+  void queue_slot_copy(int count, cudaStream_t stream) {
+    constexpr int kDoubles = ScalarAndTensor::kEntries;
+    const std::size_t entries = 2 * static_cast<std::size_t>(count);
+    host_slots_.queue_copy_from(reinterpret_cast<const double*>(slots_.data()), entries * kDoubles,
+                                0, stream);
+    host_slots_.queue_copy_from(
+        reinterpret_cast<const double*>(slots_.data() + 2 * integrate::kPressureSlots), kDoubles,
+        entries * kDoubles, stream);
+    copied_slots_ = count;
+  }
+  /// Slot `slot`'s 2 K^c and C as copied (`slot` = the count copied: the moved slot's 2 K^c).
+  PressureParts slot_parts(int slot) const {
+    constexpr int kDoubles = ScalarAndTensor::kEntries;
+    PressureParts out;
+    const std::size_t at = 2 * static_cast<std::size_t>(slot) * kDoubles;
+    for (int k = 0; k < kDoubles; ++k) {
+      out.twice_kinetic.v[k] = host_slots_[at + k];
+      if (slot < copied_slots_) out.internal_virial.v[k] = host_slots_[at + kDoubles + k];
+    }
+    return out;
+  }
+
   /// Keeps the positions, image counts and forces of `p`, and `box`.
   void keep(const DeviceParticles& p, const core::Box& box, cudaStream_t stream) {
     copy(kept_position_, p.position, stream);
@@ -144,6 +193,7 @@ class DeviceBoxMoves {
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
            centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() + parts_.bytes() +
+           slots_.bytes() +
            3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
   }
 
@@ -169,6 +219,9 @@ class DeviceBoxMoves {
   core::DeviceBuffer<ScalarAndTensor> parts_;  ///< pressure_parts' sums
   core::PinnedHostArray<double> host_parts_;
   bool queued_virial_ = false;
+  core::DeviceBuffer<ScalarAndTensor> slots_;  ///< 2 K^c and C per pressure slot, then moved 2 K^c
+  core::PinnedHostArray<double> host_slots_;
+  int copied_slots_ = 0;
   DeviceVec3Array kept_position_, kept_force_;
   core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;
   std::optional<core::Box> kept_box_;

@@ -38,28 +38,85 @@ void Barostat::restore(const IntegratorState& state) {
   restore_variables(state.values.data() + 1);
 }
 
+int StochasticCellRescale::pressure_slot(std::int64_t step) const {
+  const std::int64_t every = settings().every, spacing = sample_spacing();
+  const std::int64_t back = every - 1 - step % every;  // steps before the step before a move
+  if (back % spacing != 0) return -1;
+  return static_cast<int>((every - 1) / spacing - back / spacing);
+}
+
+int StochasticCellRescale::slot_count() const {
+  return static_cast<int>((settings().every - 1) / sample_spacing()) + 1;
+}
+
+void StochasticCellRescale::after_step(StepOperations& ops, std::int64_t step) {
+  const int slot = pressure_slot(step);
+  if (slot < 0) return;
+  ops.queue_pressure_parts(slot);
+  filled_ |= 1u << slot;
+}
+
+void StochasticCellRescale::prepare_checkpoint(StepOperations& ops) {
+  if ((filled_ & ~pulled_) == 0) return;
+  const QueuedPressureParts queued = ops.queued_pressure_parts(slot_count());
+  const double volume = ops.box().volume();
+  for (int k = 0; k < slot_count(); ++k)
+    if ((filled_ & ~pulled_) & (1u << k)) kept_[k] = sample_of(queued.samples[k], volume);
+  pulled_ |= filled_;
+}
+
+StochasticCellRescale::Sample StochasticCellRescale::sample_of(const KineticAndVirial& parts,
+                                                               double volume) const {
+  Sample s;
+  s.virial = parts.virial;
+  s.virial.add_isotropic(scaled_.tail_virial_volume / volume / 3.0);
+  s.pressure = parts.kinetic;
+  s.pressure *= 2.0;
+  s.pressure += s.virial;
+  s.pressure *= 1.0 / volume;
+  return s;
+}
+
+StochasticCellRescale::Sample StochasticCellRescale::slot_sample(int slot,
+                                                                 const QueuedPressureParts& queued,
+                                                                 double volume) const {
+  if (pulled_ & (1u << slot)) return kept_[slot];
+  return sample_of(queued.samples[slot], volume);
+}
+
 void StochasticCellRescale::move(StepOperations& ops, std::int64_t step) {
-  if (samples_ == 0) return;
+  if (filled_ == 0) return;
   const core::Box box = ops.box();
   const double volume = box.volume();
-  core::SymmetricTensor<double> mean = pressure_sum_;
-  mean *= 1.0 / static_cast<double>(samples_);
+  const QueuedPressureParts queued = ops.queued_pressure_parts(slot_count());
+  // The interval's mean pressure, its samples in slot order (the same sum after a restart).
+  core::SymmetricTensor<double> mean;
+  core::SymmetricTensor<double> last_virial;  // the trapezoid's first end
+  int samples = 0;
+  for (int k = 0; k < slot_count(); ++k) {
+    if (!(filled_ & (1u << k))) continue;
+    const Sample s = slot_sample(k, queued, volume);
+    mean += s.pressure;
+    last_virial = s.virial;
+    ++samples;
+  }
+  mean *= 1.0 / static_cast<double>(samples);
   const core::Vec3<double> log_mu = log_scaling(mean, volume, step);
   const core::Vec3<double> mu{std::exp(log_mu.x), std::exp(log_mu.y), std::exp(log_mu.z)};
   const auto& L = box.length();
   const core::Box next(L.x * mu.x, L.y * mu.y, L.z * mu.z);
   // What the move does to K + U + P0 V: K_aa (1/mu_a^2 - 1) on each axis, exactly (K: the
   // kinetic tensor of what the velocities' scaling moves, particles or molecules' centres);
-  // P0 dV; and the first half of U's trapezoid, -W_aa d(ln L_a) / 2 with the sample's virial (the
-  // next sample adds the other half).
-  const core::SymmetricTensor<double> K = ops.moved_kinetic_tensor();
+  // P0 dV; and the first half of U's trapezoid, -W_aa d(ln L_a) / 2 with the last sample's virial
+  // (the sample after the move adds the other half).
+  const core::SymmetricTensor<double>& K = queued.moved_kinetic;
   add_energy(K.c[0] * (1.0 / (mu.x * mu.x) - 1.0) + K.c[1] * (1.0 / (mu.y * mu.y) - 1.0) +
              K.c[2] * (1.0 / (mu.z * mu.z) - 1.0) + settings().pressure * (next.volume() - volume) -
-             half_work(sample_.virial, log_mu));
+             half_work(last_virial, log_mu));
   ops.rescale_box(next);
   ops.scale_velocities_by_axis({1.0 / mu.x, 1.0 / mu.y, 1.0 / mu.z});
-  pressure_sum_ = {};
-  samples_ = 0;
+  filled_ = pulled_ = 0;
+  kept_ = {};  // a checkpoint keeps this interval's samples alone
   moved_log_ = log_mu;
   moved_ = true;
 }
@@ -67,34 +124,30 @@ void StochasticCellRescale::move(StepOperations& ops, std::int64_t step) {
 void StochasticCellRescale::sample(const PressureSample& sample) {
   if (moved_) add_energy(-half_work(sample.virial, moved_log_));
   moved_ = false;
-  sample_ = sample;
-  pressure_sum_ += sample.pressure;
-  ++samples_;
 }
 
-/// The sum of the samples' pressures since the last move (6 components), the last sample's
-/// virial (6) and volume, then the samples' count: checkpoint format 3's layout, where the first
-/// six were the one sample's pressure and the count 1 or 0.
+/// Each slot's pressure and virial (kPressureSlots x 12), then the filled slots' bits; the
+/// samples after the last move brought in before the checkpoint (prepare_checkpoint).
 std::size_t StochasticCellRescale::variable_count() const {
-  return 2 * core::kTensorComponents + 2;
+  return 2 * core::kTensorComponents * kPressureSlots + 1;
 }
 
 std::vector<double> StochasticCellRescale::save_variables() const {
   std::vector<double> values;
-  for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(pressure_sum_.c[k]);
-  for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(sample_.virial.c[k]);
-  values.push_back(sample_.volume);
-  values.push_back(static_cast<double>(samples_));
+  for (const Sample& s : kept_) {
+    for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(s.pressure.c[k]);
+    for (int k = 0; k < core::kTensorComponents; ++k) values.push_back(s.virial.c[k]);
+  }
+  values.push_back(static_cast<double>(pulled_));
   return values;
 }
 
 void StochasticCellRescale::restore_variables(const double* values) {
-  for (int k = 0; k < core::kTensorComponents; ++k) pressure_sum_.c[k] = *values++;
-  for (int k = 0; k < core::kTensorComponents; ++k) sample_.virial.c[k] = *values++;
-  sample_.volume = *values++;
-  samples_ = static_cast<std::int64_t>(*values);
-  sample_.pressure = pressure_sum_;
-  if (samples_ > 0) sample_.pressure *= 1.0 / static_cast<double>(samples_);
+  for (Sample& s : kept_) {
+    for (int k = 0; k < core::kTensorComponents; ++k) s.pressure.c[k] = *values++;
+    for (int k = 0; k < core::kTensorComponents; ++k) s.virial.c[k] = *values++;
+  }
+  filled_ = pulled_ = static_cast<std::uint32_t>(*values);
   moved_ = false;
 }
 
@@ -131,7 +184,7 @@ std::unique_ptr<Barostat> make_barostat(const BarostatSettings& settings, double
                                         std::uint64_t seed, const ScaledSystem& scaled) {
   if (settings.type.empty() || settings.type == "mttk") return nullptr;
   if (settings.type == "c_rescale")
-    return std::make_unique<StochasticCellRescale>(settings, dt, kT, seed);
+    return std::make_unique<StochasticCellRescale>(settings, dt, kT, seed, scaled);
   if (settings.type == "monte_carlo")
     return std::make_unique<MonteCarloBarostat>(settings, kT, seed, scaled);
   throw std::logic_error("barostat: unknown type " + settings.type);

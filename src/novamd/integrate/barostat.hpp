@@ -12,7 +12,7 @@
 /// The conserved quantity of a run at constant pressure is K + U + P0 V plus the energy the
 /// thermostat has taken out, minus the energy the barostat's moves have put in (energy()).
 
-#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -94,6 +94,13 @@ class Barostat {
   virtual bool defers_samples() const { return false; }
   /// Moves the box at `step` (through `ops`); nothing where no sample came since the last move.
   virtual void move(StepOperations& ops, std::int64_t step) = 0;
+  /// Whether the barostat queues the state after `step` where the particles are (after_step:
+  /// that step computes its energies), and the queuing itself.
+  virtual bool queues_after(std::int64_t) const { return false; }
+  virtual void after_step(StepOperations&, std::int64_t) {}
+  /// Brings what after_step queued where the particles are into the barostat's own variables,
+  /// before a checkpoint saves them.
+  virtual void prepare_checkpoint(StepOperations&) {}
 
   /// A line for the run's summary (empty: nothing to say).
   virtual std::string summary() const { return {}; }
@@ -129,49 +136,51 @@ class Barostat {
 /// (P: the instantaneous pressure, its kinetic part from the particles' velocities, which the
 /// move scales; kT: the thermostat's), which samples V^(N+1) exp(-(U + P0 V) / kT) in eps; it is
 /// integrated over each move's interval dt = every x time step by one Euler-Maruyama step (from
-/// the pressure sampled after the step before the move), and every edge is scaled by exp(d eps /
-/// 3). (In V or in L itself, the Ito correction adds a kT / V to the drift.) Semi-isotropic
-/// coupling moves ln(L_x L_y) and ln L_z, anisotropic coupling each ln L_a, by the same equation
-/// with the pressure along their own axes (the mean of P_xx and P_yy, or P_aa) and their share of
-/// the volume's freedom (2/3 and 1/3, or 1/3 each) in the drift and in the noise's variance. The
-/// noise is drawn from the counter-based stream (seed, Barostat, axis, step): every backend and a
-/// restart draw the same.
+/// the interval's mean pressure, below), and every edge is scaled by exp(d eps / 3). (In V or in L
+/// itself, the Ito correction adds a kT / V to the drift.) Semi-isotropic coupling moves ln(L_x
+/// L_y) and ln L_z, anisotropic coupling each ln L_a, by the same equation with the pressure along
+/// their own axes (the mean of P_xx and P_yy, or P_aa) and their share of the volume's freedom (2/3
+/// and 1/3, or 1/3 each) in the drift and in the noise's variance. The noise is drawn from the
+/// counter-based stream (seed, Barostat, axis, step): every backend and a restart draw the same.
 ///
-/// The pressure a move takes is the mean of the samples over the interval before it, taken every
-/// sample_spacing() steps (kSamplesPerMove of them, and the state after the last move): the
-/// instantaneous pressure of a liquid fluctuates quickly (in water by some 500 bar within tens of
-/// femtoseconds), and one sample per move passes that fluctuation into the Euler step as noise of
+/// The pressure a move takes is the mean over the interval before it: the pressure after every
+/// sample_spacing()-th step counted back from the step before the move (at most kPressureSlots
+/// of them), queued where the particles are (StepOperations::queue_pressure_parts, no wait) and
+/// read at the move together with the kinetic tensor the move scales (one wait). The
+/// instantaneous pressure of a liquid fluctuates quickly (in water by some 500 bar within tens
+/// of femtoseconds); one sample per move passes that fluctuation into the Euler step as noise of
 /// its own, (beta_T dt / tau_p)^2 var(P) a move, which the equation's noise term does not allow
 /// for: rigid water at a move every 100 steps of 2 fs and tau_p = 2 ps fluctuated in volume by a
-/// third more than the ensemble's (beta_T 60 against 45 1e-6/bar). The mean over the interval
-/// is what the continuous equation integrates.
+/// third more than the ensemble's (beta_T 60 against 45 1e-6/bar; 49 +- 2 with the mean). The
+/// samples' kinetic part is the velocities' at the step's end as they are (leapfrog's half-step
+/// mean, which the thermo's pressure takes, is not applied here).
 class StochasticCellRescale final : public Barostat {
  public:
-  StochasticCellRescale(const BarostatSettings& settings, double dt, double kT, std::uint64_t seed)
-      : Barostat(settings), dt_(dt), kT_(kT), seed_(seed) {}
+  StochasticCellRescale(const BarostatSettings& settings, double dt, double kT, std::uint64_t seed,
+                        const ScaledSystem& scaled = {})
+      : Barostat(settings), dt_(dt), kT_(kT), seed_(seed), scaled_(scaled) {}
   std::string name() const override { return "c_rescale"; }
   MovePoint move_point() const override { return MovePoint::BeforeForces; }
-  /// Samples of the pressure a move averages.
-  static constexpr std::int64_t kSamplesPerMove = 10;
-  /// Steps between the samples: every / kSamplesPerMove, at least 1.
+
+  /// Steps between the pressure's samples: every / kPressureSlots, rounded up.
   std::int64_t sample_spacing() const {
-    return std::max<std::int64_t>(1, settings().every / kSamplesPerMove);
+    return (settings().every + kPressureSlots - 1) / kPressureSlots;
   }
-  /// After the step before each move (the virial at the move's start, the last of the pressure's
-  /// samples), every sample_spacing() steps before it, and after each move's step (the virial at
-  /// the moved positions, which completes the move's account of U: with the first end stale by
-  /// `every` steps instead, the account drifted by 10 times more in the LJ liquid).
-  bool samples_after(std::int64_t step) const override {
-    const std::int64_t every = settings().every;
-    return moves_at(step) || (every - 1 - step % every) % sample_spacing() == 0;
-  }
-  /// Completes the last move's account of U with the sample's virial (the trapezoid's second
-  /// end); adds the sample's pressure to the mean the next move takes, and keeps its virial.
+  /// The slot of the sample after `step` (0 the earliest of its interval), or -1.
+  int pressure_slot(std::int64_t step) const;
+  bool queues_after(std::int64_t step) const override { return pressure_slot(step) >= 0; }
+  void after_step(StepOperations& ops, std::int64_t step) override;
+  void prepare_checkpoint(StepOperations& ops) override;
+
+  /// After each move's step: the virial at the moved positions, which completes the move's
+  /// account of U (the trapezoid's second end; with the first end stale by `every` steps
+  /// instead, the account drifted by 10 times more in the LJ liquid).
+  bool samples_after(std::int64_t step) const override { return moves_at(step); }
   void sample(const PressureSample& sample) override;
   /// Scales the box, the positions and the velocities; adds to energy() what the move does to
   /// K + U + P0 V: K's and P0 V's changes exactly, U's by the trapezoid rule,
-  /// -sum_a (W_aa + W'_aa) / 2 d ln L_a with the virials of the sample before the move and of
-  /// the one after it (exact to second order in the move; first order alone left a drift of
+  /// -sum_a (W_aa + W'_aa) / 2 d ln L_a with the virials of the last sample before the move and
+  /// of the one after it (exact to second order in the move; first order alone left a drift of
   /// some 0.1 kT a move in a liquid, from U's curvature).
   void move(StepOperations& ops, std::int64_t step) override;
 
@@ -181,15 +190,26 @@ class StochasticCellRescale final : public Barostat {
                                  std::int64_t step) const;
 
  private:
+  /// A sample's pressure and virial, tail correction included, at volume `volume`.
+  struct Sample {
+    core::SymmetricTensor<double> pressure, virial;
+  };
+  Sample sample_of(const KineticAndVirial& parts, double volume) const;
+  /// Each queued slot's sample: those brought in before a checkpoint (pulled_) as kept, the
+  /// others from `queued`.
+  Sample slot_sample(int slot, const QueuedPressureParts& queued, double volume) const;
+  int slot_count() const;
+
   std::vector<double> save_variables() const override;
   std::size_t variable_count() const override;
   void restore_variables(const double* values) override;
 
   double dt_, kT_;
   std::uint64_t seed_;
-  PressureSample sample_;  ///< the last sample (its virial: the trapezoid's first end)
-  core::SymmetricTensor<double> pressure_sum_;  ///< of the samples since the last move
-  std::int64_t samples_ = 0;
+  ScaledSystem scaled_;
+  std::uint32_t filled_ = 0;  ///< bit k: slot k holds a sample of this interval
+  std::uint32_t pulled_ = 0;  ///< bit k: slot k's sample is in kept_[k] (prepare_checkpoint)
+  std::array<Sample, kPressureSlots> kept_{};
   core::Vec3<double> moved_log_{};  ///< ln of the last move's factors, until the next sample
   bool moved_ = false;
 };

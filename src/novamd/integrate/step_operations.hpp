@@ -7,6 +7,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/tensor.hpp"
@@ -40,6 +41,9 @@ enum class StepEnd { Read, Continued };
 /// compute in fewer passes; Compute: each force term's energy as well (a thermo row's columns).
 enum class EnergyRequest { Skip, Totals, Compute };
 
+/// Slots for a barostat's samples between its moves (StepOperations::queue_pressure_parts).
+inline constexpr int kPressureSlots = 10;
+
 /// The parts of the pressure that a barostat moves against (no tail correction): the kinetic
 /// tensor now and the virial tensor of the last force evaluation (which computed energies) of
 /// what its moves scale. For particles: 1/2 sum m v_a v_b and the virial with the constraint
@@ -49,6 +53,12 @@ enum class EnergyRequest { Skip, Totals, Compute };
 struct KineticAndVirial {
   core::SymmetricTensor<double> kinetic, virial;
   double kinetic_energy = 0.0;
+};
+
+/// What queue_pressure_parts queued, and the moved kinetic tensor at the read.
+struct QueuedPressureParts {
+  std::vector<KineticAndVirial> samples;  ///< slot by slot
+  core::SymmetricTensor<double> moved_kinetic;
 };
 
 class StepOperations {
@@ -110,6 +120,14 @@ class StepOperations {
     throw std::logic_error("these operations cannot keep a configuration");
   }
   virtual void release_configuration() {}
+  /// A barostat's samples between its moves, kept where the particles are: kinetic_and_virial()
+  /// now (the last evaluation computed energies) into slot `slot` (< kPressureSlots), queued
+  /// without a wait where the backend can; queued_pressure_parts reads slots [0, count) and
+  /// moved_kinetic_tensor() now together (one wait).
+  virtual void queue_pressure_parts(int slot) { queued_parts_.at(slot) = kinetic_and_virial(); }
+  virtual QueuedPressureParts queued_pressure_parts(int count) {
+    return {{queued_parts_.begin(), queued_parts_.begin() + count}, moved_kinetic_tensor()};
+  }
   /// What a scheme reading the pressure at every step needs (MTTK): KineticAndVirial's parts.
   virtual KineticAndVirial kinetic_and_virial() {
     throw std::logic_error("these operations report no virial");
@@ -142,6 +160,7 @@ class StepOperations {
 
  private:
   std::array<double, 2> queued_energy_{};
+  std::array<KineticAndVirial, kPressureSlots> queued_parts_{};
 };
 
 }  // namespace novamd::integrate
