@@ -93,17 +93,7 @@ class DeviceBoxMoves {
   void queue_pressure_parts(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
                             bool with_virial, cudaStream_t stream) {
     locate(p, n, stream);
-    MoleculePressureShares shares{offset_.data(),
-                                  member_id_.data(),
-                                  slot_of_id_.data(),
-                                  p.type.data(),
-                                  mass_.data(),
-                                  mvv_to_energy,
-                                  core::pointers_of(p.position),
-                                  core::pointers_of(p.velocity),
-                                  core::pointers_of(p.force),
-                                  box.view<double>(),
-                                  MoleculePressurePart::TwiceKinetic};
+    MoleculePressureShares shares = shares_of(p, box, mvv_to_energy);
     sums_.sum_shares(shares, parts_.data(), static_cast<std::size_t>(molecules_), stream);
     queued_virial_ = with_virial;
     if (with_virial) {
@@ -129,17 +119,7 @@ class DeviceBoxMoves {
   void queue_pressure_slot(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
                            int slot, cudaStream_t stream) {
     locate(p, n, stream);
-    MoleculePressureShares shares{offset_.data(),
-                                  member_id_.data(),
-                                  slot_of_id_.data(),
-                                  p.type.data(),
-                                  mass_.data(),
-                                  mvv_to_energy,
-                                  core::pointers_of(p.position),
-                                  core::pointers_of(p.velocity),
-                                  core::pointers_of(p.force),
-                                  box.view<double>(),
-                                  MoleculePressurePart::TwiceKinetic};
+    MoleculePressureShares shares = shares_of(p, box, mvv_to_energy);
     ScalarAndTensor* to = slots_.data() + 2 * static_cast<std::size_t>(slot);
     sums_.sum_shares(shares, to, static_cast<std::size_t>(molecules_), stream);
     if (slot == integrate::kPressureSlots) return;
@@ -198,6 +178,20 @@ class DeviceBoxMoves {
   }
 
  private:
+  /// The molecules' shares of 2 K^c (their part set to InternalVirial for C).
+  MoleculePressureShares shares_of(DeviceParticles& p, const core::Box& box, double mvv_to_energy) {
+    return {offset_.data(),
+            member_id_.data(),
+            slot_of_id_.data(),
+            p.type.data(),
+            mass_.data(),
+            mvv_to_energy,
+            core::pointers_of(p.position),
+            core::pointers_of(p.velocity),
+            core::pointers_of(p.force),
+            box.view<double>(),
+            MoleculePressurePart::TwiceKinetic};
+  }
   /// slot_of_id_ for the present storage order of `p`'s `n` particles.
   void locate(DeviceParticles& p, int n, cudaStream_t stream) {
     for_each_particle(n, integrate::SlotsOfIds{p.id.data(), slot_of_id_.data()}, stream);
