@@ -401,6 +401,32 @@ TEST(StochasticCellRescale, MovesTakeTheMeanPressureOfTheInterval) {
   EXPECT_NE(a.box().length().z, 12.0);
 }
 
+// For any interval, the samples fit the slots: at most kPressureSlots of them, in distinct slots
+// rising with the step from 0, the last after the step before the move, evenly spaced.
+TEST(StochasticCellRescale, SamplesOfAnyIntervalFitTheSlots) {
+  for (const std::int64_t every : {1, 2, 5, 7, 10, 11, 15, 25, 40, 99, 100, 101, 1000}) {
+    BarostatSettings s = settings(PressureCoupling::Isotropic);
+    s.every = every;
+    const novamd::integrate::StochasticCellRescale barostat(s, 0.005, 1.5, 9);
+    std::vector<std::int64_t> steps;
+    std::vector<int> slots;
+    for (std::int64_t step = every; step < 2 * every; ++step) {  // the interval before 2 every
+      const int slot = barostat.pressure_slot(step);
+      EXPECT_EQ(barostat.queues_after(step), slot >= 0);
+      if (slot < 0) continue;
+      steps.push_back(step);
+      slots.push_back(slot);
+    }
+    ASSERT_FALSE(slots.empty()) << every;
+    EXPECT_LE(slots.size(), static_cast<std::size_t>(novamd::integrate::kPressureSlots)) << every;
+    EXPECT_EQ(steps.back(), 2 * every - 1) << every;
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      EXPECT_EQ(slots[k], static_cast<int>(k)) << every;
+      if (k > 0) EXPECT_EQ(steps[k] - steps[k - 1], barostat.sample_spacing()) << every;
+    }
+  }
+}
+
 TEST(StochasticCellRescale, StateRoundTripsAndRefusesAnotherBarostats) {
   auto barostat =
       novamd::integrate::make_barostat(settings(PressureCoupling::Isotropic), 0.005, 1.5, 9);
