@@ -73,20 +73,9 @@ RunOutputs::Sums RunOutputs::sums(backend::Observables observed, backend::Backen
 
 integrate::PressureSample RunOutputs::pressure_sample(backend::Backend& backend,
                                                       integrate::Integrator& integrator) {
-  const double volume = backend.box().volume();
-  // The pressure of what the barostat moves (the molecular pressure where it moves molecules).
-  backend::Observables observed = backend.barostat_totals();
-  const double kinetic_now = observed.kinetic_energy;
-  const Sums s = sums(std::move(observed), backend, integrator);
-  // pressure_tensor scales the kinetic tensor to the kinetic energy given with it; the tensor is
-  // the moved particles' or centres', taken at the integrator's reported share of K now (the
-  // half steps' mean for leapfrog, else 1).
-  backend::Observables moved = s.observables;
-  moved.kinetic_energy = kinetic_now > 0.0
-                             ? moved.kinetic.trace() * (s.observables.kinetic_energy / kinetic_now)
-                             : 0.0;
-  return {analysis::pressure_tensor(moved, volume), s.observables.virial, volume,
-          s.observables.potential_energy};
+  // The virial of what the barostat moves (the molecular virial where it moves molecules).
+  const Sums s = sums(backend.barostat_totals(), backend, integrator);
+  return {s.observables.virial, s.observables.potential_energy};
 }
 
 analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backend& backend,

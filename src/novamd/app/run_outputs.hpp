@@ -51,8 +51,8 @@ class RunOutputs {
                                                  backend::Backend& backend,
                                                  integrate::Integrator& integrator);
 
-  /// The pressure and virial tensors (tail corrections included), the volume and the potential
-  /// energy now, for a barostat; the backend's energies must be current (an energy step).
+  /// The virial tensor and the potential energy now (tail corrections included), for a
+  /// barostat; the backend's energies must be current (an energy step).
   integrate::PressureSample pressure_sample(backend::Backend& backend,
                                             integrate::Integrator& integrator);
 

@@ -363,24 +363,23 @@ Observables CpuBackend::observables() {
 Observables CpuBackend::barostat_totals() {
   if (!molecules_) return observables();
   Observables o = observed(/*constraint_share=*/false);  // their molecular virial is zero
-  const ScalarAndTensor kinetic = molecule_sum(MoleculePressurePart::TwiceKinetic);
-  const ScalarAndTensor internal = molecule_sum(MoleculePressurePart::InternalVirial);
+  const auto parts = molecule_sums();
   for (int k = 0; k < core::kTensorComponents; ++k) {
-    o.kinetic.c[k] = 0.5 * kinetic.v[1 + k];
-    o.virial.c[k] -= internal.v[1 + k];
+    o.kinetic.c[k] = 0.5 * parts.twice_kinetic.v[1 + k];
+    o.virial.c[k] -= parts.internal_virial.v[1 + k];
   }
   return o;
 }
 
 core::SymmetricTensor<double> CpuBackend::moved_kinetic_tensor() {
   if (!molecules_) return kinetic_tensor();
-  const ScalarAndTensor kinetic = molecule_sum(MoleculePressurePart::TwiceKinetic);
+  const auto parts = molecule_sums();
   core::SymmetricTensor<double> t;
-  for (int k = 0; k < core::kTensorComponents; ++k) t.c[k] = 0.5 * kinetic.v[1 + k];
+  for (int k = 0; k < core::kTensorComponents; ++k) t.c[k] = 0.5 * parts.twice_kinetic.v[1 + k];
   return t;
 }
 
-ScalarAndTensor CpuBackend::molecule_sum(MoleculePressurePart part) {
+MoleculePressureShares::Parts CpuBackend::molecule_sums() {
   locate_molecule_members();
   const MoleculePressureShares shares{molecules_->offset.data(),
                                       molecules_->member_id.data(),
@@ -391,14 +390,16 @@ ScalarAndTensor CpuBackend::molecule_sum(MoleculePressurePart part) {
                                       integrate::pointers_of(particles_.position),
                                       integrate::pointers_of(particles_.velocity),
                                       integrate::pointers_of(particles_.force),
-                                      box_.view<double>(),
-                                      part};
-  // Each molecule's share, then their sum in molecule order (the same for any thread count).
-  const auto count = static_cast<std::ptrdiff_t>(molecules_->count());
-  std::vector<ScalarAndTensor> each(molecules_->count());
-  for_each_particle(0, count, [&](std::ptrdiff_t m) { each[m] = shares(static_cast<int>(m)); });
-  ScalarAndTensor sum{};
-  for (const auto& share : each) sum = AddScalarAndTensor{}(sum, share);
+                                      box_.view<double>()};
+  // Each molecule's shares, then their sums in molecule order (the same for any thread count).
+  std::vector<MoleculePressureShares::Parts> each(molecules_->count());
+  for_each_particle(0, static_cast<std::ptrdiff_t>(each.size()),
+                    [&](int m) { each[static_cast<std::size_t>(m)] = shares.parts(m); });
+  MoleculePressureShares::Parts sum{};
+  for (const auto& share : each) {
+    sum.twice_kinetic = AddScalarAndTensor{}(sum.twice_kinetic, share.twice_kinetic);
+    sum.internal_virial = AddScalarAndTensor{}(sum.internal_virial, share.internal_virial);
+  }
   return sum;
 }
 

@@ -75,8 +75,8 @@ class CpuBackend final : public Backend {
   void move_molecule_centres(const core::Box& to);
   /// slot_of_id_ for the present storage order.
   void locate_molecule_members();
-  /// The molecules' shares of a part of the molecular pressure, summed in molecule order.
-  ScalarAndTensor molecule_sum(MoleculePressurePart part);
+  /// The molecules' shares of 2 K^c and C (molecule_pressure.hpp), summed in molecule order.
+  MoleculePressureShares::Parts molecule_sums();
   /// observables(), the constraint forces' share of the virial included or not.
   Observables observed(bool constraint_share);
   /// The particles this rank integrates (all of them on one rank).

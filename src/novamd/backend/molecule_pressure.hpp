@@ -14,9 +14,9 @@
 /// under the moves that scale the centres, which is what the barostat's equations need; its
 /// average equals the atomic pressure's.
 ///
-/// MoleculePressureShares gives one molecule's share of 2 K^c (scalar and tensor) or of C (its
-/// scalar 0), host-device, as a ScalarAndTensor: the CPU backend sums them in order, the CUDA
-/// backend with CUB's reduction in a fixed order (device_sums.cuh).
+/// MoleculePressureShares gives one molecule's shares of 2 K^c (scalar and tensor) and of C (its
+/// scalar 0), host-device, as ScalarAndTensor: the CPU backend sums both in one pass in molecule
+/// order, the CUDA backend each with CUB's reduction in a fixed order (device_sums.cuh).
 
 #include <cstdint>
 
@@ -45,7 +45,11 @@ struct MoleculePressureShares {
   core::BoxView<double> box{};
   MoleculePressurePart part = MoleculePressurePart::TwiceKinetic;
 
-  NOVAMD_HD ScalarAndTensor operator()(int m) const {
+  /// Molecule m's share of 2 K^c and of C.
+  struct Parts {
+    ScalarAndTensor twice_kinetic, internal_virial;
+  };
+  NOVAMD_HD Parts parts(int m) const {
     double total = 0.0;
     core::Vec3<double> moment{0.0, 0.0, 0.0}, momentum{0.0, 0.0, 0.0}, net{0.0, 0.0, 0.0};
     core::SymmetricTensor<double> place_force;  // sum_i d_i (x) f_i, d from the first particle
@@ -61,21 +65,25 @@ struct MoleculePressureShares {
           net = {net.x + f.x, net.y + f.y, net.z + f.z};
           place_force.add_symmetrized_outer(d.x, d.y, d.z, f.x, f.y, f.z);
         });
-    ScalarAndTensor s{};
-    if (part == MoleculePressurePart::TwiceKinetic) {
-      const core::Vec3<double> V{momentum.x / total, momentum.y / total, momentum.z / total};
-      const double M = total * mvv_to_energy;
-      core::SymmetricTensor<double> t;
-      t.add_outer(M, V.x, V.y, V.z);
-      s.v[0] = M * (V.x * V.x + V.y * V.y + V.z * V.z);
-      for (int k = 0; k < core::kTensorComponents; ++k) s.v[1 + k] = t.c[k];
-      return s;
-    }
+    Parts out{};
+    const core::Vec3<double> V{momentum.x / total, momentum.y / total, momentum.z / total};
+    const double M = total * mvv_to_energy;
+    core::SymmetricTensor<double> t;
+    t.add_outer(M, V.x, V.y, V.z);
+    out.twice_kinetic.v[0] = M * (V.x * V.x + V.y * V.y + V.z * V.z);
     // C = sum_i (d_i - r) (x) f_i with r the centre relative to the first particle.
     const core::Vec3<double> r{moment.x / total, moment.y / total, moment.z / total};
     place_force.add_symmetrized_outer(-r.x, -r.y, -r.z, net.x, net.y, net.z);
-    for (int k = 0; k < core::kTensorComponents; ++k) s.v[1 + k] = place_force.c[k];
-    return s;
+    for (int k = 0; k < core::kTensorComponents; ++k) {
+      out.twice_kinetic.v[1 + k] = t.c[k];
+      out.internal_virial.v[1 + k] = place_force.c[k];
+    }
+    return out;
+  }
+  /// The share `part` names (a reduction over molecules sums one ScalarAndTensor).
+  NOVAMD_HD ScalarAndTensor operator()(int m) const {
+    const Parts p = parts(m);
+    return part == MoleculePressurePart::TwiceKinetic ? p.twice_kinetic : p.internal_virial;
   }
 };
 

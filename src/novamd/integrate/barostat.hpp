@@ -45,13 +45,10 @@ struct BarostatSettings {
   std::int64_t every = 10;  ///< steps between moves
 };
 
-/// The pressure tensor (energy per length^3, kinetic part included, tail corrections too), the
-/// virial tensor (energy), the volume and the potential energy (tail correction included) at
-/// the end of a step.
+/// The virial tensor (energy) of what a barostat moves and the potential energy, tail
+/// corrections included, at the end of a step (Barostat::sample).
 struct PressureSample {
-  core::SymmetricTensor<double> pressure;
   core::SymmetricTensor<double> virial;
-  double volume = 0.0;
   double potential_energy = 0.0;
 };
 
