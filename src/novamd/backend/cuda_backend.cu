@@ -377,6 +377,75 @@ class CudaBackend final : public Backend {
     return t;
   }
 
+  // A barostat's samples between moves, queued on the device (no wait) and read at its move
+  // with the kinetic tensor the move scales (one wait). Held distances without molecules moved
+  // whole would need the constraint forces' virial, summed on the host: the queue of
+  // StepOperations serves them.
+  void queue_pressure_parts(int slot) override {
+    if (constraints_ && !box_moves_.scales_molecules()) {
+      StepOperations::queue_pressure_parts(slot);
+      return;
+    }
+    if (static_cast<int>(energy_current_) < static_cast<int>(EnergyRequest::Totals))
+      compute_forces(EnergyRequest::Totals);
+    reductions_.queue_pressure_slot(kinetic_input(), device_, domain_->energy_ranges(), slot,
+                                    stream_.get());
+    if (box_moves_.scales_molecules())
+      box_moves_.queue_pressure_slot(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
+                                     slot, stream_.get());
+  }
+  integrate::QueuedPressureParts queued_pressure_parts(int count) override {
+    if (constraints_ && !box_moves_.scales_molecules())
+      return StepOperations::queued_pressure_parts(count);
+    const bool molecules = box_moves_.scales_molecules();
+    if (molecules) {
+      box_moves_.queue_pressure_slot(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
+                                     integrate::kPressureSlots, stream_.get());
+      box_moves_.queue_slot_copy(count, stream_.get());
+    } else {
+      reductions_.queue_moved_kinetic(kinetic_input(), stream_.get());
+    }
+    const auto entries = reductions_.read_pressure_slots(count, stream_.get());  // the wait
+    // Per slot: 2 K_ab (over the owners), then W_ab summed over the ranges (over every rank).
+    constexpr std::size_t kSlot = DeviceReductions::kSlotEntries;
+    const std::size_t n = static_cast<std::size_t>(count);
+    std::vector<double> kinetic(6 * (n + 1)), virial(6 * n);
+    for (std::size_t k = 0; k <= n; ++k) {
+      const ScalarAndTensor& t = entries[k < n ? k * kSlot : n * kSlot];
+      for (int c = 0; c < core::kTensorComponents; ++c) kinetic[6 * k + c] = t.v[1 + c];
+      if (k == n) break;
+      for (std::size_t r = 1; r < kSlot; ++r)
+        for (int c = 0; c < core::kTensorComponents; ++c)
+          virial[6 * k + c] += entries[k * kSlot + r].v[1 + c];
+    }
+    domain_->sum_over_owners(kinetic.data(), kinetic.size());
+    domain_->sum_over_ranks(virial.data(), virial.size());
+    integrate::QueuedPressureParts out;
+    out.samples.resize(n);
+    for (std::size_t k = 0; k <= n; ++k) {
+      core::SymmetricTensor<double> K;
+      if (molecules) {
+        const auto parts = box_moves_.slot_parts(static_cast<int>(k));
+        for (int c = 0; c < core::kTensorComponents; ++c)
+          K.c[c] = 0.5 * parts.twice_kinetic.v[1 + c];
+        if (k < n)
+          for (int c = 0; c < core::kTensorComponents; ++c)
+            out.samples[k].virial.c[c] = virial[6 * k + c] - parts.internal_virial.v[1 + c];
+      } else {
+        for (int c = 0; c < core::kTensorComponents; ++c) K.c[c] = 0.5 * kinetic[6 * k + c];
+        if (k < n)
+          for (int c = 0; c < core::kTensorComponents; ++c)
+            out.samples[k].virial.c[c] = virial[6 * k + c];
+      }
+      if (k < n) {
+        out.samples[k].kinetic = K;
+      } else {
+        out.moved_kinetic = K;
+      }
+    }
+    return out;
+  }
+
   /// The observables after an evaluation of at least `level` at the current positions (one
   /// made where the last was less); each term's energy only where the last was Compute; the
   /// constraint forces' share of the virial where `constraint_share`.

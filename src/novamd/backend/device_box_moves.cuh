@@ -37,6 +37,8 @@ class DeviceBoxMoves {
     sums_.reserve_shares<MoleculePressureShares>(rows.count());
     parts_.resize(2);
     host_parts_.resize(2 * ScalarAndTensor::kEntries);
+    slots_.resize(2 * (integrate::kPressureSlots + 1));
+    host_slots_.resize(2 * (integrate::kPressureSlots + 1) * ScalarAndTensor::kEntries);
   }
   /// Whether moves scale molecules by their centres.
   bool scales_molecules() const { return molecules_ > 0; }
@@ -91,17 +93,7 @@ class DeviceBoxMoves {
   void queue_pressure_parts(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
                             bool with_virial, cudaStream_t stream) {
     locate(p, n, stream);
-    MoleculePressureShares shares{offset_.data(),
-                                  member_id_.data(),
-                                  slot_of_id_.data(),
-                                  p.type.data(),
-                                  mass_.data(),
-                                  mvv_to_energy,
-                                  core::pointers_of(p.position),
-                                  core::pointers_of(p.velocity),
-                                  core::pointers_of(p.force),
-                                  box.view<double>(),
-                                  MoleculePressurePart::TwiceKinetic};
+    MoleculePressureShares shares = shares_of(p, box, mvv_to_energy);
     sums_.sum_shares(shares, parts_.data(), static_cast<std::size_t>(molecules_), stream);
     queued_virial_ = with_virial;
     if (with_virial) {
@@ -117,6 +109,43 @@ class DeviceBoxMoves {
     for (int k = 0; k < ScalarAndTensor::kEntries; ++k) {
       out.twice_kinetic.v[k] = host_parts_[k];
       if (queued_virial_) out.internal_virial.v[k] = host_parts_[ScalarAndTensor::kEntries + k];
+    }
+    return out;
+  }
+
+  /// Queues the molecules' 2 K^c and C into pressure slot `slot` (< integrate::kPressureSlots),
+  /// or 2 K^c alone into the slot after them (`slot` = kPressureSlots: the moved kinetic tensor);
+  /// no wait.
+  void queue_pressure_slot(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
+                           int slot, cudaStream_t stream) {
+    locate(p, n, stream);
+    MoleculePressureShares shares = shares_of(p, box, mvv_to_energy);
+    ScalarAndTensor* to = slots_.data() + 2 * static_cast<std::size_t>(slot);
+    sums_.sum_shares(shares, to, static_cast<std::size_t>(molecules_), stream);
+    if (slot == integrate::kPressureSlots) return;
+    shares.part = MoleculePressurePart::InternalVirial;
+    sums_.sum_shares(shares, to + 1, static_cast<std::size_t>(molecules_), stream);
+  }
+  /// Queues the copy of slots [0, count) and the moved slot to the host; read them with
+  /// slot_parts after a wait.
+  void queue_slot_copy(int count, cudaStream_t stream) {
+    constexpr int kDoubles = ScalarAndTensor::kEntries;
+    const std::size_t entries = 2 * static_cast<std::size_t>(count);
+    host_slots_.queue_copy_from(reinterpret_cast<const double*>(slots_.data()), entries * kDoubles,
+                                0, stream);
+    host_slots_.queue_copy_from(
+        reinterpret_cast<const double*>(slots_.data() + 2 * integrate::kPressureSlots), kDoubles,
+        entries * kDoubles, stream);
+    copied_slots_ = count;
+  }
+  /// Slot `slot`'s 2 K^c and C as copied (`slot` = the count copied: the moved slot's 2 K^c).
+  PressureParts slot_parts(int slot) const {
+    constexpr int kDoubles = ScalarAndTensor::kEntries;
+    PressureParts out;
+    const std::size_t at = 2 * static_cast<std::size_t>(slot) * kDoubles;
+    for (int k = 0; k < kDoubles; ++k) {
+      out.twice_kinetic.v[k] = host_slots_[at + k];
+      if (slot < copied_slots_) out.internal_virial.v[k] = host_slots_[at + kDoubles + k];
     }
     return out;
   }
@@ -144,10 +173,25 @@ class DeviceBoxMoves {
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
            centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() + parts_.bytes() +
+           slots_.bytes() +
            3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
   }
 
  private:
+  /// The molecules' shares of 2 K^c (their part set to InternalVirial for C).
+  MoleculePressureShares shares_of(DeviceParticles& p, const core::Box& box, double mvv_to_energy) {
+    return {offset_.data(),
+            member_id_.data(),
+            slot_of_id_.data(),
+            p.type.data(),
+            mass_.data(),
+            mvv_to_energy,
+            core::pointers_of(p.position),
+            core::pointers_of(p.velocity),
+            core::pointers_of(p.force),
+            box.view<double>(),
+            MoleculePressurePart::TwiceKinetic};
+  }
   /// slot_of_id_ for the present storage order of `p`'s `n` particles.
   void locate(DeviceParticles& p, int n, cudaStream_t stream) {
     for_each_particle(n, integrate::SlotsOfIds{p.id.data(), slot_of_id_.data()}, stream);
@@ -169,6 +213,9 @@ class DeviceBoxMoves {
   core::DeviceBuffer<ScalarAndTensor> parts_;  ///< pressure_parts' sums
   core::PinnedHostArray<double> host_parts_;
   bool queued_virial_ = false;
+  core::DeviceBuffer<ScalarAndTensor> slots_;  ///< 2 K^c and C per pressure slot, then moved 2 K^c
+  core::PinnedHostArray<double> host_slots_;
+  int copied_slots_ = 0;
   DeviceVec3Array kept_position_, kept_force_;
   core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;
   std::optional<core::Box> kept_box_;

@@ -34,8 +34,8 @@ void gather_in_place(core::DeviceBuffer<T>& a, core::DeviceBuffer<T>& scratch,
   const int n = static_cast<int>(a.size());
   scratch.resize(a.size());
   if (n == 0) return;
-  gather_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(n, order, a.data(),
-                                                                    scratch.data());
+  gather_kernel<T>
+      <<<(n + kBlock - 1) / kBlock, kBlock, 0, stream>>>(n, order, a.data(), scratch.data());
   NOVAMD_CUDA_CHECK_LAUNCH();
   std::swap(a, scratch);
 }

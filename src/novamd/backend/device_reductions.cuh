@@ -16,6 +16,7 @@
 #include "novamd/backend/particle_terms.hpp"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/tensor.hpp"
+#include "novamd/integrate/step_operations.hpp"
 #include "novamd/parallel/process_grid.hpp"
 
 namespace novamd::backend {
@@ -50,6 +51,9 @@ class DeviceReductions {
     queued_.resize(2 * kMaxRanges);
     sums_.reserve(n);
     host_.resize(kHostEntries + term_sums_.size());
+    pressure_slots_.resize(integrate::kPressureSlots * kSlotEntries + 1);
+    pressure_host_.resize((integrate::kPressureSlots * kSlotEntries + 1) *
+                          ScalarAndTensor::kEntries);
   }
   /// Room for the running energy sums of `terms` force terms.
   void reserve_terms(std::size_t terms) {
@@ -58,7 +62,7 @@ class DeviceReductions {
   }
   std::size_t bytes() const {
     return scratch_.bytes() + scalar_.bytes() + queued_.bytes() + flags_.bytes() +
-           results_.bytes() + first_flag_.bytes() + term_sums_.bytes();
+           results_.bytes() + first_flag_.bytes() + term_sums_.bytes() + pressure_slots_.bytes();
   }
 
   /// Queues the sums of `energy` over `ranges` (at most kMaxRanges) into the running sum of
@@ -131,6 +135,52 @@ class DeviceReductions {
     return out;
   }
 
+  /// Queues the kinetic sums of `in` and the energy and virial shares of `particles` over
+  /// `ranges` into pressure slot `slot` (< integrate::kPressureSlots; a barostat's sample); no
+  /// wait.
+  void queue_pressure_slot(const KineticInput& in, const DeviceParticles& particles,
+                           const std::vector<parallel::IndexRange>& ranges, int slot,
+                           cudaStream_t stream) {
+    ScalarAndTensor* to = pressure_slots_.data() + static_cast<std::size_t>(slot) * kSlotEntries;
+    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(ScalarAndTensor) * kSlotEntries, stream));
+    if (in.count > 0)
+      sums_.sum_shares(TwiceKineticShares{in.mass_energy, in.type, in.velocity}, to, in.count,
+                       stream);
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+      if (ranges[r].size() == 0) continue;
+      EnergyAndVirialShares shares{particles.energy.data(), {}, ranges[r].begin};
+      for (int k = 0; k < core::kTensorComponents; ++k)
+        shares.virial[k] = particles.virial[k].data();
+      sums_.sum_shares(shares, to + 1 + r, ranges[r].size(), stream);
+    }
+  }
+  /// Queues the kinetic sums of `in` into the slot after the pressure slots (the kinetic tensor
+  /// a move scales); no wait.
+  void queue_moved_kinetic(const KineticInput& in, cudaStream_t stream) {
+    ScalarAndTensor* to = pressure_slots_.data() + integrate::kPressureSlots * kSlotEntries;
+    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(ScalarAndTensor), stream));
+    if (in.count > 0)
+      sums_.sum_shares(TwiceKineticShares{in.mass_energy, in.type, in.velocity}, to, in.count,
+                       stream);
+  }
+  /// Pressure slots [0, count) and the moved kinetic sums, each slot's 2 K and 2 K_ab, then its
+  /// ranges' U and W_ab (kSlotEntries ScalarAndTensor a slot, the moved one last), read after
+  /// one wait (anything else queued before is complete too).
+  std::vector<ScalarAndTensor> read_pressure_slots(int count, cudaStream_t stream) {
+    const std::size_t entries = static_cast<std::size_t>(count) * kSlotEntries;
+    constexpr int kDoubles = ScalarAndTensor::kEntries;
+    pressure_host_.queue_copy_from(reinterpret_cast<const double*>(pressure_slots_.data()),
+                                   entries * kDoubles, 0, stream);
+    pressure_host_.queue_copy_from(
+        reinterpret_cast<const double*>(pressure_slots_.data() +
+                                        integrate::kPressureSlots * kSlotEntries),
+        kDoubles, entries * kDoubles, stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<ScalarAndTensor> out(entries + 1);
+    for (std::size_t e = 0; e < out.size(); ++e)
+      for (int k = 0; k < kDoubles; ++k) out[e].v[k] = pressure_host_[e * kDoubles + k];
+    return out;
+  }
   /// Queues the sum of `energy` over `ranges` (at most kMaxRanges) into slot `slot` (0 or 1)
   /// of the energies read by queued_energies; no wait.
   void queue_energy(const double* energy, const std::vector<parallel::IndexRange>& ranges, int slot,
@@ -165,6 +215,8 @@ class DeviceReductions {
   /// Energy ranges a rank may have (parallel::Domain::energy_ranges: its targets, and with each
   /// pair once the sources before and after them).
   static constexpr std::size_t kMaxRanges = 3;
+  /// Entries a pressure slot takes: the kinetic sums, then one per energy range.
+  static constexpr std::size_t kSlotEntries = 1 + kMaxRanges;
 
  private:
   /// The host copy's entries before the terms' sums: the kinetic sums and a range's shares each.
@@ -191,6 +243,8 @@ class DeviceReductions {
   core::DeviceBuffer<ScalarAndTensor> results_;  ///< the kinetic sums, then each range's shares
   core::DeviceBuffer<double> term_sums_;         ///< kMaxRanges per force term
   core::PinnedHostArray<double> host_;           ///< results_ and term_sums_, copied back
+  core::DeviceBuffer<ScalarAndTensor> pressure_slots_;  ///< queue_pressure_slot's, then moved K
+  core::PinnedHostArray<double> pressure_host_;
   core::DeviceBuffer<std::int32_t> flags_, first_flag_;
   core::MappedHostValue<double> host_value_;
 };

@@ -142,9 +142,9 @@ class Barostat {
 ///
 /// The pressure a move takes is the mean over the interval before it: the pressure after every
 /// sample_spacing()-th step counted back from the step before the move (at most kPressureSlots
-/// of them), queued through StepOperations::queue_pressure_parts and read at the move together
-/// with the kinetic tensor the move scales (both backends read each sample on the host when it
-/// is queued today: a wait per sample on the GPU). The
+/// of them), queued where the particles are (StepOperations::queue_pressure_parts; on the GPU
+/// without a wait) and read at the move together with the kinetic tensor the move scales (one
+/// wait). The
 /// instantaneous pressure of a liquid fluctuates quickly (in water by some 500 bar within tens
 /// of femtoseconds); one sample per move passes that fluctuation into the Euler step as noise of
 /// its own, (beta_T dt / tau_p)^2 var(P) a move, which the equation's noise term does not allow
