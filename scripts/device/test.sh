@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|barostat-quick|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -53,6 +53,9 @@
 # moved by their centres), up to 2 ns after 50 ps each or WATER_SECONDS (270) of wall time, one
 # after the other; each density against OpenMM's Monte Carlo run kept in
 # tests/data/water-npt/cuda-2ns (water_density_molecular.txt).
+# water-pressure-nvt: the same water at constant volume (1 g/cm^3), 1 ns after 20 ps each, under
+# Langevin (BAOAB, 1/ps) at 2 fs and Nose-Hoover chains (tau 0.1 ps) at 2 and 1 fs: the mean
+# pressure and temperature each integrator samples at one density (water_pressure_nvt.txt).
 # barostat-quick: the LJ liquid and the 24,000-atom water (flexible and rigid) with no barostat,
 # c_rescale at its default interval and Monte Carlo every 25, three rounds (barostat_quick.txt).
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
@@ -170,7 +173,7 @@ else
   targets=()
   case $what in
     pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
-    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular | barostat-quick)
+    pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular | water-pressure-nvt | barostat-quick)
       targets=(--target novamd) ;;
   esac
   if ! cmake --build $build -j "$(nproc)" "${targets[@]}" >> "$OUT/build.log" 2>&1; then
@@ -435,6 +438,40 @@ if [[ $what == water-density-molecular ]]; then
       --against "$work/openmm_samples.dat" > "$work/$kind.txt" || status=1
     sed "s/^/NovaMD $kind: /" "$work/$kind.txt" | tee -a "$summary" "$OUT/water_density_molecular.txt"
     xz -T0 -c "$work/$kind/$kind.csv" > "$OUT/novamd_$kind.csv.xz"
+  done
+fi
+if [[ $what == water-pressure-nvt ]]; then
+  # A barostat holds the mean pressure at its target; where an integrator's time step shifts the
+  # pressure it samples at one density, the density it finds shifts with it (by beta_T dP).
+  work=$(mktemp -d)
+  root=$PWD
+  declare -A nvt_integrator=(
+    [langevin_2fs]="{type: langevin, timestep: 2.0, temperature: 300.0, friction: 0.001}"
+    [nose_hoover_2fs]="{type: nose_hoover, timestep: 2.0, temperature: 300.0, tau: 100}"
+    [nose_hoover_1fs]="{type: nose_hoover, timestep: 1.0, temperature: 300.0, tau: 100}")
+  declare -A nvt_steps=([langevin_2fs]=510000 [nose_hoover_2fs]=510000 [nose_hoover_1fs]=1020000)
+  for kind in langevin_2fs nose_hoover_2fs nose_hoover_1fs; do
+    mkdir -p "$work/$kind"
+    (cd "$work/$kind" && cp "$root/examples/water/water.data" . &&
+      "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
+        --precision mixed --steps "${nvt_steps[$kind]}" --set output.trajectory=[] \
+        --set "integrator=${nvt_integrator[$kind]}" \
+        --set "output.thermo={every: 25, file: nvt.csv, columns: []}" \
+        --set output.console.every=100000 > ../$kind.log 2>&1) || status=1
+    grep -E "Done" "$work/$kind.log" | sed "s/^/NovaMD $kind water: /" | tee -a "$summary"
+    python3 - "$work/$kind/nvt.csv" "$kind" <<'PY' | tee -a "$summary" "$OUT/water_pressure_nvt.txt"
+import sys
+import numpy as np
+rows = [l for l in open(sys.argv[1]) if not l.startswith("#")]
+names = rows[0].strip().split(",")
+data = np.array([[float(x) for x in l.split(",")] for l in rows[1:]])
+data = data[data[:, names.index("time")] >= 20000.0]  # after 20 ps (fs)
+for column in ("temperature", "pressure"):
+    blocks = np.array_split(data[:, names.index(column)], 20)
+    means = np.array([b.mean() for b in blocks])
+    print(f"{sys.argv[2]}: {column} {means.mean():.3f} +- {means.std(ddof=1) / np.sqrt(20):.3f} "
+          f"(20 blocks of {len(blocks[0])} samples)")
+PY
   done
 fi
 if [[ $what == barostat-quick ]]; then

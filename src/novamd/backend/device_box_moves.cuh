@@ -6,6 +6,7 @@
 /// velocities likewise, the molecular pressure's parts (molecule_pressure.hpp), and the
 /// configuration kept before a trial move.
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/backend/molecule_pressure.hpp"
+#include "novamd/backend/segment_sums.cuh"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/topology.hpp"
 #include "novamd/integrate/molecule_scaling.hpp"
@@ -37,8 +39,9 @@ class DeviceBoxMoves {
     sums_.reserve_shares<MoleculePressureShares>(rows.count());
     parts_.resize(2);
     host_parts_.resize(2 * ScalarAndTensor::kEntries);
-    slots_.resize(2 * (integrate::kPressureSlots + 1));
-    host_slots_.resize(2 * (integrate::kPressureSlots + 1) * ScalarAndTensor::kEntries);
+    slot_capacity_ = static_cast<std::size_t>(SegmentGrid::blocks_for(rows.count()));
+    slot_partials_.resize((integrate::kPressureSlots + 1) * slot_capacity_);
+    host_slots_.resize(slot_partials_.size());
   }
   /// Whether moves scale molecules by their centres.
   bool scales_molecules() const { return molecules_ > 0; }
@@ -114,40 +117,34 @@ class DeviceBoxMoves {
   }
 
   /// Queues the molecules' 2 K^c and C into pressure slot `slot` (< integrate::kPressureSlots),
-  /// or 2 K^c alone into the slot after them (`slot` = kPressureSlots: the moved kinetic tensor);
-  /// no wait.
+  /// or into the slot after them (`slot` = kPressureSlots: the moved kinetic tensor); one launch
+  /// after locating the molecules' members, no wait.
   void queue_pressure_slot(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
                            int slot, cudaStream_t stream) {
     locate(p, n, stream);
-    MoleculePressureShares shares = shares_of(p, box, mvv_to_energy);
-    ScalarAndTensor* to = slots_.data() + 2 * static_cast<std::size_t>(slot);
-    sums_.sum_shares(shares, to, static_cast<std::size_t>(molecules_), stream);
-    if (slot == integrate::kPressureSlots) return;
-    shares.part = MoleculePressurePart::InternalVirial;
-    sums_.sum_shares(shares, to + 1, static_cast<std::size_t>(molecules_), stream);
+    const SegmentGrid grid =
+        SegmentGrid::of(std::array<std::size_t, 1>{static_cast<std::size_t>(molecules_)});
+    slot_grids_[static_cast<std::size_t>(slot)] = grid;
+    queue_segment_partials<MoleculePressureShares::Parts, AddMoleculePressureParts>(
+        MoleculePartsOfSegment{shares_of(p, box, mvv_to_energy)}, grid,
+        slot_partials_.data() + slot * slot_capacity_, stream);
   }
   /// Queues the copy of slots [0, count) and the moved slot to the host; read them with
   /// slot_parts after a wait.
   void queue_slot_copy(int count, cudaStream_t stream) {
-    constexpr int kDoubles = ScalarAndTensor::kEntries;
-    const std::size_t entries = 2 * static_cast<std::size_t>(count);
-    host_slots_.queue_copy_from(reinterpret_cast<const double*>(slots_.data()), entries * kDoubles,
-                                0, stream);
-    host_slots_.queue_copy_from(
-        reinterpret_cast<const double*>(slots_.data() + 2 * integrate::kPressureSlots), kDoubles,
-        entries * kDoubles, stream);
+    const std::size_t moved = integrate::kPressureSlots * slot_capacity_;
+    host_slots_.queue_copy_from(slot_partials_.data(),
+                                static_cast<std::size_t>(count) * slot_capacity_, 0, stream);
+    host_slots_.queue_copy_from(slot_partials_.data() + moved, slot_capacity_, moved, stream);
     copied_slots_ = count;
   }
-  /// Slot `slot`'s 2 K^c and C as copied (`slot` = the count copied: the moved slot's 2 K^c).
+  /// Slot `slot`'s 2 K^c and C as copied (`slot` = the count copied: the moved slot's).
   PressureParts slot_parts(int slot) const {
-    constexpr int kDoubles = ScalarAndTensor::kEntries;
-    PressureParts out;
-    const std::size_t at = 2 * static_cast<std::size_t>(slot) * kDoubles;
-    for (int k = 0; k < kDoubles; ++k) {
-      out.twice_kinetic.v[k] = host_slots_[at + k];
-      if (slot < copied_slots_) out.internal_virial.v[k] = host_slots_[at + kDoubles + k];
-    }
-    return out;
+    const int region = slot < copied_slots_ ? slot : integrate::kPressureSlots;
+    const SegmentGrid& grid = slot_grids_[static_cast<std::size_t>(region)];
+    const auto sum = segment_sum<MoleculePressureShares::Parts, AddMoleculePressureParts>(
+        host_slots_.data() + region * slot_capacity_, grid, 0);
+    return {sum.twice_kinetic, sum.internal_virial};
   }
 
   /// Keeps the positions, image counts and forces of `p`, and `box`.
@@ -173,7 +170,7 @@ class DeviceBoxMoves {
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
            centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() + parts_.bytes() +
-           slots_.bytes() +
+           slot_partials_.bytes() +
            3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
   }
 
@@ -213,8 +210,12 @@ class DeviceBoxMoves {
   core::DeviceBuffer<ScalarAndTensor> parts_;  ///< pressure_parts' sums
   core::PinnedHostArray<double> host_parts_;
   bool queued_virial_ = false;
-  core::DeviceBuffer<ScalarAndTensor> slots_;  ///< 2 K^c and C per pressure slot, then moved 2 K^c
-  core::PinnedHostArray<double> host_slots_;
+  /// Per pressure slot (then the moved one), slot_capacity_ blocks' partial sums of 2 K^c and
+  /// C, and the grid each was queued with.
+  core::DeviceBuffer<MoleculePressureShares::Parts> slot_partials_;
+  core::PinnedHostArray<MoleculePressureShares::Parts> host_slots_;
+  std::array<SegmentGrid, integrate::kPressureSlots + 1> slot_grids_{};
+  std::size_t slot_capacity_ = 0;
   int copied_slots_ = 0;
   DeviceVec3Array kept_position_, kept_force_;
   core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;

@@ -8,12 +8,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "novamd/backend/device_particles.cuh"
 #include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/backend/particle_terms.hpp"
+#include "novamd/backend/segment_sums.cuh"
 #include "novamd/core/device_buffer.cuh"
 #include "novamd/core/tensor.hpp"
 #include "novamd/integrate/step_operations.hpp"
@@ -39,6 +41,17 @@ struct LocalObservables {
   std::vector<double> term_energy;
 };
 
+/// A barostat's pressure sample (DeviceReductions::queue_pressure_slot) as one segment sum:
+/// segment 0 the kinetic sums, segment 1 + r energy range r's energy and virial shares.
+struct PressureSlotShares {
+  static constexpr std::size_t kRanges = 3;  ///< DeviceReductions::kMaxRanges
+  TwiceKineticShares kinetic;
+  EnergyAndVirialShares range[kRanges];
+  NOVAMD_HD ScalarAndTensor operator()(int segment, int i) const {
+    return segment == 0 ? kinetic(i) : range[segment - 1](i);
+  }
+};
+
 class DeviceReductions {
  public:
   /// Room for sums over up to n particles.
@@ -51,9 +64,10 @@ class DeviceReductions {
     queued_.resize(2 * kMaxRanges);
     sums_.reserve(n);
     host_.resize(kHostEntries + term_sums_.size());
-    pressure_slots_.resize(integrate::kPressureSlots * kSlotEntries + 1);
-    pressure_host_.resize((integrate::kPressureSlots * kSlotEntries + 1) *
-                          ScalarAndTensor::kEntries);
+    slot_capacity_ =
+        static_cast<std::size_t>(SegmentGrid::kMaxSegments * SegmentGrid::blocks_for(n));
+    pressure_partials_.resize((integrate::kPressureSlots + 1) * slot_capacity_);
+    pressure_host_.resize(pressure_partials_.size());
   }
   /// Room for the running energy sums of `terms` force terms.
   void reserve_terms(std::size_t terms) {
@@ -62,7 +76,7 @@ class DeviceReductions {
   }
   std::size_t bytes() const {
     return scratch_.bytes() + scalar_.bytes() + queued_.bytes() + flags_.bytes() +
-           results_.bytes() + first_flag_.bytes() + term_sums_.bytes() + pressure_slots_.bytes();
+           results_.bytes() + first_flag_.bytes() + term_sums_.bytes() + pressure_partials_.bytes();
   }
 
   /// Queues the sums of `energy` over `ranges` (at most kMaxRanges) into the running sum of
@@ -136,49 +150,46 @@ class DeviceReductions {
   }
 
   /// Queues the kinetic sums of `in` and the energy and virial shares of `particles` over
-  /// `ranges` into pressure slot `slot` (< integrate::kPressureSlots; a barostat's sample); no
-  /// wait.
+  /// `ranges` into pressure slot `slot` (< integrate::kPressureSlots; a barostat's sample): one
+  /// launch, no wait.
   void queue_pressure_slot(const KineticInput& in, const DeviceParticles& particles,
                            const std::vector<parallel::IndexRange>& ranges, int slot,
                            cudaStream_t stream) {
-    ScalarAndTensor* to = pressure_slots_.data() + static_cast<std::size_t>(slot) * kSlotEntries;
-    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(ScalarAndTensor) * kSlotEntries, stream));
-    if (in.count > 0)
-      sums_.sum_shares(TwiceKineticShares{in.mass_energy, in.type, in.velocity}, to, in.count,
-                       stream);
+    PressureSlotShares shares{TwiceKineticShares{in.mass_energy, in.type, in.velocity}, {}};
+    std::vector<std::size_t> counts{in.count};
     for (std::size_t r = 0; r < ranges.size(); ++r) {
-      if (ranges[r].size() == 0) continue;
-      EnergyAndVirialShares shares{particles.energy.data(), {}, ranges[r].begin};
+      shares.range[r] = EnergyAndVirialShares{particles.energy.data(), {}, ranges[r].begin};
       for (int k = 0; k < core::kTensorComponents; ++k)
-        shares.virial[k] = particles.virial[k].data();
-      sums_.sum_shares(shares, to + 1 + r, ranges[r].size(), stream);
+        shares.range[r].virial[k] = particles.virial[k].data();
+      counts.push_back(ranges[r].size());
     }
+    queue_slot(slot, shares, counts, stream);
   }
   /// Queues the kinetic sums of `in` into the slot after the pressure slots (the kinetic tensor
   /// a move scales); no wait.
   void queue_moved_kinetic(const KineticInput& in, cudaStream_t stream) {
-    ScalarAndTensor* to = pressure_slots_.data() + integrate::kPressureSlots * kSlotEntries;
-    NOVAMD_CUDA_CHECK(cudaMemsetAsync(to, 0, sizeof(ScalarAndTensor), stream));
-    if (in.count > 0)
-      sums_.sum_shares(TwiceKineticShares{in.mass_energy, in.type, in.velocity}, to, in.count,
-                       stream);
+    const PressureSlotShares shares{TwiceKineticShares{in.mass_energy, in.type, in.velocity}, {}};
+    queue_slot(integrate::kPressureSlots, shares, std::vector<std::size_t>{in.count}, stream);
   }
   /// Pressure slots [0, count) and the moved kinetic sums, each slot's 2 K and 2 K_ab, then its
-  /// ranges' U and W_ab (kSlotEntries ScalarAndTensor a slot, the moved one last), read after
-  /// one wait (anything else queued before is complete too).
+  /// ranges' U and W_ab (kSlotEntries ScalarAndTensor a slot, zero past its ranges; the moved
+  /// one last), read after one wait (anything else queued before is complete too).
   std::vector<ScalarAndTensor> read_pressure_slots(int count, cudaStream_t stream) {
-    const std::size_t entries = static_cast<std::size_t>(count) * kSlotEntries;
-    constexpr int kDoubles = ScalarAndTensor::kEntries;
-    pressure_host_.queue_copy_from(reinterpret_cast<const double*>(pressure_slots_.data()),
-                                   entries * kDoubles, 0, stream);
-    pressure_host_.queue_copy_from(
-        reinterpret_cast<const double*>(pressure_slots_.data() +
-                                        integrate::kPressureSlots * kSlotEntries),
-        kDoubles, entries * kDoubles, stream);
+    const std::size_t n = static_cast<std::size_t>(count);
+    pressure_host_.queue_copy_from(pressure_partials_.data(), n * slot_capacity_, 0, stream);
+    pressure_host_.queue_copy_from(pressure_partials_.data() + moved_region(), slot_capacity_,
+                                   moved_region(), stream);
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<ScalarAndTensor> out(entries + 1);
-    for (std::size_t e = 0; e < out.size(); ++e)
-      for (int k = 0; k < kDoubles; ++k) out[e].v[k] = pressure_host_[e * kDoubles + k];
+    std::vector<ScalarAndTensor> out((n + 1) * kSlotEntries);
+    for (std::size_t k = 0; k <= n; ++k) {
+      const int slot = k < n ? static_cast<int>(k) : integrate::kPressureSlots;
+      const SegmentGrid& grid = slot_grids_[static_cast<std::size_t>(slot)];
+      const ScalarAndTensor* partials = pressure_host_.data() + slot * slot_capacity_;
+      for (int s = 0; s < grid.segments; ++s)
+        out[k * kSlotEntries + static_cast<std::size_t>(s)] =
+            segment_sum<ScalarAndTensor, AddScalarAndTensor>(partials, grid, s);
+    }
+    out.resize(n * kSlotEntries + 1);  // the moved slot: its kinetic sums alone
     return out;
   }
   /// Queues the sum of `energy` over `ranges` (at most kMaxRanges) into slot `slot` (0 or 1)
@@ -231,6 +242,23 @@ class DeviceReductions {
         sums_.sum(values + ranges[r].begin, to + r, ranges[r].size(), stream);
   }
 
+  static_assert(PressureSlotShares::kRanges == kMaxRanges);
+  static_assert(1 + kMaxRanges <= SegmentGrid::kMaxSegments);
+
+  std::size_t moved_region() const { return integrate::kPressureSlots * slot_capacity_; }
+  /// Queues the partial sums of `shares` over segments of `counts` into slot `slot`'s region.
+  template <class Counts>
+  void queue_slot(int slot, const PressureSlotShares& shares, const Counts& counts,
+                  cudaStream_t stream) {
+    const SegmentGrid grid = SegmentGrid::of(counts);
+    if (static_cast<std::size_t>(grid.blocks()) > slot_capacity_)
+      throw std::logic_error(
+          "DeviceReductions: a pressure sample over more particles than reserved");
+    slot_grids_[static_cast<std::size_t>(slot)] = grid;
+    queue_segment_partials<ScalarAndTensor, AddScalarAndTensor>(
+        shares, grid, pressure_partials_.data() + slot * slot_capacity_, stream);
+  }
+
   void queue_twice_kinetic(const KineticInput& in, cudaStream_t stream) {
     for_each_particle(static_cast<int>(in.count),
                       TwiceKineticEnergy{in.mass_energy, in.type, in.velocity, scratch_.data()},
@@ -243,8 +271,12 @@ class DeviceReductions {
   core::DeviceBuffer<ScalarAndTensor> results_;  ///< the kinetic sums, then each range's shares
   core::DeviceBuffer<double> term_sums_;         ///< kMaxRanges per force term
   core::PinnedHostArray<double> host_;           ///< results_ and term_sums_, copied back
-  core::DeviceBuffer<ScalarAndTensor> pressure_slots_;  ///< queue_pressure_slot's, then moved K
-  core::PinnedHostArray<double> pressure_host_;
+  /// Per pressure slot (then the moved kinetic sums), slot_capacity_ blocks' partial sums, and
+  /// the grid each was queued with.
+  core::DeviceBuffer<ScalarAndTensor> pressure_partials_;
+  core::PinnedHostArray<ScalarAndTensor> pressure_host_;
+  std::array<SegmentGrid, integrate::kPressureSlots + 1> slot_grids_{};
+  std::size_t slot_capacity_ = 0;
   core::DeviceBuffer<std::int32_t> flags_, first_flag_;
   core::MappedHostValue<double> host_value_;
 };

@@ -87,4 +87,21 @@ struct MoleculePressureShares {
   }
 };
 
+/// Both parts summed componentwise (a reduction over molecules of both at once).
+struct AddMoleculePressureParts {
+  NOVAMD_HD MoleculePressureShares::Parts operator()(const MoleculePressureShares::Parts& a,
+                                                     const MoleculePressureShares::Parts& b) const {
+    const AddScalarAndTensor add;
+    return {add(a.twice_kinetic, b.twice_kinetic), add(a.internal_virial, b.internal_virial)};
+  }
+};
+
+/// Molecule m's parts as the one segment of a segment sum (segment_sums.cuh).
+struct MoleculePartsOfSegment {
+  MoleculePressureShares shares;
+  NOVAMD_HD MoleculePressureShares::Parts operator()(int /*segment*/, int m) const {
+    return shares.parts(m);
+  }
+};
+
 }  // namespace novamd::backend

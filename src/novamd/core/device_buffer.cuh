@@ -128,6 +128,7 @@ class PinnedHostArray {
   }
   std::size_t size() const { return size_; }
   T* data() { return host_; }
+  const T* data() const { return host_; }
   const T& operator[](std::size_t i) const { return host_[i]; }
   /// Queues the copy of `count` elements from `from` (device memory) to element `at` on;
   /// read them after synchronizing with `stream`.
