@@ -39,7 +39,8 @@ class DeviceBoxMoves {
     sums_.reserve_shares<MoleculePressureShares>(rows.count());
     parts_.resize(2);
     host_parts_.resize(2 * ScalarAndTensor::kEntries);
-    slot_capacity_ = static_cast<std::size_t>(SegmentGrid::blocks_for(rows.count()));
+    slot_capacity_ =
+        static_cast<std::size_t>(SegmentGrid::blocks_for(rows.count(), SegmentGrid::kThreads));
     slot_partials_.resize((integrate::kPressureSlots + 1) * slot_capacity_);
     host_slots_.resize(slot_partials_.size());
   }

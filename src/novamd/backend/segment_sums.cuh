@@ -22,27 +22,30 @@ namespace novamd::backend {
 struct SegmentGrid {
   static constexpr int kMaxSegments = 4;
   static constexpr int kThreads = 256;
-  static constexpr int kItemsPerBlock = 8 * kThreads;  ///< a block's items where the blocks suffice
-  static constexpr int kMaxBlocks = 256;               ///< a segment's blocks at most
+  /// A block's items where the blocks suffice: two a thread for light items (a particle's
+  /// shares), one for heavy ones (a molecule's).
+  static constexpr int kItemsPerBlock = 2 * kThreads;
+  static constexpr int kMaxBlocks = 256;  ///< a segment's blocks at most
 
   int segments = 0;
   int count[kMaxSegments] = {};
   int per_block[kMaxSegments] = {};
   int first_block[kMaxSegments + 1] = {};
 
-  /// The blocks a segment of `count` items takes.
-  static int blocks_for(std::size_t count) {
-    const std::size_t blocks = (count + kItemsPerBlock - 1) / kItemsPerBlock;
+  /// The blocks a segment of `count` items takes, `items_per_block` a block where they suffice.
+  static int blocks_for(std::size_t count, int items_per_block = kItemsPerBlock) {
+    const auto per = static_cast<std::size_t>(items_per_block);
+    const std::size_t blocks = (count + per - 1) / per;
     return static_cast<int>(std::min<std::size_t>(blocks, kMaxBlocks));
   }
   /// The grid of segments of the given sizes (at most kMaxSegments).
   template <class Counts>
-  static SegmentGrid of(const Counts& counts) {
+  static SegmentGrid of(const Counts& counts, int items_per_block = kItemsPerBlock) {
     SegmentGrid grid;
     for (const std::size_t c : counts) {
       if (grid.segments == kMaxSegments) throw std::logic_error("SegmentGrid: too many segments");
       const int s = grid.segments++;
-      const int blocks = blocks_for(c);
+      const int blocks = blocks_for(c, items_per_block);
       grid.count[s] = static_cast<int>(c);
       grid.per_block[s] = blocks > 0 ? static_cast<int>((c + blocks - 1) / blocks) : 0;
       grid.first_block[s + 1] = grid.first_block[s] + blocks;
