@@ -52,8 +52,9 @@
 # run_npt.py) side by side on the GPU (water_density.txt, the samples).
 # water-density-molecular: the same water under stochastic cell rescaling and MTTK (their waters
 # moved by their centres), up to 2 ns after 50 ps each or WATER_SECONDS (270) of wall time, one
-# after the other; each density against OpenMM's Monte Carlo run kept in
-# tests/data/water-npt/cuda-2ns (water_density_molecular.txt).
+# after the other, at TIMESTEP fs (2.0); each density against OpenMM's Monte Carlo run kept in
+# tests/data/water-npt/cuda-2ns (water_density_molecular.txt). KINDS=mttk TIMESTEP=1.0: MTTK's
+# density without most of Nose-Hoover's time-step error in the pressure (docs/validation.md).
 # water-pressure-nvt: the same water at constant volume (1 g/cm^3), 1 ns after 20 ps each, under
 # Langevin (BAOAB, 1/ps) at 2 fs and Nose-Hoover chains (tau 0.1 ps) at 2 and 1 fs: the mean
 # pressure and temperature each integrator samples at one density (water_pressure_nvt.txt).
@@ -426,9 +427,11 @@ if [[ $what == water-density-molecular ]]; then
   work=$(mktemp -d)
   root=$PWD
   xz -dc tests/data/water-npt/cuda-2ns/samples.dat.xz > "$work/openmm_samples.dat"
+  dt=${TIMESTEP:-2.0}  # fs; 2.05 ns of steps at any step
+  steps=$(python3 -c "print(round(2050000 / $dt))")
   declare -A npt_integrator=(
-    [c_rescale]="{type: langevin, timestep: 2.0, temperature: 300.0, friction: 0.001}"
-    [mttk]="{type: nose_hoover, timestep: 2.0, temperature: 300.0, tau: 100}")
+    [c_rescale]="{type: langevin, timestep: $dt, temperature: 300.0, friction: 0.001}"
+    [mttk]="{type: nose_hoover, timestep: $dt, temperature: 300.0, tau: 100}")
   declare -A npt_barostat=(
     [c_rescale]="{type: c_rescale, pressure: 1 bar, period: 2000}"
     [mttk]="{type: mttk, pressure: 1 bar, period: 1000}")
@@ -437,7 +440,7 @@ if [[ $what == water-density-molecular ]]; then
     (cd "$work/$kind" && cp "$root/examples/water/water.data" . &&
       timeout -s TERM "${WATER_SECONDS:-270}" \
         "$root/$build/novamd" run "$root/examples/water/water_rigid.yaml" --backend cuda \
-        --precision mixed --steps 1025000 --set output.trajectory=[] \
+        --precision mixed --steps "$steps" --set output.trajectory=[] \
         --set "integrator=${npt_integrator[$kind]}" --set "barostat=${npt_barostat[$kind]}" \
         --set "output.thermo={every: 25, file: $kind.csv, columns: [volume, mass_density]}" \
         --set output.console.every=100000 > ../$kind.log 2>&1)
