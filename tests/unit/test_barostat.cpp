@@ -95,7 +95,8 @@ TEST(BarostatConfig, PressuresTakeUnitsInRealUnits) {
 }
 
 // MTTK is the Nose-Hoover scheme at constant pressure: it needs integrator.type nose_hoover and
-// a period; it moves every step (no `every`), isotropic or anisotropic.
+// a period; its outer operators act every step unless `every` says otherwise; isotropic or
+// anisotropic.
 TEST(BarostatConfig, MttkTakesNoseHooverAndItsKeys) {
   const std::string nose_hoover =
       "{type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}";
@@ -109,7 +110,14 @@ TEST(BarostatConfig, MttkTakesNoseHooverAndItsKeys) {
   EXPECT_EQ(config.barostat.coupling, PressureCoupling::Anisotropic);
   EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0, period: 5.0}")), "nose_hoover");
   EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0}", false, nose_hoover)), "period");
-  EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0, period: 5.0, every: 5}", false,
+  EXPECT_EQ(config.barostat.every, 1);
+  EXPECT_EQ(novamd::io::parse_config(config_with("{type: mttk, pressure: 2.0, period: 5.0, every: "
+                                                 "10}",
+                                                 false, nose_hoover),
+                                     "mttk.yaml")
+                .barostat.every,
+            10);
+  EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0, period: 5.0, every: 0}", false,
                                      nose_hoover)),
              "every");
   EXPECT_HAS(input_error(config_with("{type: mttk, pressure: 2.0, period: 5.0, coupling: "

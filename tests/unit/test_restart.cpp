@@ -35,13 +35,15 @@ TEST(CpuRestart, MonteCarloBarostatContinuesBitwise) {
       novamd::test::rigid_water_npt_restart_config("semi_isotropic"), "cpu", "double", 10);
 }
 
-// MTTK: both chains, the strain rates and the tensors carried between steps continue, and the box.
+// MTTK: both chains, the strain rates and the tensors carried between steps continue, and the box;
+// with blocks of 4 steps (`every`) from a checkpoint inside a block (step 50) too.
 TEST(CpuRestart, MttkContinuesBitwise) {
-  for (const char* coupling : {"isotropic", "anisotropic"})
+  for (const char* barostat :
+       {"coupling: isotropic", "coupling: anisotropic", "coupling: isotropic, every: 4"})
     novamd::test::expect_bitwise_restart_of_config(
         novamd::test::restart_config("{type: nose_hoover, timestep: 0.005, temperature: 1.2, "
                                      "tau: 0.2}") +
-            "barostat: {type: mttk, pressure: 1.0, period: 0.5, coupling: " + coupling + "}\n",
+            "barostat: {type: mttk, pressure: 1.0, period: 0.5, " + barostat + "}\n",
         "cpu", "double", 50);
 }
 

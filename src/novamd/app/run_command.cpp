@@ -156,8 +156,9 @@ std::string describe_barostat(const io::Config& config) {
                              ? "semi-isotropic"
                              : "isotropic";
   if (b.type == "mttk")
-    return fmt::format("mttk ({}), P = {:.6g} {}, period {} {}, with the Nose-Hoover chains",
-                       coupling, b.pressure * u.pressure_scale, u.pressure, b.period, u.time);
+    return fmt::format("mttk ({}), P = {:.6g} {}, period {} {}, with the Nose-Hoover chains{}",
+                       coupling, b.pressure * u.pressure_scale, u.pressure, b.period, u.time,
+                       b.every > 1 ? fmt::format(", in blocks of {} steps", b.every) : "");
   if (b.type == "monte_carlo")
     return fmt::format("{} ({}), P = {:.6g} {}, a volume move every {} steps{}", b.type, coupling,
                        b.pressure * u.pressure_scale, u.pressure, b.every,

@@ -56,7 +56,7 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
         if (barostat_ && barostat_->moves_at(step) &&
             barostat_->move_point() == MovePoint::BeforeForces)
           barostat_->move(ops, step);
-        ops.compute_forces(computes_virial_every_step() && energy == EnergyRequest::Skip
+        ops.compute_forces(computes_virial_at(step) && energy == EnergyRequest::Skip
                                ? EnergyRequest::Totals
                                : energy);
         break;

@@ -106,9 +106,9 @@ class Integrator {
   virtual void measure(StepOperations&, EnergyRequest, int /*index*/) {}
   /// The D stage over `dt` (the stage's share of the time step): the box and positions dilated.
   virtual void dilate(StepOperations&, double /*dt*/) {}
-  /// Whether every force evaluation computes the virial (a scheme that reads the pressure at
-  /// every step: MTTK).
-  virtual bool computes_virial_every_step() const { return false; }
+  /// Whether step `step`'s force evaluation computes the virial (a scheme that reads the
+  /// pressure after it: MTTK, at the end of each block of its `every` steps).
+  virtual bool computes_virial_at(std::int64_t /*step*/) const { return false; }
 
  private:
   /// The velocity condition after the drift at stage k: deferred where the next stage that

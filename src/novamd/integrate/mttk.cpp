@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "novamd/core/error.hpp"
@@ -25,6 +26,7 @@ MttkNoseHoover::MttkNoseHoover(double dt, double kT, double tau, int chain,
       kT_(kT),
       strain_mass_(static_cast<double>(scaled.count + 1) * kT * barostat.period * barostat.period),
       moving_(barostat.coupling == PressureCoupling::Isotropic ? 1 : 3),
+      every_(std::max<std::int64_t>(barostat.every, 1)),
       particle_chain_(chain, kT, tau, degrees_of_freedom()),
       barostat_chain_(chain, kT, barostat.period, moving_) {}
 
@@ -32,7 +34,10 @@ void MttkNoseHoover::start(StepOperations& ops) {
   measure(ops);
 }
 
-void MttkNoseHoover::thermostat(StepOperations& ops, std::int64_t, double dt, int index) {
+void MttkNoseHoover::thermostat(StepOperations& ops, std::int64_t step, double step_dt, int index) {
+  // The outer operators at a block's start (the step after a multiple of every_) and end.
+  if (index == 0 ? (step - 1) % every_ != 0 : step % every_ != 0) return;
+  const double dt = step_dt * static_cast<double>(every_);
   const double volume = ops.box().volume();
   if (index == 0) {  // C_w C_v Wdot S, from the tensors carried over
     thermostat_barostat(dt);

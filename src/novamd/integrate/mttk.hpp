@@ -26,6 +26,13 @@
 /// forces' virial is computed every step. Conserved: K + U + P0 V + sum_a W w_a^2 / 2
 /// (isotropic: 3 W w^2 / 2) + both chains' energies.
 ///
+/// With `every` = n > 1 the outer operators (C_w C_v Wdot S and their mirror) act only at the
+/// ends of each block of n steps, over n dt/2 each, and the steps inside are B D A D F B with
+/// the strain rates held: the multiple-time-step (RESPA) form of the same factorization
+/// (Tuckerman et al. 2006, section 4; GROMACS's nstpcouple and nsttcouple for MTTK). The
+/// kinetic and virial tensors are then read once a block, so the energy evaluation and the wait
+/// for them come every n steps; the conserved quantity holds at the blocks' ends.
+///
 /// Isotropic and anisotropic coupling. With held distances the barostat acts on the molecules'
 /// centres of mass, the equations above written for the centres (their positions, velocities,
 /// masses and total forces in place of the particles'): N counts molecules, D scales the
@@ -54,7 +61,7 @@ class MttkNoseHoover final : public Integrator {
   void start(StepOperations& ops) override;
   /// Both chains' energies, the barostat's kinetic energy and P0 V.
   double thermostat_energy(StepOperations& ops) override;
-  bool computes_virial_every_step() const override { return true; }
+  bool computes_virial_at(std::int64_t step) const override { return step % every_ == 0; }
 
   /// The particle chain, the barostat chain, w (3), then the kinetic and virial tensors carried
   /// from the last step's end (6 + 6), and with molecules the particles' K (1).
@@ -81,7 +88,8 @@ class MttkNoseHoover final : public Integrator {
   BarostatSettings barostat_;
   ScaledSystem scaled_;
   double kT_, strain_mass_;
-  int moving_;  ///< the barostat's degrees of freedom: 1 (isotropic) or 3 (anisotropic)
+  int moving_;          ///< the barostat's degrees of freedom: 1 (isotropic) or 3 (anisotropic)
+  std::int64_t every_;  ///< steps of a block: the outer operators act at its ends
   NoseHooverChainState particle_chain_, barostat_chain_;
   std::array<double, 3> strain_rate_{};  ///< w_a (isotropic: all three equal)
   /// Carried from the last step's end: the kinetic and virial tensors the pressure is made of

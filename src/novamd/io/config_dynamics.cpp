@@ -176,7 +176,7 @@ integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::U
   if (rescales)
     node.check_keys({"type", "pressure", "period", "compressibility", "coupling", "every"});
   else if (mttk)
-    node.check_keys({"type", "pressure", "period", "coupling"});
+    node.check_keys({"type", "pressure", "period", "coupling", "every"});
   else
     node.check_keys({"type", "pressure", "coupling", "every"});
   if (mttk && integrator.type != "nose_hoover")
@@ -196,8 +196,8 @@ integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::U
   if (mttk && settings.coupling == integrate::PressureCoupling::SemiIsotropic)
     node.fail("mttk with coupling semi_isotropic",
               "coupling isotropic or anisotropic (semi_isotropic: c_rescale or monte_carlo)");
-  settings.every =
-      mttk ? 1 : node.integer_or("every", 25, ValueRange::between(1, 1e9));  // OpenMM's
+  // mttk: every step (LAMMPS's fix npt); monte_carlo: OpenMM's 25.
+  settings.every = node.integer_or("every", mttk ? 1 : 25, ValueRange::between(1, 1e9));
   if (!rescales && !mttk) return settings;
   settings.period = node.required("period").number(ValueRange::positive());
   if (mttk) return settings;
