@@ -54,12 +54,15 @@
 # moved by their centres), up to 2 ns after 50 ps each or WATER_SECONDS (270) of wall time, one
 # after the other, at TIMESTEP fs (2.0); each density against OpenMM's Monte Carlo run kept in
 # tests/data/water-npt/cuda-2ns (water_density_molecular.txt). KINDS=mttk TIMESTEP=1.0: MTTK's
-# density without most of Nose-Hoover's time-step error in the pressure (docs/validation.md).
+# density without most of Nose-Hoover's time-step error in the pressure (docs/validation.md);
+# MTTK_EVERY (1): MTTK in blocks of that many steps.
 # water-pressure-nvt: the same water at constant volume (1 g/cm^3), 1 ns after 20 ps each, under
 # Langevin (BAOAB, 1/ps) at 2 fs and Nose-Hoover chains (tau 0.1 ps) at 2 and 1 fs: the mean
 # pressure and temperature each integrator samples at one density (water_pressure_nvt.txt).
 # barostat-quick: the LJ liquid and the 24,000-atom water (flexible and rigid) with no barostat,
-# c_rescale at its default interval and Monte Carlo every 25, three rounds (barostat_quick.txt).
+# c_rescale at its default interval and Monte Carlo every 25 (Langevin), and MTTK at every step
+# and in blocks of 10 against Nose-Hoover at constant volume, ROUNDS rounds (3;
+# barostat_quick.txt).
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -434,7 +437,7 @@ if [[ $what == water-density-molecular ]]; then
     [mttk]="{type: nose_hoover, timestep: $dt, temperature: 300.0, tau: 100}")
   declare -A npt_barostat=(
     [c_rescale]="{type: c_rescale, pressure: 1 bar, period: 2000}"
-    [mttk]="{type: mttk, pressure: 1 bar, period: 1000}")
+    [mttk]="{type: mttk, pressure: 1 bar, period: 1000, every: ${MTTK_EVERY:-1}}")
   for kind in ${KINDS:-c_rescale mttk}; do
     mkdir -p "$work/$kind"
     (cd "$work/$kind" && cp "$root/examples/water/water.data" . &&
@@ -512,6 +515,29 @@ if [[ $what == barostat-quick ]]; then
         sed "s/^/round $round water24k-pme, barostat $barostat: /" | tee -a "$OUT/barostat_quick.txt"
       $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set "barostat=$barostat" 2>&1 |
         grep -E "built|Done" | sed "s/^/round $round water24k-rigid, barostat $barostat: /" |
+        tee -a "$OUT/barostat_quick.txt"
+    done
+    # MTTK against the same Nose-Hoover chains at constant volume: every step, and in blocks.
+    lj_nh="{type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}"
+    water_nh="{type: nose_hoover, timestep: 0.5, temperature: 300.0, tau: 100}"
+    for barostat in null "{type: mttk, pressure: 2.0, period: 5.0}" \
+      "{type: mttk, pressure: 2.0, period: 5.0, every: 10}"; do
+      (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
+         --precision mixed --steps 20000 --set system.structure.generate.cells=25 \
+         --set "integrator=$lj_nh" --set "barostat=$barostat" \
+         --set "output.thermo={every: 20000, file: lj_npt_thermo.csv}" 2>&1) |
+        grep -E "built|Done" | sed "s/^/round $round LJ 62,500, nose_hoover, barostat $barostat: /" |
+        tee -a "$OUT/barostat_quick.txt"
+    done
+    for barostat in null "{type: mttk, pressure: 1 bar, period: 1000}" \
+      "{type: mttk, pressure: 1 bar, period: 1000, every: 10}"; do
+      $build/novamd run "${water_run[@]}" --set "integrator=$water_nh" --set "barostat=$barostat" \
+        2>&1 | grep -E "built|Done" |
+        sed "s/^/round $round water24k-pme, nose_hoover, barostat $barostat: /" |
+        tee -a "$OUT/barostat_quick.txt"
+      $build/novamd run "${water_run[@]}" --set "integrator=$water_nh" "${rigid_set[@]}" \
+        --set "barostat=$barostat" 2>&1 | grep -E "built|Done" |
+        sed "s/^/round $round water24k-rigid, nose_hoover, barostat $barostat: /" |
         tee -a "$OUT/barostat_quick.txt"
     done
   done
