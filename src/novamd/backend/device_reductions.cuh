@@ -155,6 +155,8 @@ class DeviceReductions {
   void queue_pressure_slot(const KineticInput& in, const DeviceParticles& particles,
                            const std::vector<parallel::IndexRange>& ranges, int slot,
                            cudaStream_t stream) {
+    if (ranges.size() > kMaxRanges)
+      throw std::logic_error("DeviceReductions: more energy ranges than a pressure slot holds");
     PressureSlotShares shares{TwiceKineticShares{in.mass_energy, in.type, in.velocity}, {}};
     std::vector<std::size_t> counts{in.count};
     for (std::size_t r = 0; r < ranges.size(); ++r) {
