@@ -372,6 +372,22 @@ if [[ $what == barostat-timeline ]]; then
     python3 benchmarks/timeline/summarize.py "$work/lj$k.csv" --skip 0.17 \
       --label "LJ 62,500, barostat $barostat" --step-kernel DriftThermalizeDrift >> "$OUT/timeline_barostat.txt"
   done
+  # MTTK against the same Nose-Hoover chains at constant volume (a step counted at each force
+  # evaluation's pair kernel).
+  for barostat in null "{type: mttk, pressure: 2.0, period: 5.0}" \
+    "{type: mttk, pressure: 2.0, period: 5.0, every: 10}"; do
+    k=$((k + 1))
+    (cd "$work" && CUDA_INJECTION64_PATH=/tmp/libkernel_timeline.so KERNEL_TIMELINE=$work/lj$k.csv \
+       "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
+       --precision mixed --steps 1200 --set system.structure.generate.cells=25 \
+       --set "integrator={type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}" \
+       --set "barostat=$barostat" \
+       --set "output.thermo={every: 1200, file: t.csv}" 2>&1) | grep -E "Done" |
+      sed "s/^/LJ 62,500 under the timeline, nose_hoover, barostat $barostat: /" | tee -a "$summary"
+    python3 benchmarks/timeline/summarize.py "$work/lj$k.csv" --skip 0.17 \
+      --label "LJ 62,500, nose_hoover, barostat $barostat" --step-kernel "_force_kernel" \
+      >> "$OUT/timeline_barostat.txt"
+  done
   water_args 20 mixed 1200
   rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
     --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
