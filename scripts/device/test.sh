@@ -45,8 +45,9 @@
 # density of 1,000 rigid SPC/E waters at 300 K and 1 bar (Monte Carlo), for tests/data/water-npt.
 # barostat-timeline: the GPU's and the host's timeline (benchmarks/timeline) of the 62,500-atom
 # LJ liquid and the 24,000-atom PME water (flexible, and rigid at 2 fs) with no barostat,
-# stochastic cell rescaling at its default interval and the Monte Carlo barostat: where a move's
-# time goes (timeline_barostat.txt).
+# stochastic cell rescaling at its default interval and the Monte Carlo barostat, and the LJ
+# liquid under MTTK (every step, in blocks of 10) against Nose-Hoover: where a move's time goes
+# (timeline_barostat.txt).
 # water-density: the density of rigid SPC/E water (1,000 molecules, 300 K, 1 bar, Monte Carlo
 # barostat) over 2 ns after 50 ps, NovaMD and OpenMM's CUDA platform (tests/data/water-npt/
 # run_npt.py) side by side on the GPU (water_density.txt, the samples).
