@@ -61,7 +61,14 @@ void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest ener
                                : energy);
         break;
       case Operator::Dilate:
-        dilate(ops, stage.fraction * dt_);
+        if (k + 2 < n && splitting_[k + 1].op == Operator::Drift &&
+            splitting_[k + 2].op == Operator::Dilate) {  // D A D, composed where it can be
+          dilate_drift_dilate(ops, stage.fraction * dt_, splitting_[k + 1].fraction * dt_,
+                              splitting_[k + 2].fraction * dt_, condition_after_drift(k + 1));
+          k += 2;
+        } else {
+          dilate(ops, stage.fraction * dt_);
+        }
         break;
       case Operator::Measure:
         measure(ops, energy, measures++);

@@ -106,6 +106,14 @@ class Integrator {
   virtual void measure(StepOperations&, EnergyRequest, int /*index*/) {}
   /// The D stage over `dt` (the stage's share of the time step): the box and positions dilated.
   virtual void dilate(StepOperations&, double /*dt*/) {}
+  /// D (first_dt), A (drift_dt, ending with `after`), D (second_dt): the three passes, or fewer
+  /// where the scheme composes the dilations (MTTK, isotropic on particles).
+  virtual void dilate_drift_dilate(StepOperations& ops, double first_dt, double drift_dt,
+                                   double second_dt, VelocityCondition after) {
+    dilate(ops, first_dt);
+    ops.drift(drift_dt, after);
+    dilate(ops, second_dt);
+  }
   /// Whether step `step`'s force evaluation computes the virial (a scheme that reads the
   /// pressure after it: MTTK, at the end of each block of its `every` steps).
   virtual bool computes_virial_at(std::int64_t /*step*/) const { return false; }

@@ -60,6 +60,16 @@ void MttkNoseHoover::dilate(StepOperations& ops, double dt) {
                             L.z * std::exp(strain_rate_[2] * dt)));
 }
 
+void MttkNoseHoover::dilate_drift_dilate(StepOperations& ops, double first_dt, double drift_dt,
+                                         double second_dt, VelocityCondition after) {
+  if (moving_ != 1 || scaled_.molecules) {  // per-axis drifts, or centres apart from the drift
+    Integrator::dilate_drift_dilate(ops, first_dt, drift_dt, second_dt, after);
+    return;
+  }
+  dilate(ops, first_dt + second_dt);
+  ops.drift(drift_dt * std::exp(strain_rate_[0] * second_dt), after);
+}
+
 void MttkNoseHoover::thermostat_barostat(double dt) {
   const double scale = barostat_chain_.half_step(0.5 * twice_barostat_kinetic(), dt);
   for (double& w : strain_rate_) w *= scale;

@@ -71,6 +71,11 @@ class MttkNoseHoover final : public Integrator {
  private:
   void thermostat(StepOperations& ops, std::int64_t step, double dt, int index) override;
   void dilate(StepOperations& ops, double dt) override;
+  /// Isotropic on particles: D A D as one dilation over both and a drift with the velocities
+  /// scaled by exp(w second_dt) (x -> e^{w (t1 + t2)} x + e^{w t2} v dt, the same map); else
+  /// the three passes.
+  void dilate_drift_dilate(StepOperations& ops, double first_dt, double drift_dt, double second_dt,
+                           VelocityCondition after) override;
 
   /// The barostat chain's half step on w.
   void thermostat_barostat(double dt);
