@@ -92,14 +92,15 @@ TEST(CudaBarostat, MonteCarloMovesMoleculesAsTheCpuDoes) {
 // MTTK (anisotropic) on both backends, 60 steps in double: the box follows the strain rates,
 // which the pressure pushes at every step, so the backends' rounding grows as in any
 // trajectory; 1e-10 of the edge as for c_rescale.
-// In blocks of 4 steps (`every`) too: the pressure read at the blocks' ends only.
+// In blocks of 4 steps (`every`) too, the pressure read at the blocks' ends only, and isotropic.
 TEST(CudaBarostat, MttkMovesTheBoxAsTheCpuDoes) {
   if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
-  for (const char* blocks : {"", ", every: 4"}) {
+  // isotropic: D A D as one dilation and a scaled drift
+  for (const char* coupling : {"anisotropic", "anisotropic, every: 4", "isotropic, every: 4"}) {
     const std::string config =
         novamd::test::restart_config(
             "{type: nose_hoover, timestep: 0.005, temperature: 1.2, tau: 0.2}") +
-        "barostat: {type: mttk, pressure: 1.0, period: 0.5, coupling: anisotropic" + blocks + "}\n";
+        "barostat: {type: mttk, pressure: 1.0, period: 0.5, coupling: " + coupling + "}\n";
     const auto [a, b] = cpu_and_cuda(config, 60);
     expect_boxes_moved_alike(a, b, std::cbrt(864 / 0.8442));
     expect_values_near(a.integrator.values, b.integrator.values, 1e-8, 1e-10);
