@@ -516,46 +516,47 @@ if [[ $what == barostat-quick ]]; then
   water_args 20 mixed 10000
   rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0
     --set forces.0.lennard_jones.cutoff=9.0 --set forces.1.coulomb.cutoff=9.0)
+  # One timed run of the LJ liquid, and one of each water: the label after the system's name,
+  # the barostat, then further --set arguments (the integrator).
+  quick_lj() {
+    local label=$1 barostat=$2
+    shift 2
+    (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
+       --precision mixed --steps 20000 --set system.structure.generate.cells=25 "$@" \
+       --set "barostat=$barostat" \
+       --set "output.thermo={every: 20000, file: lj_npt_thermo.csv}" 2>&1) |
+      grep -E "built|Done" | sed "s/^/round $round LJ 62,500$label, barostat $barostat: /" |
+      tee -a "$OUT/barostat_quick.txt"
+  }
+  quick_waters() {
+    local label=$1 barostat=$2
+    shift 2
+    $build/novamd run "${water_run[@]}" "$@" --set "barostat=$barostat" 2>&1 |
+      grep -E "built|Done" | sed "s/^/round $round water24k-pme$label, barostat $barostat: /" |
+      tee -a "$OUT/barostat_quick.txt"
+    $build/novamd run "${water_run[@]}" "$@" "${rigid_set[@]}" --set "barostat=$barostat" 2>&1 |
+      grep -E "built|Done" | sed "s/^/round $round water24k-rigid$label, barostat $barostat: /" |
+      tee -a "$OUT/barostat_quick.txt"
+  }
+  # MTTK against the same Nose-Hoover chains at constant volume: every step, and in blocks.
+  lj_nh="{type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}"
+  water_nh="{type: nose_hoover, timestep: 0.5, temperature: 300.0, tau: 100}"
   for round in $(seq "${ROUNDS:-3}"); do
     for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09}" \
       "{type: monte_carlo, pressure: 2.0}"; do
-      (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
-         --precision mixed --steps 20000 --set system.structure.generate.cells=25 \
-         --set "barostat=$barostat" \
-         --set "output.thermo={every: 20000, file: lj_npt_thermo.csv}" 2>&1) |
-        grep -E "built|Done" | sed "s/^/round $round LJ 62,500, barostat $barostat: /" |
-        tee -a "$OUT/barostat_quick.txt"
+      quick_lj "" "$barostat"
     done
     for barostat in null "{type: c_rescale, pressure: 1 bar, period: 1000}" \
       "{type: monte_carlo, pressure: 1 bar}"; do
-      $build/novamd run "${water_run[@]}" --set "barostat=$barostat" 2>&1 | grep -E "built|Done" |
-        sed "s/^/round $round water24k-pme, barostat $barostat: /" | tee -a "$OUT/barostat_quick.txt"
-      $build/novamd run "${water_run[@]}" "${rigid_set[@]}" --set "barostat=$barostat" 2>&1 |
-        grep -E "built|Done" | sed "s/^/round $round water24k-rigid, barostat $barostat: /" |
-        tee -a "$OUT/barostat_quick.txt"
+      quick_waters "" "$barostat"
     done
-    # MTTK against the same Nose-Hoover chains at constant volume: every step, and in blocks.
-    lj_nh="{type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}"
-    water_nh="{type: nose_hoover, timestep: 0.5, temperature: 300.0, tau: 100}"
     for barostat in null "{type: mttk, pressure: 2.0, period: 5.0}" \
       "{type: mttk, pressure: 2.0, period: 5.0, every: 10}"; do
-      (cd "$work" && "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
-         --precision mixed --steps 20000 --set system.structure.generate.cells=25 \
-         --set "integrator=$lj_nh" --set "barostat=$barostat" \
-         --set "output.thermo={every: 20000, file: lj_npt_thermo.csv}" 2>&1) |
-        grep -E "built|Done" | sed "s/^/round $round LJ 62,500, nose_hoover, barostat $barostat: /" |
-        tee -a "$OUT/barostat_quick.txt"
+      quick_lj ", nose_hoover" "$barostat" --set "integrator=$lj_nh"
     done
     for barostat in null "{type: mttk, pressure: 1 bar, period: 1000}" \
       "{type: mttk, pressure: 1 bar, period: 1000, every: 10}"; do
-      $build/novamd run "${water_run[@]}" --set "integrator=$water_nh" --set "barostat=$barostat" \
-        2>&1 | grep -E "built|Done" |
-        sed "s/^/round $round water24k-pme, nose_hoover, barostat $barostat: /" |
-        tee -a "$OUT/barostat_quick.txt"
-      $build/novamd run "${water_run[@]}" --set "integrator=$water_nh" "${rigid_set[@]}" \
-        --set "barostat=$barostat" 2>&1 | grep -E "built|Done" |
-        sed "s/^/round $round water24k-rigid, nose_hoover, barostat $barostat: /" |
-        tee -a "$OUT/barostat_quick.txt"
+      quick_waters ", nose_hoover" "$barostat" --set "integrator=$water_nh"
     done
   done
 fi

@@ -109,7 +109,7 @@ TEST(CudaBarostat, MttkMovesTheBoxAsTheCpuDoes) {
 
 // Stochastic cell rescaling (anisotropic) and MTTK (isotropic) on 1,000 rigid waters, 30 steps in
 // double on both backends: the molecules' centres and their velocities move with the box, from
-// the molecular pressure (CPU sums in molecule order, CUB's on the GPU: 1e-15 apart), so the
+// the molecular pressure (CPU sums in molecule order, segment sums on the GPU: 1e-15 apart), so the
 // boxes differ by the forces' rounding carried through the moves; 1e-10 of the edge as above.
 TEST(CudaBarostat, MolecularBarostatsMoveTheBoxAsTheCpuDoes) {
   if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";

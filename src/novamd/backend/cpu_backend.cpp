@@ -396,10 +396,7 @@ MoleculePressureShares::Parts CpuBackend::molecule_sums() {
   for_each_particle(0, static_cast<std::ptrdiff_t>(each.size()),
                     [&](int m) { each[static_cast<std::size_t>(m)] = shares.parts(m); });
   MoleculePressureShares::Parts sum{};
-  for (const auto& share : each) {
-    sum.twice_kinetic = AddScalarAndTensor{}(sum.twice_kinetic, share.twice_kinetic);
-    sum.internal_virial = AddScalarAndTensor{}(sum.internal_virial, share.internal_virial);
-  }
+  for (const auto& share : each) sum = AddMoleculePressureParts{}(sum, share);
   return sum;
 }
 

@@ -352,7 +352,7 @@ class CudaBackend final : public Backend {
     if (static_cast<int>(energy_current_) < static_cast<int>(EnergyRequest::Totals))
       compute_forces(EnergyRequest::Totals);
     box_moves_.queue_pressure_parts(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
-                                    true, stream_.get());
+                                    stream_.get());
     Observables o = observed(EnergyRequest::Totals, /*constraint_share=*/false);
     const auto parts = box_moves_.queued_pressure_parts();
     for (int k = 0; k < core::kTensorComponents; ++k) {
@@ -365,7 +365,7 @@ class CudaBackend final : public Backend {
     core::SymmetricTensor<double> t;
     if (box_moves_.scales_molecules()) {
       box_moves_.queue_pressure_parts(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
-                                      false, stream_.get());
+                                      stream_.get());
       stream_.synchronize();
       const auto parts = box_moves_.queued_pressure_parts();
       for (int k = 0; k < core::kTensorComponents; ++k) t.c[k] = 0.5 * parts.twice_kinetic.v[1 + k];
@@ -388,7 +388,9 @@ class CudaBackend final : public Backend {
     }
     if (static_cast<int>(energy_current_) < static_cast<int>(EnergyRequest::Totals))
       compute_forces(EnergyRequest::Totals);
-    reductions_.queue_pressure_slot(kinetic_input(), device_, domain_->energy_ranges(), slot,
+    KineticInput kinetic = kinetic_input();
+    if (box_moves_.scales_molecules()) kinetic.count = 0;  // the centres' K instead, below
+    reductions_.queue_pressure_slot(kinetic, device_, domain_->energy_ranges(), slot,
                                     stream_.get());
     if (box_moves_.scales_molecules())
       box_moves_.queue_pressure_slot(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,

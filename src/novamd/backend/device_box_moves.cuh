@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "novamd/backend/device_particles.cuh"
-#include "novamd/backend/device_sums.cuh"
 #include "novamd/backend/for_each_particle_cuda.cuh"
 #include "novamd/backend/molecule_pressure.hpp"
 #include "novamd/backend/segment_sums.cuh"
@@ -36,12 +35,9 @@ class DeviceBoxMoves {
     slot_of_id_.resize(rows.molecule_of_id.size());
     unwrapping_.resize(rows.molecule_of_id.size());
     molecules_ = static_cast<int>(rows.count());
-    sums_.reserve_shares<MoleculePressureShares>(rows.count());
-    parts_.resize(2);
-    host_parts_.resize(2 * ScalarAndTensor::kEntries);
     slot_capacity_ =
         static_cast<std::size_t>(SegmentGrid::blocks_for(rows.count(), SegmentGrid::kThreads));
-    slot_partials_.resize((integrate::kPressureSlots + 1) * slot_capacity_);
+    slot_partials_.resize(kRegions * slot_capacity_);
     host_slots_.resize(slot_partials_.size());
   }
   /// Whether moves scale molecules by their centres.
@@ -87,48 +83,26 @@ class DeviceBoxMoves {
         stream);
   }
 
-  /// The molecules' sums of 2 K^c (scalar, tensor) and of C (0, tensor), molecule_pressure.hpp:
-  /// queued (with_virial: both; else 2 K^c alone) into pinned host memory, read by
-  /// queued_pressure_parts once the stream has been waited for (one wait for these and
-  /// whatever else the caller reads).
+  /// The molecules' sums of 2 K^c (scalar, tensor) and of C (0, tensor), molecule_pressure.hpp.
   struct PressureParts {
     ScalarAndTensor twice_kinetic{}, internal_virial{};
   };
+  /// Queues both sums now, and their copy to the host, read by queued_pressure_parts once the
+  /// stream has been waited for (one wait for these and whatever else the caller reads).
   void queue_pressure_parts(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
-                            bool with_virial, cudaStream_t stream) {
-    locate(p, n, stream);
-    MoleculePressureShares shares = shares_of(p, box, mvv_to_energy);
-    sums_.sum_shares(shares, parts_.data(), static_cast<std::size_t>(molecules_), stream);
-    queued_virial_ = with_virial;
-    if (with_virial) {
-      shares.part = MoleculePressurePart::InternalVirial;
-      sums_.sum_shares(shares, parts_.data() + 1, static_cast<std::size_t>(molecules_), stream);
-    }
-    host_parts_.queue_copy_from(reinterpret_cast<const double*>(parts_.data()),
-                                (with_virial ? 2 : 1) * ScalarAndTensor::kEntries, 0, stream);
+                            cudaStream_t stream) {
+    queue_parts_into(kNowRegion, p, n, box, mvv_to_energy, stream);
+    const std::size_t at = kNowRegion * slot_capacity_;
+    host_slots_.queue_copy_from(slot_partials_.data() + at, slot_capacity_, at, stream);
   }
   /// What queue_pressure_parts queued; the stream must have been waited for since.
-  PressureParts queued_pressure_parts() {
-    PressureParts out;
-    for (int k = 0; k < ScalarAndTensor::kEntries; ++k) {
-      out.twice_kinetic.v[k] = host_parts_[k];
-      if (queued_virial_) out.internal_virial.v[k] = host_parts_[ScalarAndTensor::kEntries + k];
-    }
-    return out;
-  }
+  PressureParts queued_pressure_parts() const { return region_sums(kNowRegion); }
 
-  /// Queues the molecules' 2 K^c and C into pressure slot `slot` (< integrate::kPressureSlots),
-  /// or into the slot after them (`slot` = kPressureSlots: the moved kinetic tensor); one launch
-  /// after locating the molecules' members, no wait.
+  /// Queues both sums into pressure slot `slot` (< integrate::kPressureSlots), or into the slot
+  /// after them (`slot` = kPressureSlots: the moved kinetic tensor); no wait.
   void queue_pressure_slot(DeviceParticles& p, int n, const core::Box& box, double mvv_to_energy,
                            int slot, cudaStream_t stream) {
-    locate(p, n, stream);
-    const SegmentGrid grid =
-        SegmentGrid::of(std::array<std::size_t, 1>{static_cast<std::size_t>(molecules_)});
-    slot_grids_[static_cast<std::size_t>(slot)] = grid;
-    queue_segment_partials<MoleculePressureShares::Parts, AddMoleculePressureParts>(
-        MoleculePartsOfSegment{shares_of(p, box, mvv_to_energy)}, grid,
-        slot_partials_.data() + slot * slot_capacity_, stream);
+    queue_parts_into(static_cast<std::size_t>(slot), p, n, box, mvv_to_energy, stream);
   }
   /// Queues the copy of slots [0, count) and the moved slot to the host; read them with
   /// slot_parts after a wait.
@@ -141,11 +115,8 @@ class DeviceBoxMoves {
   }
   /// Slot `slot`'s 2 K^c and C as copied (`slot` = the count copied: the moved slot's).
   PressureParts slot_parts(int slot) const {
-    const int region = slot < copied_slots_ ? slot : integrate::kPressureSlots;
-    const SegmentGrid& grid = slot_grids_[static_cast<std::size_t>(region)];
-    const auto sum = segment_sum<MoleculePressureShares::Parts, AddMoleculePressureParts>(
-        host_slots_.data() + region * slot_capacity_, grid, 0);
-    return {sum.twice_kinetic, sum.internal_virial};
+    return region_sums(slot < copied_slots_ ? static_cast<std::size_t>(slot)
+                                            : static_cast<std::size_t>(integrate::kPressureSlots));
   }
 
   /// Keeps the positions, image counts and forces of `p`, and `box`.
@@ -170,25 +141,42 @@ class DeviceBoxMoves {
 
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
-           centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() + parts_.bytes() +
-           slot_partials_.bytes() +
+           centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() + slot_partials_.bytes() +
            3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
   }
 
  private:
-  /// The molecules' shares of 2 K^c (their part set to InternalVirial for C).
-  MoleculePressureShares shares_of(DeviceParticles& p, const core::Box& box, double mvv_to_energy) {
-    return {offset_.data(),
-            member_id_.data(),
-            slot_of_id_.data(),
-            p.type.data(),
-            mass_.data(),
-            mvv_to_energy,
-            core::pointers_of(p.position),
-            core::pointers_of(p.velocity),
-            core::pointers_of(p.force),
-            box.view<double>(),
-            MoleculePressurePart::TwiceKinetic};
+  /// Regions of the molecules' partial sums: the pressure slots, the moved slot, then the sums
+  /// queue_pressure_parts takes now.
+  static constexpr std::size_t kNowRegion = integrate::kPressureSlots + 1;
+  static constexpr std::size_t kRegions = kNowRegion + 1;
+
+  /// Locates the members, then queues the molecules' partial sums of both parts into `region`
+  /// (one launch, a molecule a thread: a molecule's share is many loads).
+  void queue_parts_into(std::size_t region, DeviceParticles& p, int n, const core::Box& box,
+                        double mvv_to_energy, cudaStream_t stream) {
+    locate(p, n, stream);
+    const MoleculePressureShares shares{offset_.data(),
+                                        member_id_.data(),
+                                        slot_of_id_.data(),
+                                        p.type.data(),
+                                        mass_.data(),
+                                        mvv_to_energy,
+                                        core::pointers_of(p.position),
+                                        core::pointers_of(p.velocity),
+                                        core::pointers_of(p.force),
+                                        box.view<double>()};
+    region_grids_[region] = SegmentGrid::of(
+        std::array<std::size_t, 1>{static_cast<std::size_t>(molecules_)}, SegmentGrid::kThreads);
+    queue_segment_partials<MoleculePressureShares::Parts, AddMoleculePressureParts>(
+        MoleculePartsOfSegment{shares}, region_grids_[region],
+        slot_partials_.data() + region * slot_capacity_, stream);
+  }
+  /// A region's sums from its partials as copied to the host.
+  PressureParts region_sums(std::size_t region) const {
+    const auto sum = segment_sum<MoleculePressureShares::Parts, AddMoleculePressureParts>(
+        host_slots_.data() + region * slot_capacity_, region_grids_[region], 0);
+    return {sum.twice_kinetic, sum.internal_virial};
   }
   /// slot_of_id_ for the present storage order of `p`'s `n` particles.
   void locate(DeviceParticles& p, int n, cudaStream_t stream) {
@@ -207,15 +195,11 @@ class DeviceBoxMoves {
   core::DeviceBuffer<double> mass_;
   core::DeviceBuffer<core::Vec3<double>> centre_;  ///< per molecule: its centre, or velocity
   core::DeviceBuffer<core::Vec3<double>> unwrapping_;
-  DeviceSums sums_;
-  core::DeviceBuffer<ScalarAndTensor> parts_;  ///< pressure_parts' sums
-  core::PinnedHostArray<double> host_parts_;
-  bool queued_virial_ = false;
-  /// Per pressure slot (then the moved one), slot_capacity_ blocks' partial sums of 2 K^c and
-  /// C, and the grid each was queued with.
+  /// Per region (kRegions: the pressure slots, the moved one, now), slot_capacity_ blocks'
+  /// partial sums of 2 K^c and C, and the grid each was queued with.
   core::DeviceBuffer<MoleculePressureShares::Parts> slot_partials_;
   core::PinnedHostArray<MoleculePressureShares::Parts> host_slots_;
-  std::array<SegmentGrid, integrate::kPressureSlots + 1> slot_grids_{};
+  std::array<SegmentGrid, kRegions> region_grids_{};
   std::size_t slot_capacity_ = 0;
   int copied_slots_ = 0;
   DeviceVec3Array kept_position_, kept_force_;

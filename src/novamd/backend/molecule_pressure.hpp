@@ -15,8 +15,8 @@
 /// average equals the atomic pressure's.
 ///
 /// MoleculePressureShares gives one molecule's shares of 2 K^c (scalar and tensor) and of C (its
-/// scalar 0), host-device, as ScalarAndTensor: the CPU backend sums both in one pass in molecule
-/// order, the CUDA backend each with CUB's reduction in a fixed order (device_sums.cuh).
+/// scalar 0), host-device: the CPU backend sums both in one pass in molecule order, the CUDA
+/// backend both in one segment sum (segment_sums.cuh), its partials added in block order.
 
 #include <cstdint>
 
@@ -28,12 +28,6 @@
 
 namespace novamd::backend {
 
-/// Which share MoleculePressureShares gives.
-enum class MoleculePressurePart {
-  TwiceKinetic,    ///< M V^2 and M V_a V_b in energy units
-  InternalVirial,  ///< 0 and C_ab (symmetrized; orthorhombic moves read its diagonal)
-};
-
 struct MoleculePressureShares {
   const std::int32_t* offset_of = nullptr;  ///< integrate::MoleculeRows::offset
   const std::int32_t* member_id = nullptr;
@@ -43,9 +37,9 @@ struct MoleculePressureShares {
   double mvv_to_energy = 1.0;    ///< mass times velocity squared to energy
   integrate::Vec3Pointers position{}, velocity{}, force{};
   core::BoxView<double> box{};
-  MoleculePressurePart part = MoleculePressurePart::TwiceKinetic;
 
-  /// Molecule m's share of 2 K^c and of C.
+  /// Molecule m's share of 2 K^c (M V^2 and M V_a V_b in energy units) and of C (0 and C_ab,
+  /// symmetrized; orthorhombic moves read its diagonal).
   struct Parts {
     ScalarAndTensor twice_kinetic, internal_virial;
   };
@@ -79,11 +73,6 @@ struct MoleculePressureShares {
       out.internal_virial.v[1 + k] = place_force.c[k];
     }
     return out;
-  }
-  /// The share `part` names (a reduction over molecules sums one ScalarAndTensor).
-  NOVAMD_HD ScalarAndTensor operator()(int m) const {
-    const Parts p = parts(m);
-    return part == MoleculePressurePart::TwiceKinetic ? p.twice_kinetic : p.internal_virial;
   }
 };
 
