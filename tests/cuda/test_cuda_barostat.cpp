@@ -87,6 +87,7 @@ TEST(CudaBarostat, MonteCarloMovesMoleculesAsTheCpuDoes) {
   EXPECT_EQ(y[y.size() - 2], x[x.size() - 2]);
   EXPECT_EQ(y.back(), x.back());
   EXPECT_GT(x.back(), 0.0);  // some moves were kept
+  EXPECT_LT(x.back(), x[x.size() - 2]);  // and some put back (4 of 10 kept on the CPU)
 }
 
 // MTTK (anisotropic) on both backends, 60 steps in double: the box follows the strain rates,

@@ -21,6 +21,19 @@
 
 namespace novamd::backend {
 
+/// Particle i's position, force and image counts from one set of arrays to another.
+struct CopyConfiguration {
+  const double* from[6];  ///< position x y z, force x y z
+  double* to[6];
+  const std::int32_t* from_image[3];  ///< null where there are no image counts
+  std::int32_t* to_image[3];
+  NOVAMD_HD void operator()(int i) const {
+    for (int k = 0; k < 6; ++k) to[k][i] = from[k][i];
+    if (from_image[0] == nullptr) return;
+    for (int k = 0; k < 3; ++k) to_image[k][i] = from_image[k][i];
+  }
+};
+
 class DeviceBoxMoves {
  public:
   /// Moves scale the molecules' centres from now on (`mass`: per type, for the centres).
@@ -120,18 +133,21 @@ class DeviceBoxMoves {
   }
 
   /// Keeps the positions, image counts and forces of `p`, and `box`.
+  /// (One launch for the nine arrays: a Monte Carlo trial keeps and may put back each time.)
   void keep(const DeviceParticles& p, const core::Box& box, cudaStream_t stream) {
-    copy(kept_position_, p.position, stream);
-    copy(kept_force_, p.force, stream);
-    copy(kept_image_, p.image, stream);
+    const std::size_t n = p.position.x.size();
+    for (auto* a : kept_position_.components()) a->resize(n);
+    for (auto* a : kept_force_.components()) a->resize(n);
+    for (auto* a : kept_image_.components()) a->resize(p.image.x.size());
+    copy_configuration(p.position, p.force, p.image, kept_position_, kept_force_, kept_image_,
+                       stream);
     kept_box_ = box;
   }
   /// Puts the kept arrays back into `p`; returns the kept box.
   core::Box restore(DeviceParticles& p, cudaStream_t stream) {
     if (!kept_box_) throw std::logic_error("restore_configuration: no configuration kept");
-    copy(p.position, kept_position_, stream);
-    copy(p.force, kept_force_, stream);
-    copy(p.image, kept_image_, stream);
+    copy_configuration(kept_position_, kept_force_, kept_image_, p.position, p.force, p.image,
+                       stream);
     const core::Box box = *kept_box_;
     kept_box_.reset();
     return box;
@@ -183,11 +199,31 @@ class DeviceBoxMoves {
     for_each_particle(n, integrate::SlotsOfIds{p.id.data(), slot_of_id_.data()}, stream);
   }
 
-  template <class A>
-  static void copy(core::Vec3Of<A>& to, const core::Vec3Of<A>& from, cudaStream_t stream) {
-    to.x.copy_from_device(from.x, stream);
-    to.y.copy_from_device(from.y, stream);
-    to.z.copy_from_device(from.z, stream);
+  /// Positions, forces and image counts copied from the first three arrays to the last three
+  /// (of equal sizes; no images where the image arrays are empty), in one launch.
+  static void copy_configuration(const DeviceVec3Array& position, const DeviceVec3Array& force,
+                                 const core::Vec3Of<core::DeviceBuffer<std::int32_t>>& image,
+                                 DeviceVec3Array& to_position, DeviceVec3Array& to_force,
+                                 core::Vec3Of<core::DeviceBuffer<std::int32_t>>& to_image,
+                                 cudaStream_t stream) {
+    CopyConfiguration c{};
+    const auto from_doubles =
+        std::array{&position.x, &position.y, &position.z, &force.x, &force.y, &force.z};
+    const auto to_doubles = std::array{&to_position.x, &to_position.y, &to_position.z,
+                                       &to_force.x,    &to_force.y,    &to_force.z};
+    for (std::size_t k = 0; k < 6; ++k) {
+      c.from[k] = from_doubles[k]->data();
+      c.to[k] = to_doubles[k]->data();
+    }
+    if (image.x.size() > 0) {
+      const auto from_images = image.components();
+      const auto to_images = to_image.components();
+      for (std::size_t k = 0; k < 3; ++k) {
+        c.from_image[k] = from_images[k]->data();
+        c.to_image[k] = to_images[k]->data();
+      }
+    }
+    for_each_particle(static_cast<int>(position.x.size()), c, stream);
   }
 
   int molecules_ = 0;  ///< 0: moves scale every particle
