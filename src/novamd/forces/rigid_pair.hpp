@@ -1,0 +1,133 @@
+#pragma once
+/// @file rigid_pair.hpp
+/// The interaction of two rigid molecules (seed 001's model, ls1-mardyn's components): every
+/// site of one with every site of the other, Lennard-Jones sites with Lennard-Jones sites
+/// (physics/lennard_jones.hpp) and the point multipoles among themselves
+/// (physics/point_multipoles.hpp). The caller decides whether the pair interacts at all: in
+/// MarDyn's convention a pair whose centres of mass lie within the cutoff interacts through all
+/// its site pairs, however far apart the sites.
+///
+/// Per pair of Lennard-Jones sites the energy may be shifted by a constant (MarDyn's `shift6`,
+/// the site pair's potential at the cutoff), which changes no force. Point dipoles may carry the
+/// reaction field of a dielectric continuum beyond the cutoff.
+///
+/// The result is the force on molecule i (that on j is its opposite), the torques on both about
+/// their centres (each site's lever arm times its force, plus the multipoles' own torques) and
+/// the energy. Angular momentum is kept: tau_i + tau_j + r x F_i = 0 for r the centres'
+/// separation, which the tests check.
+
+#include "novamd/core/host_device.hpp"
+#include "novamd/core/quaternion.hpp"
+#include "novamd/core/vec3.hpp"
+#include "novamd/physics/lennard_jones.hpp"
+#include "novamd/physics/point_multipoles.hpp"
+
+namespace novamd::forces {
+
+enum class SiteKind : int { LennardJones = 0, Charge = 1, Dipole = 2, Quadrupole = 3 };
+
+/// One site of a rigid molecule in its body frame (core/rigid_shape.hpp).
+template <class T>
+struct BodySite {
+  SiteKind kind = SiteKind::LennardJones;
+  core::Vec3<T> position;  ///< from the centre of mass
+  core::Vec3<T> axis;      ///< a unit vector: a dipole's or quadrupole's direction
+  T strength{};            ///< a charge's q, a dipole's mu, a quadrupole's Q
+  int lj_type = 0;         ///< a Lennard-Jones site's row in RigidPairParams::lj
+};
+
+template <class T>
+struct RigidPairParams {
+  const typename physics::LennardJones<T>::Params* lj = nullptr;  ///< lj_types x lj_types
+  const T* lj_shift = nullptr;  ///< per Lennard-Jones type pair, added to its energy (or null)
+  int lj_types = 0;
+  T coulomb{};         ///< k_e, energy x length per unit charge product
+  T reaction_field{};  ///< physics::reaction_field_factor, or 0 for none
+};
+
+template <class T>
+struct MoleculePairResult {
+  core::Vec3<T> force_on_i, torque_on_i, torque_on_j;
+  T energy{};
+};
+
+/// The multipole term of sites a (of i) and b (of j) at their geometry; zero for LJ sites.
+template <class T>
+NOVAMD_HD physics::MultipoleTerms<T> multipole_terms(SiteKind a, SiteKind b, T k,
+                                                     const physics::SitePairGeometry<T>& s,
+                                                     T reaction_field) {
+  using physics::MultipoleTerms;
+  const auto swapped = [](const MultipoleTerms<T>& t) {  // written for j's kind first: n -> -n
+    return MultipoleTerms<T>{t.energy, t.d_distance, -t.d_cos_j, -t.d_cos_i, t.d_cos_ij};
+  };
+  const physics::SitePairGeometry<T> back{s.distance, s.inv_distance, -s.cos_j, -s.cos_i, s.cos_ij};
+  switch (a) {
+    case SiteKind::Charge:
+      if (b == SiteKind::Charge) return physics::charge_charge(k, s);
+      if (b == SiteKind::Dipole) return physics::charge_dipole(k, s);
+      if (b == SiteKind::Quadrupole) return physics::charge_quadrupole(k, s);
+      break;
+    case SiteKind::Dipole:
+      if (b == SiteKind::Charge) return physics::dipole_charge(k, s);
+      if (b == SiteKind::Dipole) {
+        auto t = physics::dipole_dipole(k, s);
+        if (reaction_field != T(0)) t += physics::dipole_reaction_field(k * reaction_field, s);
+        return t;
+      }
+      if (b == SiteKind::Quadrupole) return physics::dipole_quadrupole(k, s);
+      break;
+    case SiteKind::Quadrupole:
+      if (b == SiteKind::Charge) return swapped(physics::charge_quadrupole(k, back));
+      if (b == SiteKind::Dipole) return swapped(physics::dipole_quadrupole(k, back));
+      if (b == SiteKind::Quadrupole) return physics::quadrupole_quadrupole(k, s);
+      break;
+    case SiteKind::LennardJones:
+      break;
+  }
+  return {};
+}
+
+/// Molecules i and j, of sites `a` (na of them) and `b` (nb), turned by qa and qb, their centres
+/// r apart (r_i - r_j, the minimum image).
+template <class T>
+NOVAMD_HD MoleculePairResult<T> molecule_pair(const BodySite<T>* a, int na,
+                                              const core::Quaternion<T>& qa, const BodySite<T>* b,
+                                              int nb, const core::Quaternion<T>& qb,
+                                              const core::Vec3<T>& r, const RigidPairParams<T>& p) {
+  MoleculePairResult<T> out;
+  for (int s = 0; s < na; ++s) {
+    const BodySite<T>& sa = a[s];
+    const core::Vec3<T> arm_a = core::rotate(qa, sa.position);
+    const core::Vec3<T> axis_a = core::rotate(qa, sa.axis);
+    for (int t = 0; t < nb; ++t) {
+      const BodySite<T>& sb = b[t];
+      const bool lj_a = sa.kind == SiteKind::LennardJones, lj_b = sb.kind == SiteKind::LennardJones;
+      if (lj_a != lj_b) continue;  // Lennard-Jones sites meet only their own kind
+      const core::Vec3<T> arm_b = core::rotate(qb, sb.position);
+      const core::Vec3<T> d = r + arm_a - arm_b;  // site a less site b
+      core::Vec3<T> f;                            // on site a
+      if (lj_a) {
+        const int pair = sa.lj_type * p.lj_types + sb.lj_type;
+        const auto lj = physics::LennardJones<T>::evaluate(core::dot(d, d), p.lj[pair]);
+        f = lj.force_over_r * d;
+        out.energy += lj.energy + (p.lj_shift ? p.lj_shift[pair] : T(0));
+      } else {
+        const core::Vec3<T> axis_b = core::rotate(qb, sb.axis);
+        const auto g = physics::SitePairGeometry<T>::of(d, axis_a, axis_b);
+        const auto terms = multipole_terms(sa.kind, sb.kind, p.coulomb * sa.strength * sb.strength,
+                                           g, p.reaction_field);
+        const auto ft = physics::forces_and_torques(terms, g, d, axis_a, axis_b);
+        f = ft.force_on_i;
+        out.torque_on_i += ft.torque_on_i;
+        out.torque_on_j += ft.torque_on_j;
+        out.energy += terms.energy;
+      }
+      out.force_on_i += f;
+      out.torque_on_i += core::cross(arm_a, f);
+      out.torque_on_j -= core::cross(arm_b, f);
+    }
+  }
+  return out;
+}
+
+}  // namespace novamd::forces
