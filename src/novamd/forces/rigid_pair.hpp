@@ -18,13 +18,14 @@
 
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/quaternion.hpp"
+#include "novamd/core/site_kind.hpp"
 #include "novamd/core/vec3.hpp"
 #include "novamd/physics/lennard_jones.hpp"
 #include "novamd/physics/point_multipoles.hpp"
 
 namespace novamd::forces {
 
-enum class SiteKind : int { LennardJones = 0, Charge = 1, Dipole = 2, Quadrupole = 3 };
+using core::SiteKind;
 
 /// One site of a rigid molecule in its body frame (core/rigid_shape.hpp).
 template <class T>
