@@ -1,0 +1,98 @@
+#include "novamd/forces/rigid_model.hpp"
+
+#include <cmath>
+
+#include "novamd/physics/point_multipoles.hpp"
+
+namespace novamd::forces {
+namespace {
+
+struct LjSite {
+  double epsilon, sigma;
+  std::size_t component;
+};
+
+double mixing(const std::vector<double>& table, std::size_t components, std::size_t a,
+              std::size_t b) {
+  return table.empty() ? 1.0 : table[a * components + b];
+}
+
+}  // namespace
+
+RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
+                            const RigidModelSettings& settings) {
+  RigidModel model;
+  model.coulomb_constant = settings.coulomb_constant;
+  model.cutoff = settings.cutoff;
+  if (settings.epsilon_rf && settings.cutoff)
+    model.reaction_field = physics::reaction_field_factor(*settings.epsilon_rf, *settings.cutoff);
+  std::vector<LjSite> lj_sites;
+  for (std::size_t c = 0; c < components.size(); ++c) {
+    std::vector<BodySite<double>> sites;
+    for (const core::ComponentSite& s : components[c].sites) {
+      BodySite<double> b{s.kind, s.position, s.direction, s.strength, 0};
+      if (s.kind == core::SiteKind::LennardJones) {
+        b.lj_type = static_cast<int>(lj_sites.size());
+        lj_sites.push_back({s.epsilon, s.sigma, c});
+      }
+      sites.push_back(b);
+    }
+    model.sites.push_back(std::move(sites));
+  }
+  const std::size_t n = lj_sites.size();
+  model.lj_types = static_cast<int>(n);
+  model.lj.resize(n * n);
+  model.lj_shift.assign(n * n, 0.0);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) {
+      const LjSite &i = lj_sites[a], &j = lj_sites[b];
+      const double epsilon = mixing(settings.xi, components.size(), i.component, j.component) *
+                             std::sqrt(i.epsilon * j.epsilon);
+      const double sigma = mixing(settings.eta, components.size(), i.component, j.component) * 0.5 *
+                           (i.sigma + j.sigma);
+      model.lj[a * n + b] = physics::LennardJones<double>::make_params(epsilon, sigma);
+      if (settings.shift && settings.cutoff) {
+        const double rc2 = *settings.cutoff * *settings.cutoff;
+        model.lj_shift[a * n + b] =
+            -physics::LennardJones<double>::evaluate(rc2, model.lj[a * n + b]).energy;
+      }
+    }
+  return model;
+}
+
+RigidTotals add_rigid_forces(const RigidModel& model, const core::ParticleData& particles,
+                             const core::Box& box, core::Vec3Array& force,
+                             core::Vec3Array& torque) {
+  RigidTotals totals;
+  const std::size_t n = particles.position.size();
+  const auto view = box.view<double>();
+  const RigidPairParams<double> params = model.params();
+  const auto orientation = [&](std::size_t i) {
+    const auto& q = particles.orientation;
+    return core::Quaternion<double>{q.w[i], q.x[i], q.y[i], q.z[i]};
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& sites_i = model.sites[static_cast<std::size_t>(particles.type[i])];
+    for (std::size_t j = i + 1; j < n; ++j) {
+      core::Vec3<double> r = particles.position.get(i) - particles.position.get(j);
+      if (model.cutoff) {
+        r = view.minimum_image(r);
+        if (core::dot(r, r) >= *model.cutoff * *model.cutoff) continue;
+      }
+      const auto& sites_j = model.sites[static_cast<std::size_t>(particles.type[j])];
+      const auto pair = molecule_pair(sites_i.data(), static_cast<int>(sites_i.size()),
+                                      orientation(i), sites_j.data(),
+                                      static_cast<int>(sites_j.size()), orientation(j), r, params);
+      force.set(i, force.get(i) + pair.force_on_i);
+      force.set(j, force.get(j) - pair.force_on_i);
+      torque.set(i, torque.get(i) + pair.torque_on_i);
+      torque.set(j, torque.get(j) + pair.torque_on_j);
+      totals.energy += pair.energy;
+      totals.virial.add_symmetrized_outer(r.x, r.y, r.z, pair.force_on_i.x, pair.force_on_i.y,
+                                          pair.force_on_i.z);
+    }
+  }
+  return totals;
+}
+
+}  // namespace novamd::forces

@@ -1,0 +1,62 @@
+#pragma once
+/// @file rigid_model.hpp
+/// What the rigid-molecule force term needs of the components (core/components.hpp): each
+/// component's sites in its body frame as forces::BodySite, a Lennard-Jones pair table over every
+/// Lennard-Jones site of every component (Lorentz-Berthelot, with MarDyn's xi and eta between
+/// components), the energy shifts of those pairs at the cutoff (MarDyn's `shift6`: each site
+/// pair's potential at the centres' cutoff, subtracted), and the Coulomb and reaction-field
+/// factors; and the CPU's evaluation of every molecule pair within the cutoff of their centres
+/// (all pairs, minimum image), the oracle of faster traversals.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/components.hpp"
+#include "novamd/core/particles.hpp"
+#include "novamd/core/tensor.hpp"
+#include "novamd/forces/rigid_pair.hpp"
+#include "novamd/physics/lennard_jones.hpp"
+
+namespace novamd::forces {
+
+struct RigidModelSettings {
+  double coulomb_constant = 1.0;     ///< k_e in the unit system
+  std::optional<double> cutoff;      ///< on the centres' distance; none: every pair (no box wrap)
+  bool shift = false;                ///< MarDyn's LJ energy shift at the cutoff
+  std::optional<double> epsilon_rf;  ///< the dipoles' reaction field (needs a cutoff)
+  /// MarDyn's mixing between components a and b (xi scales epsilon, eta sigma), a x b, row-major;
+  /// empty: 1 for every pair.
+  std::vector<double> xi, eta;
+};
+
+struct RigidModel {
+  std::vector<std::vector<BodySite<double>>> sites;  ///< per component (the particle type)
+  std::vector<physics::LennardJones<double>::Params> lj;
+  std::vector<double> lj_shift;
+  int lj_types = 0;
+  double coulomb_constant = 1.0;
+  double reaction_field = 0.0;
+  std::optional<double> cutoff;
+
+  RigidPairParams<double> params() const {
+    return {lj.data(), lj_shift.data(), lj_types, coulomb_constant, reaction_field};
+  }
+};
+
+RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
+                            const RigidModelSettings& settings);
+
+/// Forces and torques on every molecule (added to `force` and `torque`, space frame) and the
+/// total energy and molecular virial (the symmetric part of sum over pairs of r_a F_b, r the
+/// centres' separation and F the force on the first), from positions (centres), orientations
+/// and types (components).
+struct RigidTotals {
+  double energy = 0.0;
+  core::SymmetricTensor<double> virial;
+};
+RigidTotals add_rigid_forces(const RigidModel& model, const core::ParticleData& particles,
+                             const core::Box& box, core::Vec3Array& force, core::Vec3Array& torque);
+
+}  // namespace novamd::forces
