@@ -33,13 +33,15 @@ namespace novamd::core {
 /// What a stream of random numbers is for. Values are part of the reproducibility contract
 /// (a restart must draw the same numbers): never renumber, only append.
 enum class RandomPurpose : std::uint32_t {
-  InitialVelocity = 1,    ///< Maxwell-Boltzmann velocities at start
-  RandomPosition = 2,     ///< `lattice: random` positions, index = try number
-  LatticeShuffle = 3,     ///< species over lattice sites (Fisher-Yates)
-  Langevin = 4,           ///< Langevin thermostat noise, index = step
-  StochasticRescale = 5,  ///< Bussi stochastic velocity rescaling, index = step
-  BenchmarkSetup = 6,     ///< orientations of the molecules a benchmark generates
-  Barostat = 7,           ///< stochastic cell rescaling's noise, id = axis, index = step
+  InitialVelocity = 1,         ///< Maxwell-Boltzmann velocities at start
+  RandomPosition = 2,          ///< `lattice: random` positions, index = try number
+  LatticeShuffle = 3,          ///< species over lattice sites (Fisher-Yates)
+  Langevin = 4,                ///< Langevin thermostat noise, index = step
+  StochasticRescale = 5,       ///< Bussi stochastic velocity rescaling, index = step
+  BenchmarkSetup = 6,          ///< orientations of the molecules a benchmark generates
+  Barostat = 7,                ///< stochastic cell rescaling's noise, id = axis, index = step
+  Orientation = 8,             ///< rigid molecules' initial orientations
+  InitialAngularMomentum = 9,  ///< rigid molecules' Maxwell-Boltzmann angular momenta at start
 };
 
 /// Four 32-bit random words: one Philox draw.
