@@ -14,49 +14,17 @@
 #include "novamd/core/components.hpp"
 #include "novamd/forces/rigid_model.hpp"
 #include "novamd/integrate/rigid_updates.hpp"
+#include "support/rigid_molecules.hpp"
 
 namespace {
 
 namespace core = novamd::core;
 namespace forces = novamd::forces;
 namespace integrate = novamd::integrate;
-using core::SiteKind;
 using V = core::Vec3<double>;
 
-core::ComponentSite lj(V at, double epsilon, double sigma, double mass) {
-  return {SiteKind::LennardJones, at, {}, epsilon, sigma, mass, 0.0};
-}
-core::ComponentSite pole(SiteKind kind, V at, V direction, double strength) {
-  return {kind, at, direction, 0.0, 0.0, 0.0, strength};
-}
-
-std::vector<core::ResolvedComponent> components() {
-  // Reduced units (k_e = 1): sigma, epsilon and masses of order 1.
-  const core::Component quadrupolar{
-      "2CLJQ",
-      {lj({0, 0, -0.4}, 1.0, 1.0, 0.5), lj({0, 0, 0.4}, 1.0, 1.0, 0.5),
-       pole(SiteKind::Quadrupole, {0, 0, 0}, {0, 0, 1}, 1.0)},
-      std::nullopt};
-  const core::Component stockmayer{
-      "Stockmayer",
-      {lj({0, 0, 0}, 1.0, 1.0, 1.0), pole(SiteKind::Dipole, {0, 0, 0}, {1, 0, 0}, 1.2)},
-      V{0.04, 0.04, 0.04}};
-  const core::Component asymmetric{
-      "asymmetric",
-      {lj({0.3, 0, 0}, 0.8, 0.9, 0.6), lj({-0.2, 0.25, 0}, 0.8, 0.9, 0.5),
-       lj({-0.1, -0.2, 0.1}, 0.5, 0.8, 0.3), pole(SiteKind::Charge, {0.3, 0, 0}, {}, 0.4),
-       pole(SiteKind::Charge, {-0.2, 0.25, 0}, {}, -0.4),
-       pole(SiteKind::Dipole, {0, 0, 0.05}, {0, 0.6, 0.8}, 0.7),
-       pole(SiteKind::Quadrupole, {0, 0, 0}, {1, 1, 0}, -0.5)},
-      std::nullopt};
-  std::vector<core::ResolvedComponent> out;
-  for (const auto* c : {&quadrupolar, &stockmayer, &asymmetric})
-    out.push_back(core::resolve_component(*c));
-  return out;
-}
-
 struct Cluster {
-  std::vector<core::ResolvedComponent> kinds = components();
+  std::vector<core::ResolvedComponent> kinds = novamd::test::three_kinds_of_molecule();
   forces::RigidModel model = forces::make_rigid_model(kinds, {});
   std::vector<integrate::RotorInertia<double>> inertia;
   core::ParticleData p;

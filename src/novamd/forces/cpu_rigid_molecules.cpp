@@ -1,0 +1,62 @@
+#include "novamd/forces/cpu_rigid_molecules.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+namespace novamd::forces {
+namespace {
+
+core::Quaternion<double> orientation_of(const core::ParticleData& p, std::size_t i) {
+  return {p.orientation.w[i], p.orientation.x[i], p.orientation.y[i], p.orientation.z[i]};
+}
+
+}  // namespace
+
+CpuRigidMolecules::CpuRigidMolecules(RigidModel model, double skin)
+    : model_(std::move(model)),
+      list_(model_.cutoff ? *model_.cutoff : throw std::logic_error("rigid molecules: no cutoff"),
+            skin) {}
+
+void CpuRigidMolecules::add_to(const core::ParticleData& particles, const core::Box& box,
+                               core::Vec3Array& force, core::Vec3Array& torque,
+                               RigidShares shares) {
+  list_.update(particles, box);
+  const auto view = box.view<double>();
+  const double rc2 = *model_.cutoff * *model_.cutoff;
+  const RigidPairParams<double> params = model_.params();
+  const auto& start = list_.start();
+  const auto& neighbors = list_.neighbors();
+  const auto n = static_cast<std::int64_t>(particles.size());
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t ii = 0; ii < n; ++ii) {
+    const auto i = static_cast<std::size_t>(ii);
+    const auto& sites_i = model_.sites[static_cast<std::size_t>(particles.type[i])];
+    const auto qi = orientation_of(particles, i);
+    const auto xi = particles.position.get(i);
+    core::Vec3<double> f{}, tau{};
+    double energy = 0.0;
+    core::SymmetricTensor<double> virial;
+    for (std::int64_t k = start[i]; k < start[i + 1]; ++k) {
+      const auto j = static_cast<std::size_t>(neighbors[static_cast<std::size_t>(k)]);
+      const auto r = view.minimum_image(xi - particles.position.get(j));
+      if (core::dot(r, r) >= rc2) continue;
+      const auto& sites_j = model_.sites[static_cast<std::size_t>(particles.type[j])];
+      const auto pair =
+          molecule_pair(sites_i.data(), static_cast<int>(sites_i.size()), qi, sites_j.data(),
+                        static_cast<int>(sites_j.size()), orientation_of(particles, j), r, params);
+      f += pair.force_on_i;
+      tau += pair.torque_on_i;
+      energy += pair.energy;
+      virial.add_symmetrized_outer(r.x, r.y, r.z, pair.force_on_i.x, pair.force_on_i.y,
+                                   pair.force_on_i.z);
+    }
+    force.set(i, force.get(i) + f);
+    torque.set(i, torque.get(i) + tau);
+    if (shares.energy) (*shares.energy)[i] += 0.5 * energy;
+    if (shares.virial)
+      for (int c = 0; c < core::kTensorComponents; ++c)
+        (*shares.virial)[static_cast<std::size_t>(c)][i] += 0.5 * virial.c[c];
+  }
+}
+
+}  // namespace novamd::forces

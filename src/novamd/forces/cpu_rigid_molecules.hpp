@@ -1,0 +1,47 @@
+#pragma once
+/// @file cpu_rigid_molecules.hpp
+/// Rigid molecules' interactions on the CPU (seed 001), molecules as the traversal's unit: a
+/// Verlet list of the centres of mass within the cutoff plus a skin (neighbors/verlet_list.hpp,
+/// full lists), and for each molecule every neighbour whose centre lies within the cutoff, all
+/// its site pairs (forces/rigid_pair.hpp). Each thread owns its molecules: molecule i's force,
+/// torque and halves of its pairs' energy and virial are written by the thread that visits i,
+/// in its list's fixed order, so the sums repeat bit for bit for any thread count.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "novamd/core/box.hpp"
+#include "novamd/core/particles.hpp"
+#include "novamd/core/tensor.hpp"
+#include "novamd/forces/rigid_model.hpp"
+#include "novamd/neighbors/verlet_list.hpp"
+
+namespace novamd::forces {
+
+/// Per-molecule shares of the energy and of the virial tensor's components (core/tensor.hpp
+/// order), as neighbors::ForceBuffers keeps them.
+struct RigidShares {
+  std::vector<double>* energy = nullptr;
+  std::array<std::vector<double>, core::kTensorComponents>* virial = nullptr;
+};
+
+class CpuRigidMolecules {
+ public:
+  /// `model` with a cutoff (its centres' cutoff); `skin` the list's.
+  CpuRigidMolecules(RigidModel model, double skin);
+
+  /// Adds every molecule's force and torque (space frame) to `force` and `torque`; with
+  /// `shares`, half of each of its pairs' energy and molecular virial to its shares.
+  void add_to(const core::ParticleData& particles, const core::Box& box, core::Vec3Array& force,
+              core::Vec3Array& torque, RigidShares shares = {});
+
+  std::int64_t list_builds() const { return list_.builds(); }
+  const RigidModel& model() const { return model_; }
+
+ private:
+  RigidModel model_;
+  neighbors::VerletList list_;
+};
+
+}  // namespace novamd::forces
