@@ -101,4 +101,37 @@ TEST(Components, NameTheKeyOfWhatCannotBeAMolecule) {
             std::string::npos);
 }
 
+TEST(Components, HoldLinearMoleculesOnTheirAxisAndPointsAtTheirCentre) {
+  const auto error = [](const std::string& text) {
+    return novamd::test::input_error_of([&] { parse(text); });
+  };
+  const std::string rod =
+      "- {name: A, sites: [{type: lj, position: [0, 0, -1], epsilon: 1, sigma: 1, mass: 1}, "
+      "{type: lj, position: [0, 0, 1], epsilon: 1, sigma: 1, mass: 1}, ";
+  // A massless site off the line, or a dipole across it, could not turn about the axis.
+  EXPECT_NE(error(rod + "{type: charge, position: [0, 0.5, 0], charge: 1}]}").find("off the axis"),
+            std::string::npos);
+  EXPECT_NE(error(rod + "{type: dipole, position: [0, 0, 0], direction: [1, 0, 0], moment: 1}]}")
+                .find("not along the axis"),
+            std::string::npos);
+  // A point with a dipole needs its inertia.
+  EXPECT_NE(error("- {name: P, sites: [{type: lj, position: [0, 0, 0], epsilon: 1, sigma: 1, "
+                  "mass: 1}, {type: dipole, position: [0, 0, 0], direction: [0, 0, 1], moment: "
+                  "1}]}")
+                .find("give its `inertia`"),
+            std::string::npos);
+  // On the axis: held exactly there, directions along it, I_2 = I_3.
+  const auto c =
+      parse(rod + "{type: quadrupole, position: [0, 0, 0.2], direction: [0, 0, -2], moment: 1}]}");
+  EXPECT_EQ(c[0].sites[2].position.y, 0.0);
+  EXPECT_EQ(c[0].sites[2].position.z, 0.0);
+  EXPECT_EQ(std::abs(c[0].sites[2].direction.x), 1.0);
+  EXPECT_EQ(c[0].shape.moments.y, c[0].shape.moments.z);
+  // A charged point is a point.
+  const auto ion = parse(
+      "- {name: I, sites: [{type: charge, position: [1, 2, 3], charge: 1, "
+      "mass: 23}]}");
+  EXPECT_EQ(ion[0].shape.rotational_freedom, 0);
+}
+
 }  // namespace

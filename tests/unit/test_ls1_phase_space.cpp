@@ -41,28 +41,47 @@ TEST(Ls1PhaseSpace, ReadsEachFormat) {
   EXPECT_EQ(io::read_ls1_phase_space(plain).size(), 1u);
 }
 
+void expect_near(const V& a, const V& b, double bound) {
+  EXPECT_NEAR(a.x, b.x, bound);
+  EXPECT_NEAR(a.y, b.y, bound);
+  EXPECT_NEAR(a.z, b.z, bound);
+}
+
 TEST(Ls1PhaseSpace, ConvertsToTheBodyFramesOfTheComponents) {
-  // A molecule whose sites ls1-mardyn holds along z, off its centre of mass by 0.3 along z:
-  // this engine's body frame has the axis along x and the origin at the centre.
-  const core::Component c{"rod",
-                          {{core::SiteKind::LennardJones, {0, 0, 0.0}, {}, 1, 1, 1.0, 0},
-                           {core::SiteKind::LennardJones, {0, 0, 1.2}, {}, 1, 1, 3.0, 0}},
+  // An asymmetric molecule given off its centre of mass and off its principal axes, with a
+  // dipole: every site and the dipole's direction land where ls1-mardyn puts them, r + R(q) s
+  // and R(q) e, to rounding (1e-14 of lengths of order 1).
+  const core::Component c{"bent",
+                          {{core::SiteKind::LennardJones, {0.2, 0.1, 0.0}, {}, 1, 1, 1.0, 0},
+                           {core::SiteKind::LennardJones, {1.2, 0.3, 0.1}, {}, 1, 1, 3.0, 0},
+                           {core::SiteKind::LennardJones, {0.4, 1.1, -0.2}, {}, 1, 1, 2.0, 0},
+                           {core::SiteKind::Dipole, {0.5, 0.5, 0.0}, {0.6, 0.0, 0.8}, 0, 0, 0, 1}},
                           std::nullopt};
   const auto resolved = core::resolve_component(c);
   io::Ls1Molecule m;
   m.position = {1, 2, 3};
-  m.orientation = core::from_axis_angle(V{0, 1, 0}, 0.7);
-  m.angular_momentum = {0.0, 0.5, 0.0};
+  m.orientation = core::normalized(core::Quaternion<double>{0.3, -0.5, 0.7, 0.2});
+  m.angular_momentum = {0.2, 0.5, -0.1};
   const auto body = io::to_body_frame(m, resolved);
-  // Each site lands where ls1-mardyn puts it: r + R(q) s.
-  for (std::size_t k = 0; k < 2; ++k) {
-    const V ls1 = m.position + core::rotate(m.orientation, c.sites[k].position);
-    const V ours = body.centre + core::rotate(body.orientation, resolved.sites[k].position);
-    EXPECT_NEAR(ours.x, ls1.x, 1e-14);
-    EXPECT_NEAR(ours.z, ls1.z, 1e-14);
+  for (std::size_t k = 0; k < c.sites.size(); ++k) {
+    expect_near(body.centre + core::rotate(body.orientation, resolved.sites[k].position),
+                m.position + core::rotate(m.orientation, c.sites[k].position), 1e-14);
   }
-  const V space = core::rotate(body.orientation, body.angular_momentum);  // L back in space
-  EXPECT_NEAR(space.y, 0.5, 1e-15);
+  expect_near(core::rotate(body.orientation, resolved.sites[3].direction),
+              core::rotate(m.orientation, c.sites[3].direction), 1e-14);
+  // The same space-frame angular momentum (all three of its components kept).
+  expect_near(core::rotate(body.orientation, body.angular_momentum), m.angular_momentum, 1e-15);
+
+  // A linear molecule has no angular momentum about its axis: that part of D is dropped.
+  const core::Component rod{"rod",
+                            {{core::SiteKind::LennardJones, {0, 0, -0.5}, {}, 1, 1, 1.0, 0},
+                             {core::SiteKind::LennardJones, {0, 0, 0.5}, {}, 1, 1, 1.0, 0}},
+                            std::nullopt};
+  io::Ls1Molecule r;
+  r.angular_momentum = {0.3, 0.0, 0.4};  // q = 1: the rod along space z
+  const auto turned = io::to_body_frame(r, core::resolve_component(rod));
+  EXPECT_EQ(turned.angular_momentum.x, 0.0);
+  expect_near(core::rotate(turned.orientation, turned.angular_momentum), {0.3, 0.0, 0.0}, 1e-15);
 }
 
 TEST(Ls1PhaseSpace, NamesTheFileAndLineOfWhatItCannotRead) {

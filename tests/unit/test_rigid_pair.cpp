@@ -134,9 +134,11 @@ TEST(RigidPair, KeepsAngularMomentumAndTheSymmetryOfThePair) {
                                           kFirst.data(), static_cast<int>(kFirst.size()), pair.qa,
                                           -1.0 * pair.r, params);
     EXPECT_NEAR(ba.energy, ab.energy, 1e-12 * (1 + std::abs(ab.energy)));
-    EXPECT_NEAR(ba.force_on_i.y, -ab.force_on_i.y, 1e-11);
-    EXPECT_NEAR(ba.torque_on_i.z, ab.torque_on_j.z, 1e-11);
-    EXPECT_NEAR(ba.torque_on_j.x, ab.torque_on_i.x, 1e-11);
+    for (std::size_t c = 0; c < 3; ++c) {
+      EXPECT_NEAR(component(ba.force_on_i, c), -component(ab.force_on_i, c), 1e-11);
+      EXPECT_NEAR(component(ba.torque_on_i, c), component(ab.torque_on_j, c), 1e-11);
+      EXPECT_NEAR(component(ba.torque_on_j, c), component(ab.torque_on_i, c), 1e-11);
+    }
   }
 }
 

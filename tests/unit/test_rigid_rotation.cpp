@@ -112,9 +112,9 @@ TEST(RigidRotation, ADipoleSwingsInAFieldAtItsPendulumPeriod) {
   int crossings = 0;
   double previous = core::dot(dipole(), V{0, 1, 0}), first = -1.0, last = 0.0;
   for (int s = 1; s <= 20000; ++s) {
-    integrate::kick_rotation(q, p, core::cross(dipole(), field), dt / 2, false);
+    integrate::kick_rotation(q, p, core::cross(dipole(), field), dt / 2, inertia);
     integrate::rotate_freely(q, p, inertia, dt);
-    integrate::kick_rotation(q, p, core::cross(dipole(), field), dt / 2, false);
+    integrate::kick_rotation(q, p, core::cross(dipole(), field), dt / 2, inertia);
     largest_error = std::max(largest_error, std::abs(energy() - E0));
     const double now = core::dot(dipole(), V{0, 1, 0});  // the swing's coordinate
     if (previous > 0 && now <= 0) {                      // a downward crossing: one per period
@@ -136,12 +136,12 @@ TEST(RigidRotation, ADipoleSwingsInAFieldAtItsPendulumPeriod) {
 
 TEST(RigidRotation, ALinearMoleculeNeverTurnsAboutItsAxis) {
   std::mt19937_64 rng(34);
-  const integrate::RotorInertia<double> inertia{{0.0, 3.0, 3.0}, true};
+  const integrate::RotorInertia<double> inertia{{0.0, 3.0, 3.0}, 2};
   auto q = random_rotation(rng);
   auto p = integrate::conjugate_momentum(q, V{0.0, 0.4, -0.9});
   const V axis0 = core::rotate(q, V{1, 0, 0});
   for (int s = 0; s < 1000; ++s) {
-    integrate::kick_rotation(q, p, V{0.3, -0.2, 0.5}, 0.005, true);  // any torque
+    integrate::kick_rotation(q, p, V{0.3, -0.2, 0.5}, 0.005, inertia);  // any torque
     integrate::rotate_freely(q, p, inertia, 0.01);
   }
   // L_1 is set to 0 at every turn; what is left is the rounding of p . P_1 q: 1e-15.
@@ -155,7 +155,7 @@ TEST(RigidRotation, AFreeLinearRotorTurnsExactly) {
   // a step, 1e-15, adding up over 1,000 steps to 1e-12 at worst), and the axis comes back after
   // one period 2 pi I / |L|.
   std::mt19937_64 rng(35);
-  const integrate::RotorInertia<double> inertia{{0.0, 3.0, 3.0}, true};
+  const integrate::RotorInertia<double> inertia{{0.0, 3.0, 3.0}, 2};
   auto q = random_rotation(rng);
   auto p = integrate::conjugate_momentum(q, V{0.0, 0.4, -0.9});
   const V L0 = space_angular_momentum(q, p), axis0 = core::rotate(q, V{1, 0, 0});
@@ -166,6 +166,23 @@ TEST(RigidRotation, AFreeLinearRotorTurnsExactly) {
   EXPECT_NEAR(integrate::rotational_kinetic_energy(q, p, inertia), T0, 1e-12 * T0);
   expect_near(space_angular_momentum(q, p), L0, 1e-12);
   expect_near(core::rotate(q, V{1, 0, 0}), axis0, 1e-12);
+}
+
+TEST(RigidRotation, APointDoesNotTurn) {
+  // A molecule whose mass sits at one point has no moment: no turn, no rotational energy, and
+  // a torque leaves it as it is (nothing divides by its zero moments).
+  const integrate::RotorInertia<double> inertia{{0.0, 0.0, 0.0}, 0};
+  std::mt19937_64 rng(36);
+  const auto q0 = random_rotation(rng);
+  auto q = q0;
+  Quaternion<double> p{0.0, 0.0, 0.0, 0.0};
+  integrate::kick_rotation(q, p, V{1.0, 2.0, 3.0}, 0.01, inertia);
+  integrate::rotate_freely(q, p, inertia, 0.01);
+  EXPECT_EQ(q.w, q0.w);
+  EXPECT_EQ(q.x, q0.x);
+  EXPECT_EQ(p.w, 0.0);
+  EXPECT_EQ(p.z, 0.0);
+  EXPECT_EQ(integrate::rotational_kinetic_energy(q, p, inertia), 0.0);
 }
 
 }  // namespace

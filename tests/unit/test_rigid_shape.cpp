@@ -143,6 +143,42 @@ TEST(RigidShape, LinearMoleculesTurnAboutTwoAxesAndPointsAboutNone) {
   EXPECT_EQ(stockmayer.rotational_freedom, 0);
 }
 
+TEST(RigidShape, FindsAFrameForSphericalAndSymmetricTops) {
+  // Equal moments leave the axes free within their plane or space; whatever the decomposition
+  // picks must still be a proper rotation that puts the sites back and makes the products vanish.
+  std::mt19937_64 rng(25);
+  const std::vector<V> tetrahedron{{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+  const std::vector<V> pyramid{{0, 0, 0.4},
+                               {0.9, 0, -0.1},
+                               {-0.45, 0.78, -0.1},
+                               {-0.45, -0.78, -0.1}};  // NH3-like: I_1 = I_2 < I_3 or the reverse
+  for (const auto* body : {&tetrahedron, &pyramid}) {
+    const std::vector<double> masses = body == &tetrahedron
+                                           ? std::vector<double>{1.0, 1.0, 1.0, 1.0}
+                                           : std::vector<double>{14.0, 1.0, 1.0, 1.0};
+    const auto q = random_rotation(rng);
+    const auto sites = placed(*body, q, V{0.5, -1.0, 2.0});
+    const auto shape = core::rigid_shape(sites, masses);
+    EXPECT_EQ(shape.rotational_freedom, 3);
+    EXPECT_NEAR(core::norm_squared(shape.axes), 1.0, 1e-14);
+    for (std::size_t k = 0; k < sites.size(); ++k)
+      expect_near(shape.centre + core::rotate(shape.axes, shape.body[k]), sites[k], 1e-13);
+    double xy = 0, xz = 0, yz = 0;
+    for (std::size_t k = 0; k < sites.size(); ++k) {
+      xy += masses[k] * shape.body[k].x * shape.body[k].y;
+      xz += masses[k] * shape.body[k].x * shape.body[k].z;
+      yz += masses[k] * shape.body[k].y * shape.body[k].z;
+    }
+    EXPECT_NEAR(xy, 0.0, 1e-12);
+    EXPECT_NEAR(xz, 0.0, 1e-12);
+    EXPECT_NEAR(yz, 0.0, 1e-12);
+  }
+  // The tetrahedron is a spherical top: three equal moments of 8 (sum m (y^2 + z^2)).
+  const auto sphere = core::rigid_shape(tetrahedron, std::vector<double>{1.0, 1.0, 1.0, 1.0});
+  EXPECT_NEAR(sphere.moments.x, 8.0, 1e-12);
+  EXPECT_NEAR(sphere.moments.z, 8.0, 1e-12);
+}
+
 TEST(RigidShape, RefusesMassesThatCannotMakeAMolecule) {
   const std::vector<V> two{{0, 0, 0}, {1, 0, 0}};
   EXPECT_THROW(core::rigid_shape(two, std::vector<double>{0.0, 0.0}), core::InputError);

@@ -9,7 +9,8 @@
 /// diagonalised by cyclic Jacobi rotations (Golub and Van Loan, Matrix Computations, section
 /// 8.5); the principal moments come in ascending order, I_1 <= I_2 <= I_3, and the body axes x,
 /// y, z are their axes (a right-handed frame). A linear molecule (I_1 below 1e-10 of I_3) has
-/// its axis along body x and two rotational degrees of freedom; a single massive site has none.
+/// its axis along body x and two rotational degrees of freedom; a single massive site has none
+/// (it does not turn: integrate::RotorInertia; core/components.hpp refuses sites off its point).
 
 #include <array>
 #include <span>

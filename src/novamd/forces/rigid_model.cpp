@@ -1,7 +1,10 @@
 #include "novamd/forces/rigid_model.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
+#include "novamd/core/error.hpp"
 #include "novamd/physics/point_multipoles.hpp"
 
 namespace novamd::forces {
@@ -17,10 +20,31 @@ double mixing(const std::vector<double>& table, std::size_t components, std::siz
   return table.empty() ? 1.0 : table[a * components + b];
 }
 
+/// xi or eta: empty, or one factor per pair of components, symmetric.
+void check_mixing(const std::vector<double>& table, std::size_t components, const char* name) {
+  if (table.empty()) return;
+  if (table.size() != components * components)
+    throw core::InputError(
+        fmt::format("{} has {} entries; expected one per pair of the {} "
+                    "components ({})",
+                    name, table.size(), components, components * components));
+  for (std::size_t a = 0; a < components; ++a)
+    for (std::size_t b = 0; b < a; ++b)
+      if (table[a * components + b] != table[b * components + a])
+        throw core::InputError(fmt::format(
+            "{} between components {} and {} differs from {} between {} and {}; expected the "
+            "same factor both ways",
+            name, a + 1, b + 1, name, b + 1, a + 1));
+}
+
 }  // namespace
 
 RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
                             const RigidModelSettings& settings) {
+  check_mixing(settings.xi, components.size(), "xi");
+  check_mixing(settings.eta, components.size(), "eta");
+  if (settings.epsilon_rf && !settings.cutoff)
+    throw core::InputError("a reaction field needs a cutoff (the continuum lies beyond it)");
   RigidModel model;
   model.coulomb_constant = settings.coulomb_constant;
   model.cutoff = settings.cutoff;

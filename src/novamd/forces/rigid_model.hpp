@@ -6,7 +6,9 @@
 /// components), the energy shifts of those pairs at the cutoff (MarDyn's `shift6`: each site
 /// pair's potential at the centres' cutoff, subtracted), and the Coulomb and reaction-field
 /// factors; and the CPU's evaluation of every molecule pair within the cutoff of their centres
-/// (all pairs, minimum image), the oracle of faster traversals.
+/// (all pairs, minimum image), the oracle of faster traversals. As in MarDyn, the energy jumps
+/// where a pair's centres cross the cutoff: the shift zeroes each LJ site pair at the centres'
+/// cutoff, not at the sites' distance, and the multipoles are not shifted.
 
 #include <cstdint>
 #include <optional>

@@ -64,31 +64,42 @@ NOVAMD_HD core::Quaternion<T> conjugate_momentum(const core::Quaternion<T>& q,
           2 * (L.x * a.y + L.y * b.y + L.z * c.y), 2 * (L.x * a.z + L.y * b.z + L.z * c.z)};
 }
 
-/// The principal moments and whether the molecule is linear (I_1 = 0: no turning about x).
+/// The principal moments and how many axes the molecule turns about: 3; 2 for a linear molecule
+/// (I_1 = 0, its axis body x); 0 for a point, which does not turn (core/rigid_shape.hpp).
 template <class T>
 struct RotorInertia {
   core::Vec3<T> moments;
-  bool linear = false;
+  int freedom = 3;
 
+  NOVAMD_HD bool linear() const { return freedom == 2; }
+  NOVAMD_HD bool turns() const { return freedom > 0; }
   NOVAMD_HD T moment(int k) const { return k == 0 ? moments.x : k == 1 ? moments.y : moments.z; }
 };
 
-/// sum_k L_k^2 / (2 I_k), axis x left out for a linear molecule.
+/// sum_k L_k^2 / (2 I_k) over the axes the molecule turns about.
 template <class T>
-NOVAMD_HD T rotational_kinetic_energy(const core::Quaternion<T>& q, const core::Quaternion<T>& p,
-                                      const RotorInertia<T>& inertia) {
-  const core::Vec3<T> L = body_angular_momentum(q, p);
+NOVAMD_HD T kinetic_energy_of_rotation(const core::Vec3<T>& L, const RotorInertia<T>& inertia) {
+  if (!inertia.turns()) return T(0);
   T energy = L.y * L.y / (2 * inertia.moments.y) + L.z * L.z / (2 * inertia.moments.z);
-  if (!inertia.linear) energy += L.x * L.x / (2 * inertia.moments.x);
+  if (!inertia.linear()) energy += L.x * L.x / (2 * inertia.moments.x);
   return energy;
 }
 
-/// p += 2 t sum_k tau_k P_k q for the torque `torque` in the space frame, over the time t.
+/// The same from (q, p).
+template <class T>
+NOVAMD_HD T rotational_kinetic_energy(const core::Quaternion<T>& q, const core::Quaternion<T>& p,
+                                      const RotorInertia<T>& inertia) {
+  return kinetic_energy_of_rotation(body_angular_momentum(q, p), inertia);
+}
+
+/// p += 2 t sum_k tau_k P_k q for the torque `torque` in the space frame, over the time t (its
+/// part about a linear molecule's axis left out; nothing for a point).
 template <class T>
 NOVAMD_HD void kick_rotation(const core::Quaternion<T>& q, core::Quaternion<T>& p,
-                             const core::Vec3<T>& torque, T t, bool linear) {
+                             const core::Vec3<T>& torque, T t, const RotorInertia<T>& inertia) {
+  if (!inertia.turns()) return;
   core::Vec3<T> tau = core::rotate_back(q, torque);
-  if (linear) tau.x = T(0);
+  if (inertia.linear()) tau.x = T(0);
   const core::Quaternion<T> dp = conjugate_momentum(q, tau);  // 2 sum_k tau_k P_k q
   p.w += t * dp.w;
   p.x += t * dp.x;
@@ -125,11 +136,12 @@ NOVAMD_HD void rotate_linear(core::Quaternion<T>& q, core::Quaternion<T>& p, T m
 }
 
 /// The free rotation over dt: R_3(dt/2) R_2(dt/2) R_1(dt) R_2(dt/2) R_3(dt/2), or a linear
-/// molecule's exact turn.
+/// molecule's exact turn; a point does not turn.
 template <class T>
 NOVAMD_HD void rotate_freely(core::Quaternion<T>& q, core::Quaternion<T>& p,
                              const RotorInertia<T>& inertia, T dt) {
-  if (inertia.linear) {
+  if (!inertia.turns()) return;
+  if (inertia.linear()) {
     rotate_linear(q, p, inertia.moments.y, dt);
     return;
   }

@@ -35,7 +35,8 @@ QuaternionPointers pointers_of(core::QuaternionOf<Array>& q, std::size_t first =
 }
 
 /// The torque's kick over dt: L += dt R(q)^T tau, without the part about a linear molecule's
-/// axis (the torque `torque` in the space frame).
+/// axis, nothing for a point (the torque `torque` in the space frame). A molecule's kinetic
+/// energy of rotation is kinetic_energy_of_rotation(L, I) (rigid_rotation.hpp).
 struct KickAngularMomentum {
   QuaternionPointers orientation;
   Vec3Pointers angular_momentum, torque;
@@ -44,8 +45,10 @@ struct KickAngularMomentum {
   double dt;
 
   NOVAMD_HD void operator()(int i) const {
+    const RotorInertia<double>& I = inertia[type[i]];
+    if (!I.turns()) return;
     core::Vec3<double> tau = core::rotate_back(orientation.get(i), torque.get(i));
-    if (inertia[type[i]].linear) tau.x = 0.0;
+    if (I.linear()) tau.x = 0.0;
     angular_momentum.set(i, angular_momentum.get(i) + dt * tau);
   }
 };
@@ -60,22 +63,15 @@ struct RotateBodies {
 
   NOVAMD_HD void operator()(int i) const {
     const RotorInertia<double>& I = inertia[type[i]];
+    if (!I.turns()) return;
     auto q = orientation.get(i);
     auto p = conjugate_momentum(q, angular_momentum.get(i));
     rotate_freely(q, p, I, dt);
     core::Vec3<double> L = body_angular_momentum(q, p);
-    if (I.linear) L.x = 0.0;
+    if (I.linear()) L.x = 0.0;
     orientation.set(i, q);
     angular_momentum.set(i, L);
   }
 };
-
-/// Molecule i's kinetic energy of rotation, sum_k L_k^2 / (2 I_k).
-NOVAMD_HD double rotational_kinetic_energy(const core::Vec3<double>& L,
-                                           const RotorInertia<double>& I) {
-  double energy = L.y * L.y / (2 * I.moments.y) + L.z * L.z / (2 * I.moments.z);
-  if (!I.linear) energy += L.x * L.x / (2 * I.moments.x);
-  return energy;
-}
 
 }  // namespace novamd::integrate

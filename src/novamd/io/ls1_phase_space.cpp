@@ -89,11 +89,14 @@ std::vector<Ls1Molecule> read_ls1_phase_space(const std::filesystem::path& file)
   for (std::int64_t n = 0; n < static_cast<std::int64_t>(count); ++n) {
     molecules.push_back({});
     Ls1Molecule& m = molecules.back();
-    m.id = static_cast<std::int64_t>(tokens.number("a molecule's id"));
+    const double id = tokens.number("a molecule's id");
+    if (id != std::floor(id) || std::abs(id) > 9e15)
+      tokens.fail(fmt::format("{} is not an id", id), "a whole number");
+    m.id = static_cast<std::int64_t>(id);
     const std::string where = fmt::format("molecule {}", m.id);
     if (format != "IRV") {
       const double cid = tokens.number(where + "'s component id");
-      if (cid < 1 || cid != std::floor(cid))
+      if (cid < 1 || cid != std::floor(cid) || cid > 1e6)
         tokens.fail(fmt::format("component id {}", cid), "a component id from 1");
       m.component = static_cast<int>(cid) - 1;
     }
@@ -120,6 +123,8 @@ BodyState to_body_frame(const Ls1Molecule& molecule, const core::ResolvedCompone
   state.centre = molecule.position + core::rotate(molecule.orientation, component.shape.centre);
   state.orientation = molecule.orientation * component.shape.axes;
   state.angular_momentum = core::rotate_back(state.orientation, molecule.angular_momentum);
+  if (component.shape.rotational_freedom < 3) state.angular_momentum.x = 0.0;
+  if (component.shape.rotational_freedom == 0) state.angular_momentum = {};
   return state;
 }
 

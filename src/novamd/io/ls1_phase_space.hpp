@@ -15,7 +15,11 @@
 /// ls1 places a molecule's sites as given in its component, about the molecule's position; this
 /// engine moves them to the centre of mass and turns them into the principal frame
 /// (core/components.hpp). `to_body_frames` converts: x = r + R(q) c and q' = q a for the
-/// component's centre c and axes a, and L = R(q')^T D.
+/// component's centre c and axes a, and L = R(q')^T D (its part about a linear molecule's axis
+/// dropped, all of it for a point). Positions and orientations convert exactly. Velocities and
+/// angular momenta do where the component's sites are given about their centre of mass in their
+/// principal frame, as ls1-mardyn assumes (it takes the diagonal of the inertia about the
+/// sites' origin); otherwise the centre moves at v + w x R(q) c, which this does not add.
 
 #include <cstdint>
 #include <filesystem>
