@@ -86,6 +86,23 @@ std::vector<V> placed(const std::vector<V>& body, const Quaternion<double>& q, c
   return out;
 }
 
+/// The shape puts every site back (given = centre + R(axes) body) and its body frame is principal
+/// (the products of inertia vanish there), within `bound`.
+void expect_principal_frame_of(const core::RigidShape& shape, const std::vector<V>& sites,
+                               const std::vector<double>& masses, double bound) {
+  for (std::size_t k = 0; k < sites.size(); ++k)
+    expect_near(shape.centre + core::rotate(shape.axes, shape.body[k]), sites[k], bound);
+  double xy = 0, xz = 0, yz = 0;
+  for (std::size_t k = 0; k < sites.size(); ++k) {
+    xy += masses[k] * shape.body[k].x * shape.body[k].y;
+    xz += masses[k] * shape.body[k].x * shape.body[k].z;
+    yz += masses[k] * shape.body[k].y * shape.body[k].z;
+  }
+  EXPECT_NEAR(xy, 0.0, bound);
+  EXPECT_NEAR(xz, 0.0, bound);
+  EXPECT_NEAR(yz, 0.0, bound);
+}
+
 TEST(RigidShape, FindsThePrincipalFrameOfAMoleculeInAnyOrientation) {
   // Three unequal masses in the plane z = 0 with their centre of mass at the origin
   // (sum m x = 2 - 5 + 3 = 0, sum m y = -1.5 + 1.5 = 0) but a product of inertia
@@ -106,18 +123,7 @@ TEST(RigidShape, FindsThePrincipalFrameOfAMoleculeInAnyOrientation) {
     const auto shape = core::rigid_shape(sites, masses);
     expect_near(shape.centre, centre, kRounding);
     expect_near(shape.moments, reference.moments, 1e-13);  // invariant under rotation
-    for (std::size_t k = 0; k < sites.size(); ++k)         // given = centre + R(axes) body
-      expect_near(shape.centre + core::rotate(shape.axes, shape.body[k]), sites[k], 1e-13);
-    // The body frame is principal: the products of inertia vanish there.
-    double xy = 0, xz = 0, yz = 0;
-    for (std::size_t k = 0; k < sites.size(); ++k) {
-      xy += masses[k] * shape.body[k].x * shape.body[k].y;
-      xz += masses[k] * shape.body[k].x * shape.body[k].z;
-      yz += masses[k] * shape.body[k].y * shape.body[k].z;
-    }
-    EXPECT_NEAR(xy, 0.0, 1e-13);
-    EXPECT_NEAR(xz, 0.0, 1e-13);
-    EXPECT_NEAR(yz, 0.0, 1e-13);
+    expect_principal_frame_of(shape, sites, masses, 1e-13);
   }
 }
 
@@ -161,17 +167,7 @@ TEST(RigidShape, FindsAFrameForSphericalAndSymmetricTops) {
     const auto shape = core::rigid_shape(sites, masses);
     EXPECT_EQ(shape.rotational_freedom, 3);
     EXPECT_NEAR(core::norm_squared(shape.axes), 1.0, 1e-14);
-    for (std::size_t k = 0; k < sites.size(); ++k)
-      expect_near(shape.centre + core::rotate(shape.axes, shape.body[k]), sites[k], 1e-13);
-    double xy = 0, xz = 0, yz = 0;
-    for (std::size_t k = 0; k < sites.size(); ++k) {
-      xy += masses[k] * shape.body[k].x * shape.body[k].y;
-      xz += masses[k] * shape.body[k].x * shape.body[k].z;
-      yz += masses[k] * shape.body[k].y * shape.body[k].z;
-    }
-    EXPECT_NEAR(xy, 0.0, 1e-12);
-    EXPECT_NEAR(xz, 0.0, 1e-12);
-    EXPECT_NEAR(yz, 0.0, 1e-12);
+    expect_principal_frame_of(shape, sites, masses, 1e-12);
   }
   // The tetrahedron is a spherical top: three equal moments of 8 (sum m (y^2 + z^2)).
   const auto sphere = core::rigid_shape(tetrahedron, std::vector<double>{1.0, 1.0, 1.0, 1.0});
