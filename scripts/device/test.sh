@@ -361,33 +361,32 @@ if [[ $what == barostat-timeline ]]; then
     -o /tmp/libkernel_timeline.so -L"$cuda_root/lib64" -lcupti
   export LD_LIBRARY_PATH="$cuda_root/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   k=0
-  for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" \
-    "{type: monte_carlo, pressure: 2.0}"; do
+  # One timed LJ run under the timeline: the label after the system's name, the kernel that
+  # counts a step, the barostat, then further --set arguments (the integrator).
+  timeline_lj() {
+    local label=$1 step_kernel=$2 barostat=$3
+    shift 3
     k=$((k + 1))
     (cd "$work" && CUDA_INJECTION64_PATH=/tmp/libkernel_timeline.so KERNEL_TIMELINE=$work/lj$k.csv \
        "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
-       --precision mixed --steps 1200 --set system.structure.generate.cells=25 \
+       --precision mixed --steps 1200 --set system.structure.generate.cells=25 "$@" \
        --set "barostat=$barostat" \
        --set "output.thermo={every: 1200, file: t.csv}" 2>&1) | grep -E "Done" |
-      sed "s/^/LJ 62,500 under the timeline, barostat $barostat: /" | tee -a "$summary"
+      sed "s/^/LJ 62,500 under the timeline$label, barostat $barostat: /" | tee -a "$summary"
     python3 benchmarks/timeline/summarize.py "$work/lj$k.csv" --skip 0.17 \
-      --label "LJ 62,500, barostat $barostat" --step-kernel DriftThermalizeDrift >> "$OUT/timeline_barostat.txt"
+      --label "LJ 62,500$label, barostat $barostat" --step-kernel "$step_kernel" \
+      >> "$OUT/timeline_barostat.txt"
+  }
+  for barostat in null "{type: c_rescale, pressure: 2.0, period: 1.0, compressibility: 0.09, every: 10}" \
+    "{type: monte_carlo, pressure: 2.0}"; do
+    timeline_lj "" DriftThermalizeDrift "$barostat"
   done
   # MTTK against the same Nose-Hoover chains at constant volume (a step counted at each force
   # evaluation's pair kernel).
   for barostat in null "{type: mttk, pressure: 2.0, period: 5.0}" \
     "{type: mttk, pressure: 2.0, period: 5.0, every: 10}"; do
-    k=$((k + 1))
-    (cd "$work" && CUDA_INJECTION64_PATH=/tmp/libkernel_timeline.so KERNEL_TIMELINE=$work/lj$k.csv \
-       "$root/$build/novamd" run "$root/examples/lj_npt.yaml" --backend cuda \
-       --precision mixed --steps 1200 --set system.structure.generate.cells=25 \
-       --set "integrator={type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}" \
-       --set "barostat=$barostat" \
-       --set "output.thermo={every: 1200, file: t.csv}" 2>&1) | grep -E "Done" |
-      sed "s/^/LJ 62,500 under the timeline, nose_hoover, barostat $barostat: /" | tee -a "$summary"
-    python3 benchmarks/timeline/summarize.py "$work/lj$k.csv" --skip 0.17 \
-      --label "LJ 62,500, nose_hoover, barostat $barostat" --step-kernel "_force_kernel" \
-      >> "$OUT/timeline_barostat.txt"
+    timeline_lj ", nose_hoover" "_force_kernel" "$barostat" \
+      --set "integrator={type: nose_hoover, timestep: 0.005, temperature: 1.5, tau: 0.5}"
   done
   water_args 20 mixed 1200
   rigid_set=(--set "constraints={bonds: none, water: settle}" --set integrator.timestep=2.0

@@ -3,10 +3,12 @@
 // a quadrupole, a Stockmayer point dipole with its inertia given, and an asymmetric molecule of
 // three Lennard-Jones sites, two charges, a dipole and a quadrupole), in reduced units.
 
+#include <array>
 #include <optional>
 #include <vector>
 
 #include "novamd/core/components.hpp"
+#include "novamd/forces/cpu_rigid_molecules.hpp"
 
 namespace novamd::test {
 
@@ -42,6 +44,37 @@ inline std::vector<core::ResolvedComponent> three_kinds_of_molecule() {
   for (const auto* c : {&quadrupolar, &stockmayer, &asymmetric})
     out.push_back(core::resolve_component(*c));
   return out;
+}
+
+/// A rigid-molecule evaluation's forces and torques per molecule, and its totals.
+struct RigidEvaluation {
+  core::Vec3Array force, torque;
+  double energy = 0.0;
+  core::SymmetricTensor<double> virial;
+};
+
+/// Zeroed force and torque arrays for n molecules.
+inline RigidEvaluation zeroed_evaluation(std::size_t n) {
+  RigidEvaluation e;
+  e.force.resize(n);
+  e.torque.resize(n);
+  e.force.fill_zero();
+  e.torque.fill_zero();
+  return e;
+}
+
+/// `term` evaluated on `p` in `box`, its per-molecule shares summed.
+inline RigidEvaluation evaluate_rigid(forces::CpuRigidMolecules& term, const core::ParticleData& p,
+                                      const core::Box& box) {
+  RigidEvaluation e = zeroed_evaluation(p.size());
+  std::vector<double> energy(p.size(), 0.0);
+  std::array<std::vector<double>, core::kTensorComponents> virial;
+  for (auto& c : virial) c.assign(p.size(), 0.0);
+  term.add_to(p, box, e.force, e.torque, {&energy, &virial});
+  for (double u : energy) e.energy += u;
+  for (int c = 0; c < core::kTensorComponents; ++c)
+    for (double w : virial[static_cast<std::size_t>(c)]) e.virial.c[c] += w;
+  return e;
 }
 
 }  // namespace novamd::test

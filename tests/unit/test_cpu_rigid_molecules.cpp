@@ -33,10 +33,7 @@ core::ParticleData fluid(std::uint64_t seed) {
     p.position.set(i, {1.26 * (i % 5) + jitter(rng), 1.26 * (i / 5 % 5) + jitter(rng),
                        1.26 * (i / 25) + jitter(rng)});
     const auto q = core::random_orientation(seed, static_cast<std::uint32_t>(i));
-    p.orientation.w[i] = q.w;
-    p.orientation.x[i] = q.x;
-    p.orientation.y[i] = q.y;
-    p.orientation.z[i] = q.z;
+    p.orientation.set(i, q);
   }
   return p;
 }
@@ -49,35 +46,15 @@ forces::RigidModel model() {
   return forces::make_rigid_model(novamd::test::three_kinds_of_molecule(), settings);
 }
 
-struct Evaluated {
-  core::Vec3Array force, torque;
-  double energy = 0.0;
-  core::SymmetricTensor<double> virial;
-};
+using Evaluated = novamd::test::RigidEvaluation;
 
 Evaluated by_lists(forces::CpuRigidMolecules& term, const core::ParticleData& p,
                    const core::Box& box) {
-  Evaluated e;
-  e.force.resize(p.size());
-  e.torque.resize(p.size());
-  e.force.fill_zero();
-  e.torque.fill_zero();
-  std::vector<double> energy(p.size(), 0.0);
-  std::array<std::vector<double>, core::kTensorComponents> virial;
-  for (auto& c : virial) c.assign(p.size(), 0.0);
-  term.add_to(p, box, e.force, e.torque, {&energy, &virial});
-  for (double u : energy) e.energy += u;
-  for (int c = 0; c < core::kTensorComponents; ++c)
-    for (double w : virial[static_cast<std::size_t>(c)]) e.virial.c[c] += w;
-  return e;
+  return novamd::test::evaluate_rigid(term, p, box);
 }
 
 Evaluated by_all_pairs(const core::ParticleData& p, const core::Box& box) {
-  Evaluated e;
-  e.force.resize(p.size());
-  e.torque.resize(p.size());
-  e.force.fill_zero();
-  e.torque.fill_zero();
+  Evaluated e = novamd::test::zeroed_evaluation(p.size());
   const auto totals = forces::add_rigid_forces(model(), p, box, e.force, e.torque);
   e.energy = totals.energy;
   e.virial = totals.virial;
@@ -112,13 +89,9 @@ TEST(CpuRigidMolecules, MatchTheAllPairsOracleAsTheMoleculesMove) {
   std::uniform_real_distribution<double> step(-0.1, 0.1);
   for (std::size_t i = 0; i < p.size(); ++i) {
     p.position.set(i, p.position.get(i) + V{step(rng), step(rng), step(rng)});
-    const auto q = core::normalized(
-        core::Quaternion<double>{p.orientation.w[i], p.orientation.x[i] + step(rng),
-                                 p.orientation.y[i], p.orientation.z[i]});
-    p.orientation.w[i] = q.w;
-    p.orientation.x[i] = q.x;
-    p.orientation.y[i] = q.y;
-    p.orientation.z[i] = q.z;
+    auto q = p.orientation.get(i);
+    q.x += step(rng);
+    p.orientation.set(i, core::normalized(q));
   }
   expect_same(by_lists(term, p, box), by_all_pairs(p, box));
   EXPECT_EQ(term.list_builds(), 1);

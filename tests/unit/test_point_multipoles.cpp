@@ -32,36 +32,16 @@ double norm(const V& v) {
   return std::sqrt(novamd::core::dot(v, v));
 }
 
-/// The term for the kinds of `a` and `b`, at the geometry of r = a - b.
+/// The term for the kinds of `a` and `b`, at the geometry of r = a - b (physics::multipole_terms,
+/// which writes each pair of kinds once and the other order by n -> -n).
 physics::MultipoleTerms<double> terms(const Site& a, const Site& b) {
   const V r = a.position - b.position;
   const auto s = physics::SitePairGeometry<double>::of(r, a.axis, b.axis);
-  const double k = kCoulomb * a.moment * b.moment;
-  const auto swapped = [&](auto term) {  // a term written for the other order: i and j exchanged
-    const auto t = term(k, physics::SitePairGeometry<double>::of(-1.0 * r, b.axis, a.axis));
-    return physics::MultipoleTerms<double>{t.energy, t.d_distance, -t.d_cos_j, -t.d_cos_i,
-                                           t.d_cos_ij};
+  const auto site_kind = [](Kind k) {  // Charge, Dipole, Quadrupole follow LennardJones there
+    return static_cast<novamd::core::SiteKind>(static_cast<int>(k) + 1);
   };
-  using physics::charge_charge, physics::charge_dipole, physics::dipole_charge;
-  using physics::dipole_dipole, physics::charge_quadrupole, physics::dipole_quadrupole;
-  using physics::quadrupole_quadrupole;
-  switch (a.kind) {
-    case Kind::Charge:
-      return b.kind == Kind::Charge   ? charge_charge(k, s)
-             : b.kind == Kind::Dipole ? charge_dipole(k, s)
-                                      : charge_quadrupole(k, s);
-    case Kind::Dipole:
-      return b.kind == Kind::Charge   ? dipole_charge(k, s)
-             : b.kind == Kind::Dipole ? dipole_dipole(k, s)
-                                      : dipole_quadrupole(k, s);
-    case Kind::Quadrupole:
-      if (b.kind == Kind::Charge)
-        return swapped([](double kk, const auto& g) { return charge_quadrupole(kk, g); });
-      if (b.kind == Kind::Dipole)
-        return swapped([](double kk, const auto& g) { return dipole_quadrupole(kk, g); });
-      return quadrupole_quadrupole(k, s);
-  }
-  return {};
+  return physics::multipole_terms(site_kind(a.kind), site_kind(b.kind),
+                                  kCoulomb * a.moment * b.moment, s, 0.0);
 }
 
 double energy(const Site& a, const Site& b) {

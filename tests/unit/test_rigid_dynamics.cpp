@@ -46,10 +46,7 @@ struct Cluster {
       p.id[i] = n;
       p.position.set(i, {1.6 * (n % side), 1.6 * (n / side % side), 1.6 * (n / (side * side))});
       const auto q = core::normalized(core::Quaternion<double>{g(rng), g(rng), g(rng), g(rng)});
-      p.orientation.w[i] = q.w;
-      p.orientation.x[i] = q.x;
-      p.orientation.y[i] = q.y;
-      p.orientation.z[i] = q.z;
+      p.orientation.set(i, q);
       const double m = kinds[i % 3].shape.mass;
       p.velocity.set(i, std::sqrt(0.5 / m) * V{g(rng), g(rng), g(rng)});
       V L{0.1 * g(rng), 0.1 * g(rng), 0.1 * g(rng)};
@@ -110,8 +107,7 @@ struct Cluster {
   V angular_momentum() const {
     V total{};
     for (std::size_t i = 0; i < p.size(); ++i) {
-      const core::Quaternion<double> q{p.orientation.w[i], p.orientation.x[i], p.orientation.y[i],
-                                       p.orientation.z[i]};
+      const auto q = p.orientation.get(i);
       total += core::cross(p.position.get(i), mass(i) * p.velocity.get(i)) +
                core::rotate(q, p.angular_momentum.get(i));
     }

@@ -17,7 +17,7 @@ using novamd::core::Quaternion;
 using V = novamd::core::Vec3<double>;
 namespace core = novamd::core;
 namespace forces = novamd::forces;
-using Site = forces::BodySite<double>;
+using Site = forces::MoleculeSite<double>;
 using forces::SiteKind;
 
 Quaternion<double> random_rotation(std::mt19937_64& rng) {
@@ -61,10 +61,18 @@ struct Pair {
   V r;  ///< centre a less centre b
 };
 
+/// Molecule a's sites and molecule b's placed by their orientations.
+std::vector<Site> placed(const std::vector<Site>& body, const Quaternion<double>& q) {
+  std::vector<Site> out(body.size());
+  forces::place_sites(body.data(), static_cast<int>(body.size()), q, out.data());
+  return out;
+}
+
 forces::MoleculePairResult<double> evaluate(const Pair& p,
                                             const forces::RigidPairParams<double>& params) {
-  return forces::molecule_pair(kFirst.data(), static_cast<int>(kFirst.size()), p.qa, kSecond.data(),
-                               static_cast<int>(kSecond.size()), p.qb, p.r, params);
+  const auto a = placed(kFirst, p.qa), b = placed(kSecond, p.qb);
+  return forces::molecule_pair(a.data(), static_cast<int>(a.size()), b.data(),
+                               static_cast<int>(b.size()), p.r, params);
 }
 
 std::vector<Pair> random_pairs(std::uint64_t seed, int count) {
@@ -130,9 +138,9 @@ TEST(RigidPair, KeepsAngularMomentumAndTheSymmetryOfThePair) {
     EXPECT_NEAR(total.z, 0.0, 1e-11);
     // The same pair seen from the other molecule: the same energy, the opposite force, the
     // torques exchanged (the same terms summed in another order: 1e-12).
-    const auto ba = forces::molecule_pair(kSecond.data(), static_cast<int>(kSecond.size()), pair.qb,
-                                          kFirst.data(), static_cast<int>(kFirst.size()), pair.qa,
-                                          -1.0 * pair.r, params);
+    const auto a = placed(kFirst, pair.qa), b = placed(kSecond, pair.qb);
+    const auto ba = forces::molecule_pair(b.data(), static_cast<int>(b.size()), a.data(),
+                                          static_cast<int>(a.size()), -1.0 * pair.r, params);
     EXPECT_NEAR(ba.energy, ab.energy, 1e-12 * (1 + std::abs(ab.energy)));
     for (std::size_t c = 0; c < 3; ++c) {
       EXPECT_NEAR(component(ba.force_on_i, c), -component(ab.force_on_i, c), 1e-11);

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "novamd/core/quaternion.hpp"
 #include "novamd/core/vec3.hpp"
 
 namespace novamd::core {
@@ -64,6 +65,16 @@ struct QuaternionOf {
   Array w, x, y, z;
   std::array<Array*, 4> components() { return {&w, &x, &y, &z}; }
   std::array<const Array*, 4> components() const { return {&w, &x, &y, &z}; }
+
+  // Host arrays only (std::vector).
+  using Value = typename Array::value_type;
+  Quaternion<Value> get(std::size_t i) const { return {w[i], x[i], y[i], z[i]}; }
+  void set(std::size_t i, const Quaternion<Value>& q) {
+    w[i] = q.w;
+    x[i] = q.x;
+    y[i] = q.y;
+    z[i] = q.z;
+  }
 };
 
 template <class T>
@@ -216,7 +227,8 @@ inline std::vector<std::int64_t> count_by_type(const ParticleData& p, int types)
 inline std::vector<std::size_t> id_order(const ParticleData& p) {
   std::vector<std::size_t> order(p.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.id[a] < p.id[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return p.id[a] < p.id[b]; });
   return order;
 }
 

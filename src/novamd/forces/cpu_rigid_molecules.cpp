@@ -4,13 +4,6 @@
 #include <utility>
 
 namespace novamd::forces {
-namespace {
-
-core::Quaternion<double> orientation_of(const core::ParticleData& p, std::size_t i) {
-  return {p.orientation.w[i], p.orientation.x[i], p.orientation.y[i], p.orientation.z[i]};
-}
-
-}  // namespace
 
 CpuRigidMolecules::CpuRigidMolecules(RigidModel model, double skin)
     : model_(std::move(model)),
@@ -21,6 +14,7 @@ void CpuRigidMolecules::add_to(const core::ParticleData& particles, const core::
                                core::Vec3Array& force, core::Vec3Array& torque,
                                RigidShares shares) {
   list_.update(particles, box);
+  place_all(model_, particles, placed_);
   const auto view = box.view<double>();
   const double rc2 = *model_.cutoff * *model_.cutoff;
   const RigidPairParams<double> params = model_.params();
@@ -30,8 +24,6 @@ void CpuRigidMolecules::add_to(const core::ParticleData& particles, const core::
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t ii = 0; ii < n; ++ii) {
     const auto i = static_cast<std::size_t>(ii);
-    const auto& sites_i = model_.sites[static_cast<std::size_t>(particles.type[i])];
-    const auto qi = orientation_of(particles, i);
     const auto xi = particles.position.get(i);
     core::Vec3<double> f{}, tau{};
     double energy = 0.0;
@@ -40,10 +32,8 @@ void CpuRigidMolecules::add_to(const core::ParticleData& particles, const core::
       const auto j = static_cast<std::size_t>(neighbors[static_cast<std::size_t>(k)]);
       const auto r = view.minimum_image(xi - particles.position.get(j));
       if (core::dot(r, r) >= rc2) continue;
-      const auto& sites_j = model_.sites[static_cast<std::size_t>(particles.type[j])];
-      const auto pair =
-          molecule_pair(sites_i.data(), static_cast<int>(sites_i.size()), qi, sites_j.data(),
-                        static_cast<int>(sites_j.size()), orientation_of(particles, j), r, params);
+      const auto pair = molecule_pair(placed_.of(i), placed_.count(i), placed_.of(j),
+                                      placed_.count(j), r, params);
       f += pair.force_on_i;
       tau += pair.torque_on_i;
       energy += pair.energy;

@@ -2,8 +2,9 @@
 /// @file cpu_rigid_molecules.hpp
 /// Rigid molecules' interactions on the CPU (seed 001), molecules as the traversal's unit: a
 /// Verlet list of the centres of mass within the cutoff plus a skin (neighbors/verlet_list.hpp,
-/// full lists), and for each molecule every neighbour whose centre lies within the cutoff, all
-/// its site pairs (forces/rigid_pair.hpp). Each thread owns its molecules: molecule i's force,
+/// full lists), every molecule's sites placed in space once per evaluation, and for each
+/// molecule every neighbour whose centre lies within the cutoff, all its site pairs
+/// (forces/rigid_pair.hpp). Each thread owns its molecules: molecule i's force,
 /// torque and halves of its pairs' energy and virial are written by the thread that visits i,
 /// in its list's fixed order, so the sums repeat bit for bit for any thread count.
 
@@ -42,6 +43,7 @@ class CpuRigidMolecules {
  private:
   RigidModel model_;
   neighbors::VerletList list_;
+  PlacedSites placed_;  ///< each molecule's sites in space, placed once per evaluation
 };
 
 }  // namespace novamd::forces

@@ -52,9 +52,9 @@ RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& componen
     model.reaction_field = physics::reaction_field_factor(*settings.epsilon_rf, *settings.cutoff);
   std::vector<LjSite> lj_sites;
   for (std::size_t c = 0; c < components.size(); ++c) {
-    std::vector<BodySite<double>> sites;
+    std::vector<MoleculeSite<double>> sites;
     for (const core::ComponentSite& s : components[c].sites) {
-      BodySite<double> b{s.kind, s.position, s.direction, s.strength, 0};
+      MoleculeSite<double> b{s.kind, s.position, s.direction, s.strength, 0};
       if (s.kind == core::SiteKind::LennardJones) {
         b.lj_type = static_cast<int>(lj_sites.size());
         lj_sites.push_back({s.epsilon, s.sigma, c});
@@ -84,29 +84,42 @@ RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& componen
   return model;
 }
 
+void place_all(const RigidModel& model, const core::ParticleData& particles, PlacedSites& into) {
+  const std::size_t n = particles.size();
+  into.start.resize(n + 1);
+  into.start[0] = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    into.start[i + 1] =
+        into.start[i] + model.sites[static_cast<std::size_t>(particles.type[i])].size();
+  into.sites.resize(into.start[n]);
+  const auto count = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ii = 0; ii < count; ++ii) {
+    const auto i = static_cast<std::size_t>(ii);
+    const auto& body = model.sites[static_cast<std::size_t>(particles.type[i])];
+    place_sites(body.data(), static_cast<int>(body.size()), particles.orientation.get(i),
+                into.sites.data() + into.start[i]);
+  }
+}
+
 RigidTotals add_rigid_forces(const RigidModel& model, const core::ParticleData& particles,
                              const core::Box& box, core::Vec3Array& force,
                              core::Vec3Array& torque) {
   RigidTotals totals;
-  const std::size_t n = particles.position.size();
+  const std::size_t n = particles.size();
   const auto view = box.view<double>();
   const RigidPairParams<double> params = model.params();
-  const auto orientation = [&](std::size_t i) {
-    const auto& q = particles.orientation;
-    return core::Quaternion<double>{q.w[i], q.x[i], q.y[i], q.z[i]};
-  };
+  PlacedSites placed;
+  place_all(model, particles, placed);
   for (std::size_t i = 0; i < n; ++i) {
-    const auto& sites_i = model.sites[static_cast<std::size_t>(particles.type[i])];
     for (std::size_t j = i + 1; j < n; ++j) {
       core::Vec3<double> r = particles.position.get(i) - particles.position.get(j);
       if (model.cutoff) {
         r = view.minimum_image(r);
         if (core::dot(r, r) >= *model.cutoff * *model.cutoff) continue;
       }
-      const auto& sites_j = model.sites[static_cast<std::size_t>(particles.type[j])];
-      const auto pair = molecule_pair(sites_i.data(), static_cast<int>(sites_i.size()),
-                                      orientation(i), sites_j.data(),
-                                      static_cast<int>(sites_j.size()), orientation(j), r, params);
+      const auto pair =
+          molecule_pair(placed.of(i), placed.count(i), placed.of(j), placed.count(j), r, params);
       force.set(i, force.get(i) + pair.force_on_i);
       force.set(j, force.get(j) - pair.force_on_i);
       torque.set(i, torque.get(i) + pair.torque_on_i);

@@ -1,8 +1,8 @@
 #pragma once
 /// @file rigid_model.hpp
 /// What the rigid-molecule force term needs of the components (core/components.hpp): each
-/// component's sites in its body frame as forces::BodySite, a Lennard-Jones pair table over every
-/// Lennard-Jones site of every component (Lorentz-Berthelot, with MarDyn's xi and eta between
+/// component's sites in its body frame as forces::MoleculeSite, a Lennard-Jones pair table over
+/// every Lennard-Jones site of every component (Lorentz-Berthelot, with MarDyn's xi and eta between
 /// components), the energy shifts of those pairs at the cutoff (MarDyn's `shift6`: each site
 /// pair's potential at the centres' cutoff, subtracted), and the Coulomb and reaction-field
 /// factors; and the CPU's evaluation of every molecule pair within the cutoff of their centres
@@ -34,7 +34,7 @@ struct RigidModelSettings {
 };
 
 struct RigidModel {
-  std::vector<std::vector<BodySite<double>>> sites;  ///< per component (the particle type)
+  std::vector<std::vector<MoleculeSite<double>>> sites;  ///< per component (the particle type)
   std::vector<physics::LennardJones<double>::Params> lj;
   std::vector<double> lj_shift;
   int lj_types = 0;
@@ -49,6 +49,18 @@ struct RigidModel {
 
 RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
                             const RigidModelSettings& settings);
+
+/// Every molecule's sites placed in space (place_sites), in storage order: molecule i's are
+/// sites[start[i] .. start[i + 1]).
+struct PlacedSites {
+  std::vector<std::size_t> start;
+  std::vector<MoleculeSite<double>> sites;
+
+  const MoleculeSite<double>* of(std::size_t i) const { return sites.data() + start[i]; }
+  int count(std::size_t i) const { return static_cast<int>(start[i + 1] - start[i]); }
+};
+/// Places every molecule's sites by its orientation into `into` (its storage kept between calls).
+void place_all(const RigidModel& model, const core::ParticleData& particles, PlacedSites& into);
 
 /// Forces and torques on every molecule (added to `force` and `torque`, space frame) and the
 /// total energy and molecular virial (the symmetric part of sum over pairs of r_a F_b, r the

@@ -27,9 +27,10 @@ namespace novamd::forces {
 
 using core::SiteKind;
 
-/// One site of a rigid molecule in its body frame (core/rigid_shape.hpp).
+/// One site of a rigid molecule, its offset from the centre of mass and its axis given in the
+/// body frame (core/rigid_shape.hpp), or in space once placed (place_sites).
 template <class T>
-struct BodySite {
+struct MoleculeSite {
   SiteKind kind = SiteKind::LennardJones;
   core::Vec3<T> position;  ///< from the centre of mass
   core::Vec3<T> axis;      ///< a unit vector: a dipole's or quadrupole's direction
@@ -52,80 +53,51 @@ struct MoleculePairResult {
   T energy{};
 };
 
-/// The multipole term of sites a (of i) and b (of j) at their geometry; zero for LJ sites.
+/// The `n` sites `body` of a molecule turned by q, into `out`: offsets and axes in space. A
+/// traversal places each molecule's sites once per evaluation, not once per pair.
 template <class T>
-NOVAMD_HD physics::MultipoleTerms<T> multipole_terms(SiteKind a, SiteKind b, T k,
-                                                     const physics::SitePairGeometry<T>& s,
-                                                     T reaction_field) {
-  using physics::MultipoleTerms;
-  const auto swapped = [](const MultipoleTerms<T>& t) {  // written for j's kind first: n -> -n
-    return MultipoleTerms<T>{t.energy, t.d_distance, -t.d_cos_j, -t.d_cos_i, t.d_cos_ij};
-  };
-  const physics::SitePairGeometry<T> back{s.distance, s.inv_distance, -s.cos_j, -s.cos_i, s.cos_ij};
-  switch (a) {
-    case SiteKind::Charge:
-      if (b == SiteKind::Charge) return physics::charge_charge(k, s);
-      if (b == SiteKind::Dipole) return physics::charge_dipole(k, s);
-      if (b == SiteKind::Quadrupole) return physics::charge_quadrupole(k, s);
-      break;
-    case SiteKind::Dipole:
-      if (b == SiteKind::Charge) return physics::dipole_charge(k, s);
-      if (b == SiteKind::Dipole) {
-        auto t = physics::dipole_dipole(k, s);
-        if (reaction_field != T(0)) t += physics::dipole_reaction_field(k * reaction_field, s);
-        return t;
-      }
-      if (b == SiteKind::Quadrupole) return physics::dipole_quadrupole(k, s);
-      break;
-    case SiteKind::Quadrupole:
-      if (b == SiteKind::Charge) return swapped(physics::charge_quadrupole(k, back));
-      if (b == SiteKind::Dipole) return swapped(physics::dipole_quadrupole(k, back));
-      if (b == SiteKind::Quadrupole) return physics::quadrupole_quadrupole(k, s);
-      break;
-    case SiteKind::LennardJones:
-      break;
+NOVAMD_HD void place_sites(const MoleculeSite<T>* body, int n, const core::Quaternion<T>& q,
+                           MoleculeSite<T>* out) {
+  for (int s = 0; s < n; ++s) {
+    out[s] = body[s];
+    out[s].position = core::rotate(q, body[s].position);
+    out[s].axis = core::rotate(q, body[s].axis);
   }
-  return {};
 }
 
-/// Molecules i and j, of sites `a` (na of them) and `b` (nb), turned by qa and qb, their centres
-/// r apart (r_i - r_j, the minimum image).
+/// Molecules i and j, of the placed sites `a` (na of them) and `b` (nb), their centres r apart
+/// (r_i - r_j, the minimum image).
 template <class T>
-NOVAMD_HD MoleculePairResult<T> molecule_pair(const BodySite<T>* a, int na,
-                                              const core::Quaternion<T>& qa, const BodySite<T>* b,
-                                              int nb, const core::Quaternion<T>& qb,
+NOVAMD_HD MoleculePairResult<T> molecule_pair(const MoleculeSite<T>* a, int na,
+                                              const MoleculeSite<T>* b, int nb,
                                               const core::Vec3<T>& r, const RigidPairParams<T>& p) {
   MoleculePairResult<T> out;
   for (int s = 0; s < na; ++s) {
-    const BodySite<T>& sa = a[s];
-    const core::Vec3<T> arm_a = core::rotate(qa, sa.position);
-    const core::Vec3<T> axis_a = core::rotate(qa, sa.axis);
+    const MoleculeSite<T>& sa = a[s];
     for (int t = 0; t < nb; ++t) {
-      const BodySite<T>& sb = b[t];
+      const MoleculeSite<T>& sb = b[t];
       const bool lj_a = sa.kind == SiteKind::LennardJones, lj_b = sb.kind == SiteKind::LennardJones;
       if (lj_a != lj_b) continue;  // Lennard-Jones sites meet only their own kind
-      const core::Vec3<T> arm_b = core::rotate(qb, sb.position);
-      const core::Vec3<T> d = r + arm_a - arm_b;  // site a less site b
-      core::Vec3<T> f;                            // on site a
+      const core::Vec3<T> d = r + sa.position - sb.position;  // site a less site b
+      core::Vec3<T> f;                                        // on site a
       if (lj_a) {
         const int pair = sa.lj_type * p.lj_types + sb.lj_type;
         const auto lj = physics::LennardJones<T>::evaluate(core::dot(d, d), p.lj[pair]);
         f = lj.force_over_r * d;
         out.energy += lj.energy + (p.lj_shift ? p.lj_shift[pair] : T(0));
       } else {
-        const core::Vec3<T> axis_b = core::rotate(qb, sb.axis);
-        const auto g = physics::SitePairGeometry<T>::of(d, axis_a, axis_b);
-        const auto terms = multipole_terms(sa.kind, sb.kind, p.coulomb * sa.strength * sb.strength,
-                                           g, p.reaction_field);
-        const auto ft = physics::forces_and_torques(terms, g, d, axis_a, axis_b);
+        const auto g = physics::SitePairGeometry<T>::of(d, sa.axis, sb.axis);
+        const auto terms = physics::multipole_terms(
+            sa.kind, sb.kind, p.coulomb * sa.strength * sb.strength, g, p.reaction_field);
+        const auto ft = physics::forces_and_torques(terms, g, d, sa.axis, sb.axis);
         f = ft.force_on_i;
         out.torque_on_i += ft.torque_on_i;
         out.torque_on_j += ft.torque_on_j;
         out.energy += terms.energy;
       }
       out.force_on_i += f;
-      out.torque_on_i += core::cross(arm_a, f);
-      out.torque_on_j -= core::cross(arm_b, f);
+      out.torque_on_i += core::cross(sa.position, f);
+      out.torque_on_j -= core::cross(sb.position, f);
     }
   }
   return out;

@@ -41,6 +41,7 @@
 
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/math.hpp"
+#include "novamd/core/site_kind.hpp"
 #include "novamd/core/vec3.hpp"
 
 namespace novamd::physics {
@@ -150,6 +151,45 @@ NOVAMD_HD MultipoleTerms<T> quadrupole_quadrupole(T k_Q_Q, const SitePairGeometr
   const T u = a * (T(1) - T(5) * (ci2 + cj2) - T(15) * ci2 * cj2 + T(2) * term * term);
   return {u, T(-5) * u * s.inv_distance, a * (T(-10) * ci - T(30) * ci * cj2 - T(20) * cj * term),
           a * (T(-10) * cj - T(30) * ci2 * cj - T(20) * ci * term), T(4) * a * term};
+}
+
+/// The term between a site of kind a (at i) and one of kind b (at j), k = k_e times their
+/// strengths, at their geometry: the one written above for the pair, or for the pair the other
+/// way round with n -> -n (c_i' = -c_j, c_j' = -c_i, their derivatives exchanged and negated);
+/// with `reaction_field` (physics::reaction_field_factor, 0: none) between dipoles. Zero where
+/// either site is a Lennard-Jones centre.
+template <class T>
+NOVAMD_HD MultipoleTerms<T> multipole_terms(core::SiteKind a, core::SiteKind b, T k,
+                                            const SitePairGeometry<T>& s, T reaction_field) {
+  using core::SiteKind;
+  const auto swapped = [](const MultipoleTerms<T>& t) {  // written for j's kind first: n -> -n
+    return MultipoleTerms<T>{t.energy, t.d_distance, -t.d_cos_j, -t.d_cos_i, t.d_cos_ij};
+  };
+  const SitePairGeometry<T> back{s.distance, s.inv_distance, -s.cos_j, -s.cos_i, s.cos_ij};
+  switch (a) {
+    case SiteKind::Charge:
+      if (b == SiteKind::Charge) return charge_charge(k, s);
+      if (b == SiteKind::Dipole) return charge_dipole(k, s);
+      if (b == SiteKind::Quadrupole) return charge_quadrupole(k, s);
+      break;
+    case SiteKind::Dipole:
+      if (b == SiteKind::Charge) return dipole_charge(k, s);
+      if (b == SiteKind::Dipole) {
+        auto t = dipole_dipole(k, s);
+        if (reaction_field != T(0)) t += dipole_reaction_field(k * reaction_field, s);
+        return t;
+      }
+      if (b == SiteKind::Quadrupole) return dipole_quadrupole(k, s);
+      break;
+    case SiteKind::Quadrupole:
+      if (b == SiteKind::Charge) return swapped(charge_quadrupole(k, back));
+      if (b == SiteKind::Dipole) return swapped(dipole_quadrupole(k, back));
+      if (b == SiteKind::Quadrupole) return quadrupole_quadrupole(k, s);
+      break;
+    case SiteKind::LennardJones:
+      break;
+  }
+  return {};
 }
 
 /// The force on site i (that on j is its opposite) and the torques on the two orientations.
