@@ -70,7 +70,7 @@ inline RigidEvaluation evaluate_rigid(forces::CpuRigidMolecules& term, const cor
   std::vector<double> energy(p.size(), 0.0);
   std::array<std::vector<double>, core::kTensorComponents> virial;
   for (auto& c : virial) c.assign(p.size(), 0.0);
-  term.add_to(p, box, e.force, e.torque, {&energy, &virial});
+  term.add_forces_and_torques(p, box, e.force, e.torque, {&energy, &virial});
   for (double u : energy) e.energy += u;
   for (int c = 0; c < core::kTensorComponents; ++c)
     for (double w : virial[static_cast<std::size_t>(c)]) e.virial.c[c] += w;

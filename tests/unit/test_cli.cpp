@@ -64,6 +64,12 @@ TEST(Cli, ExamplesRunShortened) {
       {"water/water_pme.yaml", ""},
       {"water/water_rigid.yaml", ""},
       {"water/water_npt.yaml", " --set barostat.every=2"},
+      {"rigid/co2.yaml",
+       " --set system.structure.generate.cells=4 --set \"system.structure.generate.counts={CO2: "
+       "256}\""},
+      {"rigid/co2_eox.yaml",
+       " --set system.structure.generate.cells=4 --set \"system.structure.generate.counts={CO2: "
+       "128, EOX: 128}\""},
       {"nuclear_pasta.yaml",
        " --set system.structure.generate.total=2000 --set forces.1.yukawa.cutoff=15"},
   };

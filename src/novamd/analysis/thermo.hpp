@@ -4,7 +4,11 @@
 ///
 ///     T = 2 K / (f k_B)      f: degrees of freedom (3N - 3 where total momentum is conserved
 ///                            at zero, 3N under Langevin dynamics; the integrator says)
-///     P = (2 K + W) / (3 V), W = trace of the virial tensor       (virial pressure)
+///     P = (2 K + W) / (3 V), W = trace of the virial tensor       (virial pressure; for rigid
+///                            molecules K is the translational kinetic energy of their centres
+///                            and W their molecular virial)
+///     T_rot = 2 K_rot / (f_rot k_B), T_trans = 2 (K - K_rot) / ((f - f_rot) k_B)   (rigid
+///                            molecules: rotation and translation apart)
 ///     P_ab = (2 K_ab + W_ab) / V,  W_ab = sum over pairs of r_ij,a f_ij,b,
 ///                                  K_ab = 1/2 sum over particles of m v_a v_b
 ///     both in the unit system's pressure unit (atm in `real` units: UnitSystem::pressure_scale)
@@ -35,6 +39,9 @@ struct ThermoState {
   double pressure = 0.0;
   double conserved_energy = 0.0;
   double thermostat_energy = 0.0;
+  double rotational_kinetic_energy = 0.0;         ///< rigid molecules' (part of kinetic_energy)
+  double translational_temperature = 0.0;         ///< over the degrees of freedom of translation
+  double rotational_temperature = 0.0;            ///< over those of rotation (0 without them)
   double virial = 0.0;                            ///< trace of the virial tensor
   core::SymmetricTensor<double> pressure_tensor;  ///< xx, yy, zz, xy, xz, yz
   double volume = 0.0;
@@ -56,18 +63,20 @@ struct ThermoState {
 inline core::SymmetricTensor<double> pressure_tensor(const backend::Observables& obs,
                                                      double volume) {
   const double raw_kinetic = obs.kinetic.trace();
+  const double translational = obs.kinetic_energy - obs.rotational_kinetic_energy;
   core::SymmetricTensor<double> p = obs.kinetic;
-  p *= raw_kinetic > 0.0 ? 2.0 * obs.kinetic_energy / raw_kinetic : 2.0;
+  p *= raw_kinetic > 0.0 ? 2.0 * translational / raw_kinetic : 2.0;
   p += obs.virial;
   p *= 1.0 / volume;
   return p;
 }
 
-/// The state from whole-system sums; `dof`: degrees of freedom for the temperature.
+/// The state from whole-system sums; `dof`: degrees of freedom for the temperature, of which
+/// `rotational_dof` are rigid molecules' rotations.
 inline ThermoState make_thermo_state(std::int64_t step, double time,
                                      const backend::Observables& obs, std::size_t n, double volume,
                                      const core::UnitSystem& units, double dof,
-                                     double thermostat_energy = 0.0) {
+                                     double thermostat_energy = 0.0, double rotational_dof = 0.0) {
   ThermoState s;
   s.step = step;
   s.time = time;
@@ -75,8 +84,16 @@ inline ThermoState make_thermo_state(std::int64_t step, double time,
   s.potential_energy = obs.potential_energy;
   s.total_energy = obs.kinetic_energy + obs.potential_energy;
   s.temperature = dof > 0 ? 2.0 * obs.kinetic_energy / (dof * units.boltzmann) : 0.0;
+  const double translational = obs.kinetic_energy - obs.rotational_kinetic_energy;
+  const double translational_dof = dof - rotational_dof;
+  s.rotational_kinetic_energy = obs.rotational_kinetic_energy;
+  s.translational_temperature =
+      translational_dof > 0 ? 2.0 * translational / (translational_dof * units.boltzmann) : 0.0;
+  s.rotational_temperature =
+      rotational_dof > 0 ? 2.0 * obs.rotational_kinetic_energy / (rotational_dof * units.boltzmann)
+                         : 0.0;
   s.virial = obs.virial.trace();
-  s.pressure = units.pressure_scale * (2.0 * obs.kinetic_energy + s.virial) / (3.0 * volume);
+  s.pressure = units.pressure_scale * (2.0 * translational + s.virial) / (3.0 * volume);
   s.pressure_tensor = pressure_tensor(obs, volume);
   s.pressure_tensor *= units.pressure_scale;
   s.thermostat_energy = thermostat_energy;
@@ -92,6 +109,9 @@ inline double thermo_value(const ThermoState& s, std::string_view column) {
   if (column == "thermostat_energy") return s.thermostat_energy;
   if (column == "conserved_energy_drift") return s.conserved_energy_drift;
   if (column == "virial") return s.virial;
+  if (column == "rotational_kinetic_energy") return s.rotational_kinetic_energy;
+  if (column == "translational_temperature") return s.translational_temperature;
+  if (column == "rotational_temperature") return s.rotational_temperature;
   if (column == "volume") return s.volume;
   for (int k = 0; k < core::kTensorComponents; ++k)
     if (column.size() == 3 && column[0] == 'p' &&

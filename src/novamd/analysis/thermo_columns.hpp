@@ -28,6 +28,8 @@ inline const std::vector<std::string> kStandardThermoColumns{
 ///                           (analysis/plasma.hpp); the default for ion plasmas
 ///   bond_energy, angle_energy, dihedral_energy, improper_energy, vdw_energy, coulomb_energy
 ///                           the energy of each kind of term (kTermEnergyColumns)
+///   rotational_kinetic_energy, translational_temperature, rotational_temperature
+///                           rigid molecules' rotation and translation apart (analysis/thermo.hpp)
 inline const std::vector<std::string> kExtraThermoColumns{"thermostat_energy",
                                                           "conserved_energy_drift",
                                                           "virial",
@@ -51,7 +53,10 @@ inline const std::vector<std::string> kExtraThermoColumns{"thermostat_energy",
                                                           "dihedral_energy",
                                                           "improper_energy",
                                                           "vdw_energy",
-                                                          "coulomb_energy"};
+                                                          "coulomb_energy",
+                                                          "rotational_kinetic_energy",
+                                                          "translational_temperature",
+                                                          "rotational_temperature"};
 
 /// The columns of term energies: each force term counts in one (forces::energy_column), or in
 /// none but the potential energy (Yukawa, nuclear). 1-4 pairs count in vdw_energy and

@@ -40,6 +40,16 @@ std::vector<forces::ForceSettings> exact_ewald_of(std::vector<forces::ForceSetti
   return forces;
 }
 
+/// "; " and each force term's description.
+std::string terms_of(const io::Config& config) {
+  std::string text;
+  for (const auto& f : config.forces) text += "; " + forces::describe(f, config.units);
+  if (config.rigid_sites)
+    text += fmt::format("; rigid_sites (sites of rigid molecules, cutoff {} on the centres)",
+                        *config.rigid_sites->cutoff);
+  return text;
+}
+
 /// The reference: the same particles and box through another backend or other force settings.
 Forces reference_forces(const Simulation& sim, const core::ParticleData& particles,
                         const std::string& against) {
@@ -53,14 +63,21 @@ Forces reference_forces(const Simulation& sim, const core::ParticleData& particl
   }
   forces::resolve_kspace(config.forces, sim.box());
   auto molecular = config.system.topology ? io::molecular_system(config) : io::MolecularSystem{};
-  auto b = backend::make_backend(
-      backend_name,
-      {config.units, config.system.species, sim.box(), particles, config.forces, config.precision,
-       config.neighbors, nullptr, std::move(molecular.topology), std::move(molecular.bonded)});
+  backend::BackendSetup setup{config.units,
+                              config.system.species,
+                              sim.box(),
+                              particles,
+                              config.forces,
+                              config.precision,
+                              config.neighbors,
+                              nullptr,
+                              std::move(molecular.topology),
+                              std::move(molecular.bonded)};
+  setup.components = config.system.components;
+  if (config.rigid_sites) setup.rigid_sites = *config.rigid_sites;
+  auto b = backend::make_backend(backend_name, std::move(setup));
   b->compute_forces(backend::EnergyRequest::Compute);
-  std::string description = b->description();
-  for (const auto& f : config.forces) description += "; " + forces::describe(f, config.units);
-  return {b->particles_on_host(), b->observables(), description};
+  return {b->particles_on_host(), b->observables(), b->description() + terms_of(config)};
 }
 
 struct Comparison {
@@ -69,18 +86,15 @@ struct Comparison {
   double worst_error = 0.0;
 };
 
-Comparison compare(const core::ParticleData& subject, const core::ParticleData& reference) {
+/// The per-particle vectors `subject` against `reference` (forces, or rigid molecules' torques).
+Comparison compare(const core::Vec3Array& subject, const core::Vec3Array& reference) {
   Comparison c;
   double sum_error = 0.0, sum_force = 0.0;
   for (std::size_t i = 0; i < subject.size(); ++i) {
-    const double dx = subject.force.x[i] - reference.force.x[i];
-    const double dy = subject.force.y[i] - reference.force.y[i];
-    const double dz = subject.force.z[i] - reference.force.z[i];
-    const double error2 = dx * dx + dy * dy + dz * dz;
+    const core::Vec3<double> d = subject.get(i) - reference.get(i);
+    const double error2 = core::dot(d, d);
     sum_error += error2;
-    sum_force += reference.force.x[i] * reference.force.x[i] +
-                 reference.force.y[i] * reference.force.y[i] +
-                 reference.force.z[i] * reference.force.z[i];
+    sum_force += core::dot(reference.get(i), reference.get(i));
     if (std::sqrt(error2) > c.worst_error) {
       c.worst_error = std::sqrt(error2);
       c.worst = i;
@@ -114,14 +128,13 @@ int check_command(const CheckOptions& options, const parallel::MpiSession& sessi
   subject_backend.compute_forces(backend::EnergyRequest::Compute);
   const auto subject_observables = subject_backend.observables();
   const core::ParticleData subject = subject_backend.particles_on_host();
-  std::string subject_description = subject_backend.description();
-  for (const auto& f : sim->config().forces)
-    subject_description += "; " + forces::describe(f, sim->config().units);
+  const std::string subject_description = subject_backend.description() + terms_of(sim->config());
   const Forces reference = reference_forces(*sim, subject, against);
-  const Comparison c = compare(subject, reference.particles);
+  const Comparison c = compare(subject.force, reference.particles.force);
   const auto& units = sim->config().units;
   const std::string force_unit = units.energy + "/" + units.length;
-  fmt::print("check: forces of {} particles against {}\n", subject.size(),
+  fmt::print("check: forces{} of {} particles against {}\n",
+             subject.has(subject.torque) ? " and torques" : "", subject.size(),
              against == "ewald" ? "the exact Ewald sum" : "the CPU backend in double");
   fmt::print("  subject    {}\n  reference  {}\n", subject_description, reference.description);
   const double relative = c.rms_force > 0.0 ? c.rms_error / c.rms_force : 0.0;
@@ -135,6 +148,17 @@ int check_command(const CheckOptions& options, const parallel::MpiSession& sessi
                          reference.particles.force.y[w] * reference.particles.force.y[w] +
                          reference.particles.force.z[w] * reference.particles.force.z[w]));
   }
+  double torque_relative = 0.0;
+  if (subject.has(subject.torque) && reference.particles.has(reference.particles.torque)) {
+    const Comparison t = compare(subject.torque, reference.particles.torque);
+    torque_relative = t.rms_force > 0.0 ? t.rms_error / t.rms_force : 0.0;
+    fmt::print("  RMS torque error  {:.3e} {} (relative {:.3e} of the RMS torque {:.6g})\n",
+               t.rms_error, units.energy, torque_relative, t.rms_force);
+    fmt::print("  worst molecule    id {}: error {:.3e} {} on a torque of {:.6g}\n",
+               subject.id[t.worst], t.worst_error, units.energy,
+               std::sqrt(core::dot(reference.particles.torque.get(t.worst),
+                                   reference.particles.torque.get(t.worst))));
+  }
   const double e_subject = subject_observables.potential_energy;
   const double e_reference = reference.observables.potential_energy;
   fmt::print("  potential energy  {:.10g} against {:.10g} {} (difference {:.3e})\n", e_subject,
@@ -146,6 +170,11 @@ int check_command(const CheckOptions& options, const parallel::MpiSession& sessi
   if (options.tolerance && !(relative <= *options.tolerance)) {
     fmt::print("check failed: the relative RMS force error {:.3e} exceeds --tolerance {:g}\n",
                relative, *options.tolerance);
+    return core::kExitRunFailure;
+  }
+  if (options.tolerance && !(torque_relative <= *options.tolerance)) {
+    fmt::print("check failed: the relative RMS torque error {:.3e} exceeds --tolerance {:g}\n",
+               torque_relative, *options.tolerance);
     return core::kExitRunFailure;
   }
   return core::kExitSuccess;

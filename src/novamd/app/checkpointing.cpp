@@ -59,10 +59,16 @@ void check_state(const std::filesystem::path& file, const io::CheckpointData& da
           fmt::format("{}: particle {} has type {}, but system.species declares {} species",
                       file.string(), particles.id[i], particles.type[i], types));
   }
-  if (data.state.terms.size() != config.forces.size())
+  // A system of components has its one rigid_sites term outside config.forces.
+  const std::size_t terms = config.forces.size() + (config.rigid_sites ? 1 : 0);
+  if (data.state.terms.size() != terms)
     throw core::InputError(fmt::format("{}: the checkpoint has {} force terms, the config {}",
-                                       file.string(), data.state.terms.size(),
-                                       config.forces.size()));
+                                       file.string(), data.state.terms.size(), terms));
+  if (!config.system.components.empty() && !particles.has(particles.orientation))
+    throw core::InputError(fmt::format(
+        "{}: the checkpoint holds no orientations; this config's system.components are rigid "
+        "molecules (start it from a checkpoint of theirs)",
+        file.string()));
   if (data.integrator.type != config.integrator.type)
     throw core::InputError(
         fmt::format("{}: the checkpoint was written by integrator {}; this run "

@@ -88,7 +88,8 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   auto state = analysis::make_thermo_state(
       step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),
       config_.units, integrator.degrees_of_freedom(),
-      integrator.reservoir_energy(backend, box.volume()));
+      integrator.reservoir_energy(backend, box.volume()),
+      integrator.rotational_degrees_of_freedom());
   if (!first_conserved_) first_conserved_ = state.conserved_energy;
   state.conserved_energy_drift =
       *first_conserved_ != 0.0

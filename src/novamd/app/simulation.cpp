@@ -15,6 +15,7 @@
 #include "novamd/forces/held_terms.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/io/initial_system.hpp"
+#include "novamd/io/rigid_start.hpp"
 #include "novamd/io/screening.hpp"
 
 namespace novamd::app {
@@ -46,6 +47,8 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   input_ = input;
   config_ = io::load_config(input.config, input.overrides);
   backend_name_ = std::string(backend::resolve_backend_name(config_.backend));
+  // Rigid molecules run on the CPU (make_backend refuses `backend: cuda` for them).
+  if (!config_.system.components.empty() && config_.backend == "auto") backend_name_ = "cpu";
   // The CPU's lists are per particle whatever the layout resolved to (the skin depends on it).
   if (backend_name_ != "cuda") config_.neighbors.layout = neighbors::ListLayout::Atoms;
   if (input.restart) {
@@ -118,9 +121,13 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   setup.constraint_plan = std::move(plan);
   if (config_.constraints) setup.constraint_tolerance = config_.constraints->tolerance;
   setup.scaled_molecules = std::move(molecules);
+  setup.components = config_.system.components;
+  if (config_.rigid_sites) setup.rigid_sites = *config_.rigid_sites;
+  const std::size_t rotations = io::rotational_freedom(setup.particles, setup.components);
   backend_ = backend::make_backend(config_.backend, std::move(setup));
-  integrator_ = integrate::make_integrator(config_.integrator, config_.units, config_.seed,
-                                           {backend_->size(), held}, config_.barostat, scaled);
+  integrator_ =
+      integrate::make_integrator(config_.integrator, config_.units, config_.seed,
+                                 {backend_->size(), held, rotations}, config_.barostat, scaled);
   integrator_->attach_barostat(integrate::make_barostat(
       config_.barostat, config_.integrator.timestep,
       config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed,

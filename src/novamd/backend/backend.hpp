@@ -13,6 +13,7 @@
 #include "novamd/backend/backend_state.hpp"
 #include "novamd/constraints/constraint_plan.hpp"
 #include "novamd/core/box.hpp"
+#include "novamd/core/components.hpp"
 #include "novamd/core/particle_view.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/precision.hpp"
@@ -23,6 +24,7 @@
 #include "novamd/core/units.hpp"
 #include "novamd/forces/bonded_settings.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/forces/rigid_model.hpp"
 #include "novamd/integrate/step_operations.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
 #include "novamd/parallel/communicator.hpp"
@@ -48,6 +50,9 @@ struct Observables {
   core::SymmetricTensor<double> virial;
   /// K_ab = 1/2 sum over particles of m v_a v_b (trace: the kinetic energy, summed apart).
   core::SymmetricTensor<double> kinetic;
+  /// Rigid molecules' kinetic energy of rotation (part of kinetic_energy; zero without them).
+  /// The pressure counts the rest, the translational part, as the kinetic tensor does.
+  double rotational_kinetic_energy = 0.0;
   /// Each force term's share of the potential energy, in setup order (the pair terms of
   /// `BackendSetup::forces`, then the bonded terms): the differences of the running sums after
   /// each term, so they add up to the potential energy within rounding.
@@ -109,6 +114,12 @@ struct BackendSetup {
   /// The molecules a barostat's move scales by their centres of mass, keeping their shape
   /// (integrate/molecule_scaling.hpp); empty (no of_id): the move scales every particle.
   core::Molecules scaled_molecules;
+  /// Rigid multi-centre molecules (core/components.hpp): every particle is a molecule of the
+  /// component its type numbers, at its centre of mass, with an orientation and an angular
+  /// momentum (body frame, in energy x time); its sites interact through `rigid_sites`
+  /// (forces/rigid_model.hpp), the one force term then (`forces` empty). Empty: none.
+  std::vector<core::ResolvedComponent> components;
+  forces::RigidModelSettings rigid_sites;
 };
 
 /// The state where it runs and the primitives a step is made of: the step operations that

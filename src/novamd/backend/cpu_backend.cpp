@@ -17,6 +17,7 @@
 #include "novamd/backend/molecular_terms.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_bonded_force.hpp"
+#include "novamd/forces/cpu_rigid_molecules.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/integrate/particle_updates.hpp"
@@ -83,6 +84,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
     mass_.push_back(s.mass);
   }
+  if (!setup.components.empty()) add_rigid_molecules(setup);
   if (!setup.scaled_molecules.of_id.empty())
     molecules_ = integrate::MoleculeRows::of(setup.scaled_molecules);
   buffers_.reset(particles_.size());
@@ -94,6 +96,27 @@ CpuBackend::CpuBackend(BackendSetup setup)
     constraints_.emplace(setup.constraint_plan, setup.constraint_tolerance);
     constraints_->locate(particles_);
   }
+}
+
+void CpuBackend::add_rigid_molecules(const BackendSetup& setup) {
+  if (domain_->decomposed())
+    throw core::InputError(
+        "system.components: rigid molecules run on one rank; this run has a force-matrix grid "
+        "over several (run it on one rank)");
+  if (!particles_.has(particles_.orientation)) {  // every molecule as its body frame lies
+    particles_.enable(particles_.orientation);
+    std::fill(particles_.orientation.w.begin(), particles_.orientation.w.end(), 1.0);
+  }
+  if (!particles_.has(particles_.angular_momentum)) particles_.enable(particles_.angular_momentum);
+  if (!particles_.has(particles_.torque)) particles_.enable(particles_.torque);
+  forces::RigidModel model = forces::make_rigid_model(setup.components, setup.rigid_sites);
+  const double cutoff = *model.cutoff;
+  cutoffs_.push_back(cutoff);
+  terms_.push_back(std::make_unique<forces::CpuRigidMolecules>(
+      std::move(model), setup.neighbors.skin_for(cutoff, box_.shortest_edge())));
+  for (const auto& c : setup.components)
+    rotors_.push_back({units_.mvv_to_energy * c.shape.moments, c.shape.rotational_freedom});
+  buffers_.torques = true;
 }
 
 void CpuBackend::constrain_initial_state() {
@@ -125,6 +148,7 @@ void CpuBackend::compute_forces(EnergyRequest energy) {
   energy_current_ = with_energy;
   domain_->complete_forces(buffers_.force);
   std::swap(particles_.force, buffers_.force);  // buffers_ keeps the old array for reuse
+  if (buffers_.torques) std::swap(particles_.torque, buffers_.torque);
 }
 
 /// Every per-particle array sorted along the Morton curve; lists built on the old order are
@@ -154,6 +178,7 @@ const core::ParticleData& CpuBackend::particles_on_host() {
 void CpuBackend::kick(double dt) {
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, kick_update(dt));
+  kick_rotation(dt);
   if (constraints_)
     constraints_->constrain_velocities(particles_, box_.view<double>(), inverse_mass_);
 }
@@ -163,6 +188,7 @@ void CpuBackend::drift(double dt, integrate::VelocityCondition after) {
   const auto [begin, end] = owned_bounds(owned());
   if (!constraints_) {
     for_each_particle(begin, end, drift_update(dt));
+    rotate(dt);
     return;
   }
   // DESIGN principle 11: positions, velocities by the same moves, velocities.
@@ -184,6 +210,49 @@ void CpuBackend::kick_drift(double kick_dt, double drift_dt, integrate::Velocity
   energy_current_ = false;
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)});
+  kick_rotation(kick_dt);
+  rotate(drift_dt);
+}
+
+void CpuBackend::kick_rotation(double dt) {
+  if (!rigid()) return;
+  const auto [begin, end] = owned_bounds(owned());
+  for_each_particle(
+      begin, end,
+      integrate::KickAngularMomentum{integrate::pointers_of(particles_.orientation),
+                                     integrate::pointers_of(particles_.angular_momentum),
+                                     integrate::pointers_of(particles_.torque),
+                                     particles_.type.data(), rotors_.data(), dt});
+}
+
+void CpuBackend::rotate(double dt) {
+  if (!rigid()) return;
+  const auto [begin, end] = owned_bounds(owned());
+  for_each_particle(begin, end,
+                    integrate::RotateBodies{integrate::pointers_of(particles_.orientation),
+                                            integrate::pointers_of(particles_.angular_momentum),
+                                            particles_.type.data(), rotors_.data(), dt});
+}
+
+void CpuBackend::thermalize_rotation(const integrate::VelocityNoise& noise) {
+  if (!rigid()) return;
+  heat_.resize(size(), 0.0);
+  const auto [begin, end] = owned_bounds(owned());
+  for_each_particle(
+      begin, end,
+      integrate::ThermalizeRotation{noise, integrate::pointers_of(particles_.angular_momentum),
+                                    particles_.type.data(), particles_.id.data(), rotors_.data(),
+                                    heat_.data()});
+}
+
+double CpuBackend::rotational_kinetic_energy() const {
+  if (!rigid()) return 0.0;
+  double kinetic = 0.0;
+  for (std::size_t i = owned().begin; i < owned().end; ++i)
+    kinetic += integrate::kinetic_energy_of_rotation(particles_.angular_momentum.get(i),
+                                                     rotors_[particles_.type[i]]);
+  domain_->sum_over_owners(&kinetic, 1);
+  return kinetic;
 }
 
 integrate::Kick CpuBackend::kick_update(double dt) {
@@ -232,7 +301,8 @@ void CpuBackend::move_molecule_centres(const core::Box& to) {
 }
 
 void CpuBackend::keep_configuration() {
-  kept_ = KeptConfiguration{box_, particles_.position, particles_.force, particles_.image};
+  kept_ = KeptConfiguration{box_, particles_.position, particles_.force, particles_.torque,
+                            particles_.image};
 }
 
 void CpuBackend::restore_configuration() {
@@ -240,6 +310,7 @@ void CpuBackend::restore_configuration() {
   box_ = kept_->box;
   particles_.position = std::move(kept_->position);
   particles_.force = std::move(kept_->force);
+  particles_.torque = std::move(kept_->torque);
   particles_.image = std::move(kept_->image);
   kept_.reset();
   energy_current_ = false;
@@ -258,6 +329,10 @@ void CpuBackend::scale_velocities(double factor) {
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(
       begin, end, integrate::ScaleVelocities{integrate::pointers_of(particles_.velocity), factor});
+  if (rigid())
+    for_each_particle(begin, end,
+                      integrate::ScaleAngularMomenta{
+                          integrate::pointers_of(particles_.angular_momentum), factor});
 }
 
 void CpuBackend::scale_velocities_by_axis(core::Vec3<double> factor) {
@@ -285,6 +360,7 @@ void CpuBackend::scale_velocities_by_axis(core::Vec3<double> factor) {
 void CpuBackend::thermalize(const integrate::VelocityNoise& noise) {
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end, thermalize_update(noise));
+  thermalize_rotation(noise);
   // The velocity condition is part of the O step: its kinetic-energy change counts as heat.
   if (constraints_)
     constraints_->constrain_velocities(particles_, box_.view<double>(), inverse_mass_,
@@ -302,6 +378,8 @@ void CpuBackend::thermalize_drift(const integrate::VelocityNoise& noise, double 
   const auto [begin, end] = owned_bounds(owned());
   for_each_particle(begin, end,
                     integrate::ThermalizeDrift{thermalize_update(noise), drift_update(drift_dt)});
+  thermalize_rotation(noise);
+  rotate(drift_dt);
 }
 
 void CpuBackend::drift_thermalize_drift(double first_dt, const integrate::VelocityNoise& noise,
@@ -316,6 +394,9 @@ void CpuBackend::drift_thermalize_drift(double first_dt, const integrate::Veloci
                                                drift_update(second_dt)};
   if (!constraints_) {
     for_each_particle(begin, end, update);
+    rotate(first_dt);
+    thermalize_rotation(noise);
+    rotate(second_dt);
     return;
   }
   // The positions constrained once, from where the first drift began (ThermostatInDrift).
@@ -353,7 +434,7 @@ double CpuBackend::kinetic_energy() {
     twice_kinetic += m * core::dot(v.get(i), v.get(i));
   }
   domain_->sum_over_owners(&twice_kinetic, 1);
-  return 0.5 * twice_kinetic * units_.mvv_to_energy;
+  return 0.5 * twice_kinetic * units_.mvv_to_energy + rotational_kinetic_energy();
 }
 
 Observables CpuBackend::observables() {
@@ -410,6 +491,7 @@ Observables CpuBackend::observed(bool constraint_share) {
   if (!energy_current_) compute_forces(EnergyRequest::Compute);
   Observables o;
   o.kinetic_energy = kinetic_energy();
+  o.rotational_kinetic_energy = rotational_kinetic_energy();
   // Each rank's energy and virial shares: summed over every rank, each pair counts once.
   const auto ranges = domain_->energy_ranges();
   std::vector<double> shares(1 + core::kTensorComponents);
@@ -452,6 +534,7 @@ BackendState CpuBackend::save_state() {
   state.force_evaluations = evaluations_;
   state.reorders = reorders_;
   for (const std::size_t t : plan_.term_of) state.terms.push_back(terms_[t]->neighbor_state());
+  if (rigid()) state.terms.push_back(terms_.back()->neighbor_state());  // after the config's terms
   return state;
 }
 
@@ -468,6 +551,8 @@ void CpuBackend::restore_state(const BackendState& state) {
   for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f)
     if (plan_.restores(f))
       terms_[plan_.term_of[f]]->restore_neighbors(state.terms[f], particles_, box_);
+  if (rigid() && state.terms.size() > plan_.term_of.size())
+    terms_.back()->restore_neighbors(state.terms[plan_.term_of.size()], particles_, box_);
   buffers_.reset(particles_.size());
   energy_current_ = false;
   if (constraints_) constraints_->locate(particles_);

@@ -17,6 +17,7 @@
 #include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/integrate/molecule_scaling.hpp"
 #include "novamd/integrate/particle_updates.hpp"
+#include "novamd/integrate/rigid_updates.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/parallel/domain.hpp"
 
@@ -71,6 +72,16 @@ class CpuBackend final : public Backend {
   /// The O update; sizes the heat shares on first use.
   integrate::Thermalize thermalize_update(const integrate::VelocityNoise& noise);
   void reorder_along_curve();
+  /// Rigid molecules (BackendSetup::components): their force term, rotors and fields.
+  void add_rigid_molecules(const BackendSetup& setup);
+  bool rigid() const { return !rotors_.empty(); }
+  /// The rotational halves of the stages, for rigid molecules (nothing without them): the
+  /// torque's kick on L, the free rotation, and the O step on L.
+  void kick_rotation(double dt);
+  void rotate(double dt);
+  void thermalize_rotation(const integrate::VelocityNoise& noise);
+  /// Rigid molecules' kinetic energy of rotation, over every rank.
+  double rotational_kinetic_energy() const;
   /// Moves every molecule by its centre of mass's share of the box's change (rescale_box).
   void move_molecule_centres(const core::Box& to);
   /// slot_of_id_ for the present storage order.
@@ -104,6 +115,9 @@ class CpuBackend final : public Backend {
   std::vector<double> cumulative_energy_;
   std::vector<double> inverse_mass_;  ///< per type, times the force-to-acceleration factor
   std::vector<double> heat_;          ///< per particle: kinetic energy added by O steps
+  /// Rigid molecules' rotors by type, moments in energy x time^2 (the unit system's mass x
+  /// length^2 times mvv_to_energy), so that L / I is an angular velocity; empty: none.
+  std::vector<integrate::RotorInertia<double>> rotors_;
   std::optional<constraints::HostConstraints> constraints_;  ///< distances held, if any
   std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads
   /// What a barostat's move scales by their centres (none: every particle), with the mass of
@@ -118,7 +132,7 @@ class CpuBackend final : public Backend {
   /// released; storage order stays as it is meanwhile.
   struct KeptConfiguration {
     core::Box box;
-    core::Vec3Of<std::vector<double>> position, force;
+    core::Vec3Of<std::vector<double>> position, force, torque;
     core::Vec3Of<std::vector<std::int32_t>> image;
   };
   std::optional<KeptConfiguration> kept_;

@@ -42,6 +42,7 @@ enum class RandomPurpose : std::uint32_t {
   Barostat = 7,                ///< stochastic cell rescaling's noise, id = axis, index = step
   Orientation = 8,             ///< rigid molecules' initial orientations
   InitialAngularMomentum = 9,  ///< rigid molecules' Maxwell-Boltzmann angular momenta at start
+  LangevinRotation = 10,       ///< Langevin noise on rigid molecules' rotation, index = step
 };
 
 /// Four 32-bit random words: one Philox draw.

@@ -11,8 +11,35 @@ CpuRigidMolecules::CpuRigidMolecules(RigidModel model, double skin)
             skin) {}
 
 void CpuRigidMolecules::add_to(const core::ParticleData& particles, const core::Box& box,
-                               core::Vec3Array& force, core::Vec3Array& torque,
-                               RigidShares shares) {
+                               neighbors::ForceBuffers& out, bool with_energy) {
+  add_forces_and_torques(particles, box, out.force, out.torque,
+                         with_energy ? RigidShares{&out.energy, &out.virial} : RigidShares{});
+}
+
+void CpuRigidMolecules::invalidate_lists() {
+  earlier_builds_ += list_.builds();
+  list_ = neighbors::VerletList(list_.cutoff(), list_.skin());
+}
+
+neighbors::NeighborState CpuRigidMolecules::neighbor_state() const {
+  return {0, list_builds(), list_.built_at(), list_.built_box()};
+}
+
+void CpuRigidMolecules::restore_neighbors(const neighbors::NeighborState& state,
+                                          const core::ParticleData& particles,
+                                          const core::Box& box) {
+  earlier_builds_ = 0;
+  list_ = neighbors::VerletList(list_.cutoff(), list_.skin());
+  if (state.built_at.size() > 0) {
+    list_.restore(particles, state.built_at, state.builds, state.built_box, box);
+  } else {
+    earlier_builds_ = state.builds;
+  }
+}
+
+void CpuRigidMolecules::add_forces_and_torques(const core::ParticleData& particles,
+                                               const core::Box& box, core::Vec3Array& force,
+                                               core::Vec3Array& torque, RigidShares shares) {
   list_.update(particles, box);
   place_all(model_, particles, placed_);
   const auto view = box.view<double>();

@@ -15,6 +15,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/tensor.hpp"
+#include "novamd/forces/cpu_force_term.hpp"
 #include "novamd/forces/rigid_model.hpp"
 #include "novamd/neighbors/verlet_list.hpp"
 
@@ -27,23 +28,34 @@ struct RigidShares {
   std::array<std::vector<double>, core::kTensorComponents>* virial = nullptr;
 };
 
-class CpuRigidMolecules {
+class CpuRigidMolecules final : public CpuForceTerm {
  public:
   /// `model` with a cutoff (its centres' cutoff); `skin` the list's.
   CpuRigidMolecules(RigidModel model, double skin);
 
   /// Adds every molecule's force and torque (space frame) to `force` and `torque`; with
   /// `shares`, half of each of its pairs' energy and molecular virial to its shares.
-  void add_to(const core::ParticleData& particles, const core::Box& box, core::Vec3Array& force,
-              core::Vec3Array& torque, RigidShares shares = {});
+  void add_forces_and_torques(const core::ParticleData& particles, const core::Box& box,
+                              core::Vec3Array& force, core::Vec3Array& torque,
+                              RigidShares shares = {});
 
-  std::int64_t list_builds() const { return list_.builds(); }
+  /// The same into the backend's buffers (their `torques` set).
+  void add_to(const core::ParticleData& particles, const core::Box& box,
+              neighbors::ForceBuffers& out, bool with_energy) override;
+  std::int64_t list_builds() const override { return earlier_builds_ + list_.builds(); }
+  void invalidate_lists() override;
+  void follow_box(const core::Box& box) override { list_.follow_box(box); }
+  neighbors::NeighborState neighbor_state() const override;
+  void restore_neighbors(const neighbors::NeighborState& state, const core::ParticleData& particles,
+                         const core::Box& box) override;
+
   const RigidModel& model() const { return model_; }
 
  private:
   RigidModel model_;
   neighbors::VerletList list_;
-  PlacedSites placed_;  ///< each molecule's sites in space, placed once per evaluation
+  std::int64_t earlier_builds_ = 0;  ///< builds of lists dropped by invalidate_lists
+  PlacedSites placed_;               ///< each molecule's sites in space, placed once per evaluation
 };
 
 }  // namespace novamd::forces

@@ -51,10 +51,12 @@ class Integrator {
   void complete_step(StepOperations& ops);
 
   /// Degrees of freedom for the temperature: 3N minus constraints, minus 3 where the scheme
-  /// conserves the total momentum (at zero).
+  /// conserves the total momentum (at zero), plus rigid molecules' rotations.
   double degrees_of_freedom() const {
     return integrate::degrees_of_freedom(system_, conserves_momentum());
   }
+  /// The rotations' share of them (rigid molecules; 0 otherwise).
+  double rotational_degrees_of_freedom() const { return static_cast<double>(system_.rotations); }
   /// The kinetic energy to report after a step with energies, given the backend's (leapfrog
   /// reports the mean of the two half steps around the step).
   virtual double reported_kinetic_energy(double backend_kinetic) const { return backend_kinetic; }

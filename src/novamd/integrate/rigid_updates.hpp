@@ -11,8 +11,10 @@
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/quaternion.hpp"
+#include "novamd/core/random.hpp"
 #include "novamd/integrate/rigid_rotation.hpp"
 #include "novamd/integrate/vec3_pointers.hpp"
+#include "novamd/integrate/velocity_noise.hpp"
 
 namespace novamd::integrate {
 
@@ -71,6 +73,46 @@ struct RotateBodies {
     if (I.linear()) L.x = 0.0;
     orientation.set(i, q);
     angular_momentum.set(i, L);
+  }
+};
+
+/// O on rotation, the Langevin update of velocity_noise.hpp about each principal axis the
+/// molecule turns about (Davidchack, Ouldridge and Tretyakov, J. Chem. Phys. 142, 144114
+/// (2015), in the body frame): L_k' = c1 L_k + sqrt((1 - c1^2) I_k kT) R_k, R from the
+/// counter-based stream (seed, LangevinRotation) addressed by the molecule's id and the step;
+/// heat[i] gains the change of its kinetic energy of rotation.
+struct ThermalizeRotation {
+  VelocityNoise noise;
+  Vec3Pointers angular_momentum;
+  const std::int32_t* type;
+  const std::int32_t* id;
+  const RotorInertia<double>* inertia;
+  double* heat;
+
+  NOVAMD_HD void operator()(int i) const {
+    const RotorInertia<double>& I = inertia[type[i]];
+    if (!I.turns()) return;
+    const core::RandomStream stream(noise.seed, core::RandomPurpose::LangevinRotation);
+    const core::Vec3<double> r =
+        stream.normal_vector(static_cast<std::uint32_t>(id[i]), noise.step);
+    const double spread = (1.0 - noise.c1 * noise.c1) * noise.kT;
+    const core::Vec3<double> before = angular_momentum.get(i);
+    core::Vec3<double> after{
+        I.linear() ? 0.0 : noise.c1 * before.x + sqrt(spread * I.moments.x) * r.x,
+        noise.c1 * before.y + sqrt(spread * I.moments.y) * r.y,
+        noise.c1 * before.z + sqrt(spread * I.moments.z) * r.z};
+    angular_momentum.set(i, after);
+    heat[i] += kinetic_energy_of_rotation(after, I) - kinetic_energy_of_rotation(before, I);
+  }
+};
+
+/// L *= factor (global thermostats scale rotation with translation).
+struct ScaleAngularMomenta {
+  Vec3Pointers angular_momentum;
+  double factor;
+
+  NOVAMD_HD void operator()(int i) const {
+    angular_momentum.set(i, factor * angular_momentum.get(i));
   }
 };
 

@@ -19,11 +19,13 @@
 #include "novamd/core/error.hpp"
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/io/config_analysis.hpp"
+#include "novamd/io/config_components.hpp"
 #include "novamd/io/config_dynamics.hpp"
 #include "novamd/io/config_forces.hpp"
 #include "novamd/io/config_overrides.hpp"
 #include "novamd/io/config_parallel.hpp"
 #include "novamd/io/config_quantities.hpp"
+#include "novamd/io/config_rigid_sites.hpp"
 #include "novamd/io/config_species.hpp"
 #include "novamd/io/config_topology.hpp"
 #include "novamd/io/yaml_document.hpp"
@@ -40,7 +42,8 @@ constexpr double kFractionTolerance = 1e-6;
 const NameList kRootKeys{"units",    "backend",   "precision",   "seed",    "system",
                          "forces",   "neighbors", "integrator",  "run",     "output",
                          "analysis", "parallel",  "constraints", "barostat"};
-const NameList kSystemKeys{"box", "density", "species", "structure", "velocities", "topology"};
+const NameList kSystemKeys{"box",        "density",  "species",   "structure",
+                           "velocities", "topology", "components"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
 const NameList kStructureKeys{"generate", "read"};
 const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
@@ -382,13 +385,35 @@ void parse_topology_system(const YamlReader& node, const core::UnitSystem& units
   settings.species = species_of(*settings.topology->file);
 }
 
+/// The species of a system of components: one per component, its name and mass.
+core::SpeciesTable species_of_components(const std::vector<core::ResolvedComponent>& components) {
+  std::vector<core::Species> species;
+  for (const auto& c : components) species.push_back({c.name, 0.0, c.shape.mass});
+  return core::SpeciesTable(std::move(species));
+}
+
+/// `system.components`: the species are the components.
+void parse_components_system(const YamlReader& node, SystemSettings& settings) {
+  for (const char* key : {"species", "topology"})
+    if (node.has(key))
+      node.key_reader(key).fail(
+          fmt::format("system.{} cannot be given with system.components", key),
+          "the components alone (each is a species of molecules)");
+  settings.components = parse_components(node.required("components"));
+  settings.species = species_of_components(settings.components);
+}
+
 SystemSettings parse_system(const YamlReader& node, const core::UnitSystem& units) {
   node.check_keys(kSystemKeys);
   SystemSettings settings;
-  if (node.has("topology")) {
+  if (node.has("topology") && !node.has("components")) {
     parse_topology_system(node, units, settings);
   } else {
-    settings.species = parse_species(node.required("species"), units);
+    if (node.has("components")) {
+      parse_components_system(node, settings);
+    } else {
+      settings.species = parse_species(node.required("species"), units);
+    }
     settings.structure = parse_structure(node.required("structure"), settings.species);
     parse_box_or_density(node, units, settings);
   }
@@ -488,6 +513,21 @@ double thermal_bound(const Config& config) {
   return neighbors::thermal_skin(speed_squared, config.integrator.timestep);
 }
 
+/// Rigid molecules turn in the splittings of velocity Verlet, Langevin, Nose-Hoover and Bussi
+/// (their kicks and drifts carry the rotation), under the c_rescale and monte_carlo barostats.
+void check_rigid_dynamics(const YamlReader& root, const Config& config) {
+  if (config.system.components.empty()) return;
+  if (config.integrator.type == "leapfrog")
+    root.required("integrator")
+        .required("type")
+        .fail("leapfrog does not turn rigid molecules (system.components)",
+              "velocity_verlet, langevin, nose_hoover or bussi");
+  if (config.barostat.type == "mttk")
+    root.required("barostat")
+        .required("type")
+        .fail("mttk does not move rigid molecules (system.components)", "c_rescale or monte_carlo");
+}
+
 // --- the document ------------------------------------------------------------------------------
 
 Config parse_root(const YamlReader& root) {
@@ -501,9 +541,14 @@ Config parse_root(const YamlReader& root) {
       root.integer_or("seed", static_cast<std::int64_t>(config.seed), ValueRange::non_negative()));
   config.system = parse_system(root.required("system"), config.units);
   const YamlReader forces_node = root.required("forces");
-  config.forces =
-      parse_forces(forces_node, config.system.species,
-                   config.system.topology ? config.system.topology->file.get() : nullptr);
+  if (config.system.components.empty()) {
+    refuse_rigid_sites_without_components(forces_node);
+    config.forces =
+        parse_forces(forces_node, config.system.species,
+                     config.system.topology ? config.system.topology->file.get() : nullptr);
+  } else {
+    config.rigid_sites = parse_rigid_sites(forces_node, config.system.components, config.units);
+  }
   if (const auto neighbors = root.optional("neighbors"))
     config.neighbors = parse_neighbors(*neighbors);
   config.neighbors.layout = neighbors::resolve_layout(
@@ -521,6 +566,7 @@ Config parse_root(const YamlReader& root) {
   // With constraints every barostat moves the molecules' centres (app/simulation.cpp).
   if (const auto barostat = root.optional("barostat"); barostat && !barostat->is_null())
     config.barostat = parse_barostat(*barostat, config.units, config.integrator);
+  check_rigid_dynamics(root, config);
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output"))
     config.output = parse_output(*output);

@@ -14,10 +14,12 @@
 
 #include "novamd/analysis/analysis_settings.hpp"
 #include "novamd/constraints/constraint_plan.hpp"
+#include "novamd/core/components.hpp"
 #include "novamd/core/precision.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/forces/rigid_model.hpp"
 #include "novamd/integrate/barostat.hpp"
 #include "novamd/integrate/integrator_settings.hpp"
 #include "novamd/io/topology_settings.hpp"
@@ -63,6 +65,10 @@ struct SystemSettings {
   /// A molecular system from a file (`system.topology`): species, positions, box, charges and
   /// bonded terms come from it.
   std::optional<TopologySettings> topology;
+  /// Rigid multi-centre molecules (`system.components`), each resolved into its body frame; the
+  /// species are then the components (same names and order, each molecule's mass), and every
+  /// particle is a molecule at its centre of mass. Empty: none.
+  std::vector<core::ResolvedComponent> components;
 };
 
 using IntegratorSettings = integrate::IntegratorSettings;
@@ -127,6 +133,9 @@ struct Config {
   std::uint64_t seed = 2026;
   SystemSettings system;
   std::vector<forces::ForceSettings> forces;
+  /// The one force term of a system of components (`forces: [{rigid_sites: ...}]`), whose
+  /// `forces` list is then empty; none otherwise.
+  std::optional<forces::RigidModelSettings> rigid_sites;
   neighbors::NeighborSettings neighbors;
   IntegratorSettings integrator;
   /// Constant pressure (`barostat`); type empty: none.

@@ -17,6 +17,7 @@
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/forces/force_settings.hpp"
 #include "novamd/io/molecular_system.hpp"
+#include "novamd/io/rigid_start.hpp"
 #include "novamd/io/structure_generator.hpp"
 #include "novamd/io/velocity_init.hpp"
 #include "novamd/io/xyz.hpp"
@@ -147,18 +148,23 @@ void wrap_positions(const core::Box& box, core::ParticleData& particles) {
 void check_cutoffs(const Config& config, const core::Box& box) {
   const auto& terms = config.forces;
   const double limit = 0.5 * box.shortest_edge();
+  if (config.rigid_sites && *config.rigid_sites->cutoff > limit)
+    throw core::InputError(fmt::format(
+        "forces[0].rigid_sites.cutoff: {} exceeds half the shortest box edge of {} ({}); "
+        "expected at most {} (the minimum image convention), or a larger box",
+        *config.rigid_sites->cutoff, format_box(box), box.shortest_edge(), limit));
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const double cutoff = forces::cutoff_of(terms[i]);
     const std::string key = i < config.cutoff_keys.size()
                                 ? config.cutoff_keys[i]
                                 : fmt::format("forces[{}].{}.cutoff", i, forces::name_of(terms[i]));
     if (!forces::cutoff_fits(cutoff, box.shortest_edge()))
-      throw core::InputError(fmt::format(
-          "{}: {} exceeds half the shortest box edge of {} ({}); expected at "
-          "most {} (the minimum image convention){}",
-          key, cutoff, format_box(box), box.shortest_edge(), limit,
-          forces::cutoff_may_be_none(terms[i]) ? ", a larger box, or cutoff: none"
-                                               : ", or a larger box"));
+      throw core::InputError(
+          fmt::format("{}: {} exceeds half the shortest box edge of {} ({}); expected at "
+                      "most {} (the minimum image convention){}",
+                      key, cutoff, format_box(box), box.shortest_edge(), limit,
+                      forces::cutoff_may_be_none(terms[i]) ? ", a larger box, or cutoff: none"
+                                                           : ", or a larger box"));
   }
 }
 
@@ -232,6 +238,9 @@ InitialSystem build_initial_system(const Config& config) {
                              *config.system.velocities.temperature, config.seed);
   wrap_positions(system.box, system.particles);
   charges_from_species(config, system.particles);
+  if (!config.system.components.empty())
+    start_rigid_molecules(system.particles, config.system.components, config.units,
+                          config.system.velocities.temperature, config.seed);
   check_cutoffs(config, system.box);
   check_duplicates(system.particles,
                    structure.read ? std::optional(structure_path(config)) : std::nullopt);

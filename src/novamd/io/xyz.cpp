@@ -138,6 +138,8 @@ struct ColumnLayout {
   int total = 0;          ///< tokens per atom line
   bool extended = false;  ///< from Properties: the line must have exactly `total` tokens
   std::string describe;   ///< "species:S:1:pos:R:3", for messages
+  int orientation = -1;   ///< Orientation:R:4, OVITO's order x y z w (rigid molecules)
+  int angular_momentum = -1;
 };
 
 ColumnLayout plain_layout() {
@@ -175,6 +177,8 @@ ColumnLayout parse_properties(const std::string& value, const std::string& at) {
     if (name == "pos" && vector3) layout.pos = layout.total;
     if ((name == "vel" || name == "velo" || name == "velocities") && vector3)
       layout.vel = layout.total;
+    if (name == "orientation" && type == "R" && *count == 4) layout.orientation = layout.total;
+    if (name == "angular_momentum" && vector3) layout.angular_momentum = layout.total;
     layout.total += static_cast<int>(*count);
   }
   if (layout.species < 0 || layout.pos < 0)
@@ -225,9 +229,16 @@ std::string species_list(const core::SpeciesTable& species) {
   return names.empty() ? "(none declared)" : names;
 }
 
-/// Parses atom line `line` of the file into particle `i`.
+/// Rigid molecules' columns of the atom lines, where the file has them.
+struct RotationColumns {
+  std::vector<core::Quaternion<double>> orientation;
+  std::vector<core::Vec3<double>> angular_momentum;
+};
+
+/// Parses atom line `line` of the file into particle `i` (and `rotation`).
 void read_atom(std::string_view line, const ColumnLayout& layout, const core::SpeciesTable& species,
-               const std::string& at, core::ParticleData& p, std::size_t i) {
+               const std::string& at, core::ParticleData& p, std::size_t i,
+               RotationColumns& rotation) {
   const auto tokens = split_whitespace(line);
   const auto n_tokens = static_cast<int>(tokens.size());
   if (n_tokens < layout.total || (layout.extended && n_tokens > layout.total))
@@ -256,6 +267,20 @@ void read_atom(std::string_view line, const ColumnLayout& layout, const core::Sp
   p.position.set(i, vector_at(layout.pos, "pos"));
   p.velocity.set(i, layout.vel >= 0 ? vector_at(layout.vel, "vel") : core::Vec3<double>{});
   p.force.set(i, {});
+  if (layout.angular_momentum >= 0)
+    rotation.angular_momentum.push_back(vector_at(layout.angular_momentum, "angular_momentum"));
+  if (layout.orientation >= 0) {
+    const core::Vec3<double> v = vector_at(layout.orientation, "Orientation");
+    const auto w = parse_double(tokens[layout.orientation + 3]);
+    const double norm = w ? std::sqrt(core::dot(v, v) + *w * *w) : 0.0;
+    if (!(norm > 0.0) || !std::isfinite(norm))
+      throw core::InputError(fmt::format(
+          "{}: the Orientation (fields {} to {}) is not a quaternion; expected x y z w, not all "
+          "zero",
+          at, layout.orientation + 1, layout.orientation + 4));
+    rotation.orientation.push_back(
+        {*w / norm, v.x / norm, v.y / norm, v.z / norm});  // unit, as the file's rounding left it
+  }
 }
 
 std::int64_t read_count(LineReader& reader, const std::filesystem::path& file) {
@@ -319,6 +344,7 @@ XyzFrame read_xyz(const std::filesystem::path& file, const core::SpeciesTable& s
   // A count checked against the file's size is allocated at once; from a pipe, line by line.
   const bool checked = check_count_fits(count, reader, file);
   frame.particles.resize(checked ? static_cast<std::size_t>(count) : 0);
+  RotationColumns rotation;
   for (std::int64_t i = 0; i < count; ++i) {
     if (!reader.next(line))
       throw core::InputError(
@@ -327,13 +353,33 @@ XyzFrame read_xyz(const std::filesystem::path& file, const core::SpeciesTable& s
                       where(file, reader.number() + 1), i, count, count));
     if (!checked) frame.particles.resize(static_cast<std::size_t>(i) + 1);
     read_atom(line, layout, species, where(file, reader.number()), frame.particles,
-              static_cast<std::size_t>(i));
+              static_cast<std::size_t>(i), rotation);
+  }
+  core::ParticleData& p = frame.particles;
+  if (layout.orientation >= 0) {
+    p.enable(p.orientation);
+    for (std::size_t i = 0; i < p.size(); ++i) p.orientation.set(i, rotation.orientation[i]);
+  }
+  if (layout.angular_momentum >= 0) {
+    p.enable(p.angular_momentum);
+    for (std::size_t i = 0; i < p.size(); ++i)
+      p.angular_momentum.set(i, rotation.angular_momentum[i]);
   }
   return frame;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Writer
+
+namespace {
+
+/// A field's column name: its own, but OVITO's standard property for orientations (whose
+/// components it reads as x y z w), so that OVITO turns the molecules as they turn here.
+std::string_view column_name(const core::FieldInfo& info) {
+  return info.name == core::field::kOrientation.name ? std::string_view("Orientation") : info.name;
+}
+
+}  // namespace
 
 void XyzWriter::FileCloser::operator()(std::FILE* f) const {
   if (f) std::fclose(f);
@@ -375,7 +421,7 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
         if (!info.optional || !particles.has(f)) return;
         const auto arrays = core::components_of(f);
         using Value = typename std::decay_t<decltype(*arrays[0])>::value_type;
-        fmt::format_to(it, ":{}:{}:{}", info.name, std::is_integral_v<Value> ? 'I' : 'R',
+        fmt::format_to(it, ":{}:{}:{}", column_name(info), std::is_integral_v<Value> ? 'I' : 'R',
                        arrays.size());
       },
       particles);
@@ -404,7 +450,12 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
     core::for_each_field(
         [&](const core::FieldInfo& info, const auto& f) {
           if (!info.optional || !particles.has(f)) return;
-          for (const auto* a : core::components_of(f)) put((*a)[i]);
+          const auto arrays = core::components_of(f);
+          if (info.name == core::field::kOrientation.name) {  // OVITO's order: x y z w
+            for (const int c : {1, 2, 3, 0}) put((*arrays[static_cast<std::size_t>(c)])[i]);
+            return;
+          }
+          for (const auto* a : arrays) put((*a)[i]);
         },
         particles);
     out.push_back('\n');

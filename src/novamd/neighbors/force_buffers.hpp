@@ -15,6 +15,9 @@ namespace novamd::neighbors {
 
 struct ForceBuffers {
   core::Vec3Array force;
+  /// Torques (space frame) on rigid molecules, where `torques` is set (else left empty).
+  core::Vec3Array torque;
+  bool torques = false;
   std::vector<double> energy;  ///< each particle's share of the potential energy
   /// Each particle's share of the virial tensor sum over pairs of r_ij,a f_ij,b, one array per
   /// component (core/tensor.hpp order).
@@ -25,6 +28,10 @@ struct ForceBuffers {
   void reset(std::size_t n, bool with_energy = true) {
     force.resize(n);
     force.fill_zero();
+    if (torques) {
+      torque.resize(n);
+      torque.fill_zero();
+    }
     if (!with_energy && energy.size() == n) return;
     energy.assign(n, 0.0);
     for (auto& component : virial) component.assign(n, 0.0);

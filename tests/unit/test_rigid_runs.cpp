@@ -1,0 +1,348 @@
+// Rigid multi-centre molecules through the whole run path (seed 001): `system.components` and
+// the `rigid_sites` term in a config, `novamd run` on the CPU backend, the rotation in the
+// integrators' stages, thermo columns, trajectories, checkpoints and clear errors.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "novamd/core/error.hpp"
+#include "novamd/io/config.hpp"
+#include "novamd/io/xyz.hpp"
+#include "support/cli_runner.hpp"
+#include "support/csv_rows.hpp"
+#include "support/restart_check.hpp"
+#include "support/sample_statistics.hpp"
+#include "support/trajectories.hpp"
+
+namespace {
+
+using novamd::test::TempDir;
+
+/// Two components in LJ units: a linear two-centre Lennard-Jones molecule with a point
+/// quadrupole (2CLJQ, two rotational degrees of freedom), and a Stockmayer molecule, a
+/// Lennard-Jones centre with a point dipole, given its inertia (three).
+const std::string kComponents = R"(units: lj
+seed: 7
+system:
+  components:
+    - name: Q
+      sites:
+        - {type: lj, position: [0, 0, -0.25], epsilon: 1.0, sigma: 1.0, mass: 0.5}
+        - {type: lj, position: [0, 0, 0.25], epsilon: 1.0, sigma: 1.0, mass: 0.5}
+        - {type: quadrupole, position: [0, 0, 0], direction: [0, 0, 1], moment: 1.0}
+    - name: D
+      sites:
+        - {type: lj, position: [0, 0, 0], epsilon: 1.0, sigma: 1.0, mass: 1.0}
+        - {type: dipole, position: [0, 0, 0], direction: [0, 0, 1], moment: 1.5}
+      inertia: [0.025, 0.025, 0.025]
+)";
+
+/// A fluid of `counts` (a YAML map) at rho* = 0.5 from an fcc lattice of `cells`^3 cells, the
+/// sites coupled within `cutoff` of the centres.
+std::string fluid(const std::string& counts, int cells, double cutoff,
+                  const std::string& integrator, const std::string& columns) {
+  return kComponents + "  structure: {generate: {lattice: fcc, cells: " + std::to_string(cells) +
+         ", counts: " + counts + "}}\n  density: 0.5\n  velocities: {temperature: 1.5}\n" +
+         "forces:\n  - rigid_sites: {cutoff: " + std::to_string(cutoff) + "}\n" +
+         "integrator: " + integrator + "\n" + "run: {steps: 0}\n" +
+         "output:\n  thermo: {every: 10, file: thermo.csv, columns: [" + columns + "]}\n";
+}
+
+// Thermo row: step, time, temperature, kinetic, potential, total, pressure, conserved, extras.
+constexpr std::size_t kPotential = 4, kConserved = 7, kFirstExtra = 8;
+
+std::vector<std::vector<double>> thermo_rows(const std::filesystem::path& file) {
+  std::vector<std::vector<double>> rows;
+  const auto lines = novamd::test::read_lines(file);
+  for (std::size_t k = 1; k < lines.size(); ++k) rows.push_back(novamd::test::numbers_of(lines[k]));
+  return rows;
+}
+
+/// The largest |E(t) - E(0)| / |E(0)| of the conserved energy over a run of `steps` at `dt`.
+double largest_drift(const std::string& config, double dt, int steps) {
+  TempDir dir;
+  dir.write("run.yaml", config);
+  const auto run =
+      novamd::test::run_novamd("run run.yaml --steps " + std::to_string(steps) +
+                                   " --set integrator.timestep=" + std::to_string(dt) +
+                                   " --set output.thermo.every=" + std::to_string(steps / 20),
+                               dir.path());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const auto rows = thermo_rows(dir.path() / "thermo.csv");
+  EXPECT_EQ(rows.size(), 21u);
+  double largest = 0.0;
+  for (const auto& row : rows)
+    largest = std::max(largest, std::abs(row.at(kConserved) - rows.front().at(kConserved)) /
+                                    std::abs(rows.front().at(kConserved)));
+  return largest;
+}
+
+/// Twelve molecules of both components in a cluster at the middle of a box of 40, 2 apart,
+/// all within the cutoff of 19 of each other: no pair crosses the cutoff, whose energy jumps
+/// would hide the integrator's error.
+std::string cluster_xyz() {
+  const double at[12][3] = {{18.0, 18.26, 18.13},  {19.95, 18.0, 18.39},  {21.9, 18.52, 18.0},
+                            {18.26, 20.08, 18.26}, {20.21, 19.82, 18.0},  {22.16, 20.21, 18.52},
+                            {18.13, 18.39, 20.21}, {20.08, 18.13, 20.08}, {22.03, 18.26, 20.34},
+                            {18.39, 20.34, 19.95}, {20.34, 20.08, 20.47}, {22.29, 19.95, 20.08}};
+  std::string text = "12\nLattice=\"40 0 0 0 40 0 0 0 40\" Properties=species:S:1:pos:R:3\n";
+  for (int k = 0; k < 12; ++k)
+    text += std::string(k % 2 ? "Q" : "D") + " " + std::to_string(at[k][0]) + " " +
+            std::to_string(at[k][1]) + " " + std::to_string(at[k][2]) + "\n";
+  return text;
+}
+
+TEST(RigidRuns, AClusterKeepsItsEnergyToSecondOrderInTheTimeStep) {
+  TempDir dir;
+  dir.write("cluster.xyz", cluster_xyz());
+  const std::string config =
+      kComponents + "  structure: {read: " + (dir.path() / "cluster.xyz").string() + "}\n" +
+      "  velocities: {temperature: 0.5}\nforces:\n  - rigid_sites: {cutoff: 19.0, epsilon_rf: "
+      "20.0}\nintegrator: {type: velocity_verlet, timestep: 0.002}\nrun: {steps: 0}\n" +
+      "output:\n  thermo: {every: 10, file: thermo.csv}\n";
+  // Two time units at 0.002, 0.001 and 0.0005: velocity Verlet with NO_SQUISH's rotation is
+  // second order, so each halving divides the energy error by four (measured 4.5e-4, 1.13e-4,
+  // 2.8e-5); a first-order slip anywhere (a torque applied in the wrong frame, a half kick
+  // missed) gives 2 or less.
+  const double coarse = largest_drift(config, 0.002, 1000);
+  const double middle = largest_drift(config, 0.001, 2000);
+  const double fine = largest_drift(config, 0.0005, 4000);
+  EXPECT_GT(coarse / middle, 3.5) << coarse << " " << middle;
+  EXPECT_GT(middle / fine, 3.5) << middle << " " << fine;
+  EXPECT_LT(fine, 5e-5);
+  EXPECT_GT(fine, 1e-7);  // the molecules interact and turn
+}
+
+TEST(RigidRuns, AQuadrupolarFluidKeepsItsEnergy) {
+  // 500 linear 2CLJQ molecules at rho* = 0.5, T* = 1.5, cutoff 4 on the centres. The energy
+  // jumps where pairs cross the cutoff (MarDyn's convention: the multipoles unshifted, each
+  // Lennard-Jones site pair shifted at the centres' cutoff, the sites 0.25 off the centre), and
+  // the integrator's error adds to that: measured 1.0e-4 at 0.002 and 5.1e-5 at 0.001 over one
+  // time unit. The bound is the error at 0.001 with room for other seeds; the smaller step must
+  // still do better.
+  const std::string config = fluid("{Q: 500}", 5, 4.0, "{type: velocity_verlet, timestep: 0.001}",
+                                   "rotational_temperature");
+  const double coarse = largest_drift(config, 0.002, 500);
+  const double fine = largest_drift(config, 0.001, 1000);
+  EXPECT_GT(coarse / fine, 1.5) << coarse << " " << fine;
+  EXPECT_LT(fine, 1e-4);
+}
+
+TEST(RigidRuns, LangevinHoldsTranslationAndRotationAtItsTemperature) {
+  TempDir dir;
+  dir.write("run.yaml",
+            fluid("{Q: 250, D: 250}", 5, 3.0,
+                  "{type: langevin, timestep: 0.002, temperature: 1.2, friction: 2.0}",
+                  "translational_temperature, rotational_temperature, rotational_kinetic_energy"));
+  const auto run = novamd::test::run_novamd("run run.yaml --steps 6000", dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto rows = thermo_rows(dir.path() / "thermo.csv");
+  std::vector<double> translation, rotation, total;
+  for (std::size_t k = 100; k < rows.size(); ++k) {  // after 1,000 steps
+    total.push_back(rows[k].at(2));
+    translation.push_back(rows[k].at(kFirstExtra));
+    rotation.push_back(rows[k].at(kFirstExtra + 1));
+    // T_rot from K_rot over 250 x 2 + 250 x 3 rotational degrees of freedom.
+    EXPECT_NEAR(rows[k].at(kFirstExtra + 1),
+                2.0 * rows[k].at(kFirstExtra + 2) / (250.0 * 2 + 250.0 * 3), 1e-12);
+  }
+  // 500 rows, correlated over a few rows (1 / friction = 250 steps): the means of T* = 1.2 to
+  // about 1% (each sample's spread is sqrt(2 / f) of it, 5% for 1,500 or 1,250 freedoms);
+  // 3% leaves room, and a rotation thermostatted about the wrong axes or at I instead of
+  // I x mvv would miss by far more (a linear molecule given three freedoms: a third).
+  const double t_trans = novamd::test::mean_of(translation);
+  const double t_rot = novamd::test::mean_of(rotation);
+  EXPECT_NEAR(t_trans, 1.2, 0.036) << t_trans;
+  EXPECT_NEAR(t_rot, 1.2, 0.036) << t_rot;
+  EXPECT_NEAR(novamd::test::mean_of(total), 1.2, 0.036);
+}
+
+TEST(RigidRuns, BussiHoldsTheTemperatureOfBoth) {
+  // The quadrupolar fluid: its cutoff's energy jumps are small. The Stockmayer molecules' dipoles
+  // (1.5 at a cutoff of 3) jump by about mu^2 / r_c^3 = 0.08 where a pair crosses, which heats
+  // the translation (the jump's missing impulse is radial) faster than the torques share it;
+  // a global thermostat then leaves translation warmer than rotation (measured 1.30 and 1.10
+  // at T* = 1.2). Langevin's per-particle friction holds each (the test above).
+  TempDir dir;
+  dir.write("run.yaml",
+            fluid("{Q: 500}", 5, 3.0, "{type: bussi, timestep: 0.002, temperature: 1.2, tau: 0.2}",
+                  "translational_temperature, rotational_temperature"));
+  const auto run = novamd::test::run_novamd("run run.yaml --steps 4000", dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto rows = thermo_rows(dir.path() / "thermo.csv");
+  std::vector<double> total, translation, rotation;
+  for (std::size_t k = 100; k < rows.size(); ++k) {
+    total.push_back(rows[k].at(2));
+    translation.push_back(rows[k].at(kFirstExtra));
+    rotation.push_back(rows[k].at(kFirstExtra + 1));
+  }
+  // The thermostat scales translation and rotation together; their exchange through the
+  // torques shares the heat (equipartition), so each is at T* to the same 3%.
+  EXPECT_NEAR(novamd::test::mean_of(total), 1.2, 0.036);
+  EXPECT_NEAR(novamd::test::mean_of(translation), 1.2, 0.036);
+  EXPECT_NEAR(novamd::test::mean_of(rotation), 1.2, 0.036);
+}
+
+TEST(RigidRuns, RestartContinuesBitwise) {
+  // Langevin (rotation's own noise too), c_rescale moving the centres, lists, sorting.
+  const std::string config =
+      kComponents +
+      "  structure: {generate: {lattice: fcc, cells: 4, counts: {Q: 128, D: 128}}}\n"
+      "  density: 0.5\n  velocities: {temperature: 1.5}\n"
+      "forces:\n  - rigid_sites: {cutoff: 3.0, epsilon_rf: 10.0}\n"
+      "neighbors: {skin: 0.3, reorder_every: 7}\n"
+      "integrator: {type: langevin, timestep: 0.002, temperature: 1.5, friction: 1.0}\n"
+      "barostat: {type: c_rescale, pressure: 1.0, period: 0.5, compressibility: 1.0, every: 3}\n"
+      "run: {steps: 100}\n"
+      "output:\n  thermo: {every: 10, file: thermo.csv}\n  checkpoint: {file: run.chk}\n";
+  novamd::test::expect_bitwise_restart_of_config(config, "cpu", "double", 50);
+}
+
+TEST(RigidRuns, TrajectoryCarriesOrientationsThatReadBackToTheSameEnergy) {
+  // The components named N and O: ASE maps species to elements (a name it does not know is an
+  // error there; OVITO takes any name).
+  const auto as_elements = [](std::string text) {
+    for (const auto& [from, to] :
+         {std::pair<std::string, std::string>{"name: Q", "name: N"}, {"name: D", "name: O"}})
+      text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  TempDir dir;
+  dir.write("run.yaml", as_elements(fluid("{N: 128, O: 128}", 4, 3.0,
+                                          "{type: velocity_verlet, timestep: 0.002}", "") +
+                                    "  trajectory: {file: traj.xyz, every: 50}\n"));
+  auto run = novamd::test::run_novamd("run run.yaml --steps 50", dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string text = novamd::test::read_text(dir.path() / "traj.xyz");
+  EXPECT_NE(text.find("Orientation:R:4:angular_momentum:R:3:torque:R:3"), std::string::npos);
+  // The first frame (step 0) read back with its orientations gives the energy of step 0 (the
+  // positions and quaternions written to 10 digits: 1e-8 of it). A quaternion written in another
+  // order than it is read (OVITO's x y z w) turns every molecule: the energy would change by
+  // far more.
+  const double potential = thermo_rows(dir.path() / "thermo.csv").front().at(kPotential);
+  dir.write("again.yaml", as_elements(kComponents) +
+                              "  structure: {read: traj.xyz}\nforces:\n  - rigid_sites: {cutoff: "
+                              "3.0}\nintegrator: {type: velocity_verlet, timestep: 0.002}\n"
+                              "run: {steps: 0}\noutput:\n  thermo: {every: 10, file: again.csv}\n");
+  run = novamd::test::run_novamd("run again.yaml", dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const double again = thermo_rows(dir.path() / "again.csv").front().at(kPotential);
+  EXPECT_NEAR(again, potential, 1e-8 * std::abs(potential));
+  // The orientations of the first frame are unit quaternions, not all alike.
+  novamd::core::SpeciesTable species({{"N", 0.0, 1.0}, {"O", 0.0, 1.0}});
+  const auto frame = novamd::io::read_xyz(dir.path() / "traj.xyz", species);
+  ASSERT_TRUE(frame.particles.has(frame.particles.orientation));
+  const auto q = frame.particles.orientation.get(0);
+  EXPECT_NE(q.w, frame.particles.orientation.get(1).w);
+  // ASE reads the same columns (tests/scripts/read_rigid_xyz_ase.py), the quaternion as x y z w.
+  const std::string command = "'" + novamd::test::test_python() + "' -W ignore '" +
+                              NOVAMD_SOURCE_DIR "/tests/scripts/read_rigid_xyz_ase.py' '" +
+                              (dir.path() / "traj.xyz").string() + "' --first " +
+                              fmt::format("{:.17g},{:.17g},{:.17g},{:.17g}", q.x, q.y, q.z, q.w);
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+TEST(RigidRuns, ComponentsBecomeTheSpecies) {
+  const auto config = novamd::io::parse_config(
+      fluid("{Q: 16, D: 16}", 2, 3.0, "{type: velocity_verlet, timestep: 0.002}", ""), "c.yaml");
+  ASSERT_EQ(config.system.species.size(), 2);
+  EXPECT_EQ(config.system.species[0].name, "Q");
+  EXPECT_DOUBLE_EQ(config.system.species[0].mass, 1.0);
+  EXPECT_DOUBLE_EQ(config.system.species[1].mass, 1.0);
+  ASSERT_TRUE(config.rigid_sites.has_value());
+  EXPECT_EQ(*config.rigid_sites->cutoff, 3.0);
+  EXPECT_TRUE(config.rigid_sites->shift);  // MarDyn's default
+  EXPECT_FALSE(config.rigid_sites->epsilon_rf.has_value());
+  EXPECT_TRUE(config.forces.empty());
+}
+
+/// The message of the InputError that `text` raises (empty if none).
+std::string error_of(const std::string& text) {
+  try {
+    novamd::io::parse_config(text, "bad.yaml");
+  } catch (const novamd::core::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RigidRuns, BadConfigsNameTheKeyAndWhatIsExpected) {
+  const std::string vv = "{type: velocity_verlet, timestep: 0.002}";
+  const std::string good = fluid("{Q: 16, D: 16}", 2, 3.0, vv, "");
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  struct Case {
+    std::string text, expected;
+  };
+  const Case cases[] = {
+      {replaced("  components:", "  species: [{name: A, mass: 1.0}]\n  components:"),
+       "system.species cannot be given with system.components"},
+      {replaced("  - rigid_sites: {cutoff: 3.000000}",
+                "  - rigid_sites: {cutoff: 3.0}\n  - lennard_jones: {cutoff: 2.5}"),
+       "a list of 2 force terms"},
+      {replaced("  - rigid_sites: {cutoff: 3.000000}", "  - lennard_jones: {cutoff: 2.5}"),
+       "'lennard_jones' with system.components"},
+      {replaced("cutoff: 3.000000}", "cutoff: 3.0, mixing: [{components: [Q, X], xi: 0.9}]}"),
+       "component 'X' is not declared in system.components"},
+      {replaced("cutoff: 3.000000}", "cutoff: 3.0, mixing: [{components: [Q, Q], xi: 0.9}]}"),
+       "a component with itself"},
+      {replaced("cutoff: 3.000000}", "cutoff: 3.0, epsilon_rf: 0.5}"), "epsilon_rf"},
+      {replaced("cutoff: 3.000000}", "cutoff: 3.0, shift: force}"), "shift"},
+      {replaced(vv, "{type: leapfrog, timestep: 0.002}"), "leapfrog does not turn rigid molecules"},
+      {replaced(vv, "{type: nose_hoover, timestep: 0.002, temperature: 1.0, tau: 0.1}") +
+           "barostat: {type: mttk, pressure: 1.0, period: 1.0}\n",
+       "mttk does not move rigid molecules"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = error_of(c.text);
+    EXPECT_NE(message.find(c.expected), std::string::npos)
+        << "expected '" << c.expected << "' in: " << message;
+  }
+  // rigid_sites needs components.
+  const std::string atoms = R"(units: lj
+system:
+  species: [{name: A, mass: 1.0}]
+  structure: {generate: {lattice: fcc, cells: 2, counts: {A: 32}}}
+  density: 0.5
+forces:
+  - rigid_sites: {cutoff: 2.5}
+integrator: {type: velocity_verlet, timestep: 0.002}
+run: {steps: 0}
+)";
+  EXPECT_NE(error_of(atoms).find("rigid_sites without system.components"), std::string::npos)
+      << error_of(atoms);
+}
+
+TEST(RigidRuns, CommandExitsWithCode2AndWritesNothingForWhatCannotRun) {
+  TempDir dir;
+  // A cutoff beyond half the box (fcc 2 cells at rho* = 0.5: a box of 4), and the CUDA backend.
+  dir.write("wide.yaml", fluid("{Q: 16, D: 16}", 2, 2.5,
+                               "{type: velocity_verlet, timestep: "
+                               "0.002}",
+                               ""));
+  auto run = novamd::test::run_novamd("run wide.yaml", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("forces[0].rigid_sites.cutoff: 2.5 exceeds half the shortest box"),
+            std::string::npos)
+      << run.output;
+  run = novamd::test::run_novamd(
+      "run wide.yaml --backend cuda --set forces.0.rigid_sites.cutoff=1.5", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("rigid molecules (system.components) run on the CPU"),
+            std::string::npos)
+      << run.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
+}
+
+}  // namespace
