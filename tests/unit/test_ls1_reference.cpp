@@ -13,6 +13,8 @@
 
 #include "novamd/forces/cpu_rigid_molecules.hpp"
 #include "novamd/io/ls1_phase_space.hpp"
+#include "support/cli_runner.hpp"
+#include "support/csv_rows.hpp"
 #include "support/rigid_molecules.hpp"
 
 namespace {
@@ -114,6 +116,76 @@ TEST(Ls1MardynReference, RunWithoutTheReactionFieldMatches) {
   EXPECT_NEAR(r.energy, -742.68378679443981, 1e-9);
   EXPECT_NEAR(r.virial.trace(), 712.43375141833928, 1e-9);
   expect_like_ls1(r, "bulk_rfoff.forces.dat");
+}
+
+TEST(Ls1MardynReference, HomogeneousTailCorrection) {
+  // ls1-mardyn's <longrange type="homogeneous"/> on bulk150 (bulk_rfinf_noshift_lrc.xml against
+  // bulk_rfinf_noshift, bulk_rfinf_lrc.xml against bulk_rfinf; README.md): the differences of its
+  // totals are its corrections. Unshifted (each component's own Lennard-Jones pairs; ls1 shifts
+  // the unlike ones, which then have no tail): U -29.81853941475459, W -178.05222731579999; the
+  // reaction field's self energy alone where every pair is shifted: U -1.99999999970002, W
+  // -5.9999999991 (three times U, ls1's convention; no force, so no share of our pressure).
+  const auto components = ls1_components();
+  forces::RigidModelSettings settings;
+  settings.cutoff = 3.0;
+  settings.epsilon_rf = 1e10;
+  settings.tail_correction = true;
+  settings.shift = false;
+  const double volume = 343.0;
+  const auto first = forces::rigid_tail(components, settings, {75, 0});
+  const auto second = forces::rigid_tail(components, settings, {0, 75});
+  const double self = first.self_energy + second.self_energy;
+  // ls1's totals to 17 digits, their differences to 1e-13 of the energy: 1e-10 absolute.
+  EXPECT_NEAR(self, -1.99999999970002, 1e-10);
+  EXPECT_NEAR((first.energy_times_volume + second.energy_times_volume) / volume + self,
+              -29.81853941475459, 1e-10);
+  EXPECT_NEAR((first.virial_times_volume + second.virial_times_volume) / volume + 3.0 * self,
+              -178.05222731579999, 1e-10);
+  settings.shift = true;  // shifted pairs have no tail: the self energy alone
+  const auto shifted = forces::rigid_tail(components, settings, {75, 75});
+  EXPECT_EQ(shifted.energy_times_volume, 0.0);
+  EXPECT_EQ(shifted.virial_times_volume, 0.0);
+  EXPECT_NEAR(shifted.self_energy, -1.99999999970002, 1e-10);
+}
+
+TEST(Ls1MardynReference, RunFromItsPhaseSpaceFileGivesItsEnergyAndVirial) {
+  // `novamd run` with steps 0 on ls1-mardyn's own state file (structure.read, format ls1 from
+  // the extension) and the model of bulk_rfinf_lrc.xml: ls1's total energy with its homogeneous
+  // correction (here the reaction field's self energy: every pair is shifted), and the sum of
+  // r . F (ls1's virial less its 3 U_RF, README.md).
+  novamd::test::TempDir dir;
+  dir.write("bulk.yaml", R"(units: lj
+system:
+  components:
+    - name: 2CLJQ
+      sites:
+        - {type: lj, position: [0, 0, -0.4], epsilon: 1.0, sigma: 1.0, mass: 0.5}
+        - {type: lj, position: [0, 0, 0.4], epsilon: 1.0, sigma: 1.0, mass: 0.5}
+        - {type: quadrupole, position: [0, 0, 0], direction: [0, 0, 1], moment: 1.0}
+    - name: StockmayerX
+      sites:
+        - {type: lj, position: [0, 0, 0], epsilon: 1.0, sigma: 1.0, mass: 1.0}
+        - {type: dipole, position: [0, 0, 0], direction: [1, 0, 0], moment: 1.2}
+      inertia: [0.04, 0.04, 0.04]
+  structure: {read: )" + kData +
+                             R"(bulk150.inp}
+  box: 7.0
+forces:
+  - rigid_sites: {cutoff: 3.0, epsilon_rf: 1.0e10, tail_correction: true}
+integrator: {type: velocity_verlet, timestep: 0.001}
+run: {steps: 0}
+output:
+  thermo: {every: 1, file: thermo.csv, columns: [virial]}
+)");
+  const auto run = novamd::test::run_novamd("run bulk.yaml", dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto lines = novamd::test::read_lines(dir.path() / "thermo.csv");
+  ASSERT_EQ(lines.size(), 2u);
+  const auto row = novamd::test::numbers_of(lines[1]);
+  // The pair sums to 1e-12 of ls1's (the other tests), the self energy to 1e-13.
+  EXPECT_NEAR(row.at(4), -744.08371275433831, 1e-9);  // potential_energy
+  EXPECT_NEAR(row.at(8), 712.43375141833928, 1e-9);   // virial
+  EXPECT_EQ(row.at(3), 0.0);                          // the file's velocities are zero
 }
 
 }  // namespace

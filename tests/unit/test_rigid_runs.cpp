@@ -322,6 +322,14 @@ run: {steps: 0}
 )";
   EXPECT_NE(error_of(atoms).find("rigid_sites without system.components"), std::string::npos)
       << error_of(atoms);
+  // An ls1-mardyn state file needs components.
+  std::string ls1 = atoms;
+  ls1.replace(ls1.find("generate: {lattice: fcc, cells: 2, counts: {A: 32}}"),
+              std::string("generate: {lattice: fcc, cells: 2, counts: {A: 32}}").size(),
+              "read: state.inp");
+  EXPECT_NE(error_of(ls1).find("an ls1-mardyn phase-space file holds rigid molecules"),
+            std::string::npos)
+      << error_of(ls1);
 }
 
 TEST(RigidRuns, CommandExitsWithCode2AndWritesNothingForWhatCannotRun) {

@@ -5,6 +5,7 @@
 #include "novamd/app/console.hpp"
 #include "novamd/app/output_plan.hpp"
 #include "novamd/app/plasma_report.hpp"
+#include "novamd/app/tail_corrections.hpp"
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/io/lammps_data_writer.hpp"
 #include "novamd/io/psf_writer.hpp"
@@ -63,8 +64,8 @@ RunOutputs::Sums RunOutputs::sums(backend::Observables observed, backend::Backen
   Sums sums{std::move(observed), 0.0};
   auto& o = sums.observables;
   o.kinetic_energy = integrator.reported_kinetic_energy(o.kinetic_energy);
-  const auto tail = forces::tail_correction(config_.forces, config_.system.species, species_counts_,
-                                            backend.box().volume());
+  const auto tail = tail_corrections(config_, species_counts_, backend.box().volume(),
+                                     /*with_self_energy=*/true);
   o.potential_energy += tail.energy;
   o.virial.add_isotropic(tail.virial / 3.0);  // isotropic: a third on each axis
   sums.tail_energy = tail.energy;

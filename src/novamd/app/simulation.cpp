@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "novamd/app/rank_agreement.hpp"
+#include "novamd/app/tail_corrections.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/constraints/term_geometry.hpp"
@@ -103,8 +104,7 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   const bool scales_molecules = !config_.barostat.type.empty() && held > 0;
   core::Molecules molecules;
   if (scales_molecules) molecules = molecular_.topology.molecules();
-  const auto tail =
-      forces::tail_correction(config_.forces, config_.system.species, count_, box_.volume());
+  const auto tail = tail_corrections(config_, count_, box_.volume(), /*with_self_energy=*/false);
   const integrate::ScaledSystem scaled{
       scales_molecules ? molecules.count : static_cast<std::int64_t>(particles_.size()),
       tail.energy * box_.volume(), tail.virial * box_.volume(), scales_molecules};

@@ -6,6 +6,7 @@
 
 #include "novamd/core/error.hpp"
 #include "novamd/physics/point_multipoles.hpp"
+#include "novamd/physics/site_tails.hpp"
 
 namespace novamd::forces {
 namespace {
@@ -130,6 +131,77 @@ RigidTotals add_rigid_forces(const RigidModel& model, const core::ParticleData& 
     }
   }
   return totals;
+}
+
+namespace {
+
+/// One Lennard-Jones site pair's tail energy and virial times volume per molecule pair
+/// (rigid_tail), sites at a and b from their centres.
+std::pair<double, double> site_pair_tail(double epsilon, double sigma, double a, double b,
+                                         double rc) {
+  constexpr double kFourPi = 12.566370614359172953850573533118;
+  const double s6 = std::pow(sigma, 6), s12 = s6 * s6;
+  const double integral =
+      4.0 * epsilon *
+      (s12 * physics::tail_integral(rc, 12, a, b) - s6 * physics::tail_integral(rc, 6, a, b));
+  const double at_cutoff = 4.0 * epsilon *
+                           (s12 * physics::averaged_inverse_power(rc, 12, a, b) -
+                            s6 * physics::averaged_inverse_power(rc, 6, a, b));
+  return {kFourPi * integral, kFourPi * (rc * rc * rc * at_cutoff + 3.0 * integral)};
+}
+
+/// A component's dipole moment: its dipoles and its charges' q r about the centre.
+core::Vec3<double> dipole_moment(const core::ResolvedComponent& c) {
+  core::Vec3<double> m{};
+  for (const auto& site : c.sites) {
+    if (site.kind == core::SiteKind::Dipole) m += site.strength * site.direction;
+    if (site.kind == core::SiteKind::Charge) m += site.strength * site.position;
+  }
+  return m;
+}
+
+}  // namespace
+
+RigidTail rigid_tail(const std::vector<core::ResolvedComponent>& components,
+                     const RigidModelSettings& settings, const std::vector<std::int64_t>& count) {
+  RigidTail tail;
+  if (!settings.tail_correction || !settings.cutoff) return tail;
+  const double rc = *settings.cutoff;
+  const std::size_t n = components.size();
+  for (std::size_t c = 0; c < n && !settings.shift; ++c) {
+    for (std::size_t d = 0; d < n; ++d) {
+      const double pairs = 0.5 * static_cast<double>(count[c]) * static_cast<double>(count[d]);
+      for (const auto& sa : components[c].sites) {
+        if (sa.kind != core::SiteKind::LennardJones) continue;
+        for (const auto& sb : components[d].sites) {
+          if (sb.kind != core::SiteKind::LennardJones) continue;
+          const double a = std::sqrt(core::dot(sa.position, sa.position));
+          const double b = std::sqrt(core::dot(sb.position, sb.position));
+          if (a + b >= rc)
+            throw core::InputError(fmt::format(
+                "rigid_sites.tail_correction: sites at {} and {} from the centres of {} and {} "
+                "reach "
+                "the cutoff {}; expected a cutoff beyond {} (the tails assume no pair of sites "
+                "within it whose centres are beyond it)",
+                a, b, components[c].name, components[d].name, rc, a + b));
+          const double epsilon = mixing(settings.xi, n, c, d) * std::sqrt(sa.epsilon * sb.epsilon);
+          const double sigma = mixing(settings.eta, n, c, d) * 0.5 * (sa.sigma + sb.sigma);
+          const auto [u, w] = site_pair_tail(epsilon, sigma, a, b, rc);
+          tail.energy_times_volume += pairs * u;
+          tail.virial_times_volume += pairs * w;
+        }
+      }
+    }
+  }
+  if (settings.epsilon_rf) {
+    const double k_rf = physics::reaction_field_factor(*settings.epsilon_rf, rc);
+    for (std::size_t c = 0; c < n; ++c) {
+      const core::Vec3<double> m = dipole_moment(components[c]);
+      tail.self_energy -=
+          0.5 * settings.coulomb_constant * k_rf * core::dot(m, m) * static_cast<double>(count[c]);
+    }
+  }
+  return tail;
 }
 
 }  // namespace novamd::forces

@@ -28,6 +28,9 @@ struct RigidModelSettings {
   std::optional<double> cutoff;      ///< on the centres' distance; none: every pair (no box wrap)
   bool shift = false;                ///< MarDyn's LJ energy shift at the cutoff
   std::optional<double> epsilon_rf;  ///< the dipoles' reaction field (needs a cutoff)
+  /// MarDyn's homogeneous long-range correction (rigid_tail): the Lennard-Jones tails of the
+  /// unshifted site pairs and the dipoles' reaction-field self energy.
+  bool tail_correction = false;
   /// MarDyn's mixing between components a and b (xi scales epsilon, eta sigma), a x b, row-major;
   /// empty: 1 for every pair.
   std::vector<double> xi, eta;
@@ -49,6 +52,31 @@ struct RigidModel {
 
 RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
                             const RigidModelSettings& settings);
+
+/// MarDyn's homogeneous long-range correction (ls1-mardyn's longRange/Homogeneous.cpp) for
+/// `count[c]` molecules of each component in a uniform, isotropic fluid:
+///
+///     U_tail V = 1/2 sum_{c,d} N_c N_d sum_{a in c, b in d} 4 pi 4 eps_ab (sigma_ab^12 T_12 -
+///                sigma_ab^6 T_6),
+///     W_tail V = 1/2 sum_{c,d} N_c N_d sum_{a,b} 4 pi [r_c^3 u_ab(r_c) + 3 int_{r_c}^inf R^2
+///                u_ab(R) dR],
+///
+/// u_ab the site pair's Lennard-Jones potential averaged over the orientations at centre
+/// distance R and T_k its tail integrals (physics/site_tails.hpp); W is sum R . F, the molecular
+/// virial of the pairs beyond the cutoff (-R du/dR, integrated by parts). Only where `shift` is
+/// off: MarDyn adds the tail of the site pairs it does not shift. The reaction field's self
+/// energy, -1/2 k_e k_RF sum_i |M_i|^2 with M_i the molecule's dipole moment (its dipoles and
+/// its charges' q r, as MarDyn sums them) and k_RF = 2 (eps_rf - 1) / ((2 eps_rf + 1) r_c^3),
+/// is a constant that adds to the energy alone (MarDyn also adds three times it to its virial, a
+/// convention with no force behind it; the pressure here has no share of it). Zero without
+/// `tail_correction`.
+struct RigidTail {
+  double energy_times_volume = 0.0;  ///< the Lennard-Jones tails' U V
+  double virial_times_volume = 0.0;  ///< their W V
+  double self_energy = 0.0;          ///< the reaction field's, whatever the volume
+};
+RigidTail rigid_tail(const std::vector<core::ResolvedComponent>& components,
+                     const RigidModelSettings& settings, const std::vector<std::int64_t>& count);
 
 /// Every molecule's sites placed in space (place_sites), in storage order: molecule i's are
 /// sites[start[i] .. start[i + 1]).

@@ -45,7 +45,7 @@ const NameList kRootKeys{"units",    "backend",   "precision",   "seed",    "sys
 const NameList kSystemKeys{"box",        "density",  "species",   "structure",
                            "velocities", "topology", "components"};
 const NameList kSpeciesKeys{"name", "element", "mass_number", "charge", "mass", "isospin"};
-const NameList kStructureKeys{"generate", "read"};
+const NameList kStructureKeys{"generate", "read", "format"};
 const NameList kGenerateKeys{"lattice", "counts", "fractions", "total", "cells", "min_separation"};
 
 /// "run.yaml:12: system.structure.generate": the node's key path with its file and line.
@@ -315,9 +315,13 @@ StructureSettings parse_structure(const YamlReader& node, const core::SpeciesTab
   if (!generate && !read) node.fail("neither generate nor read is given", "exactly one of them");
   StructureSettings settings;
   if (generate) {
+    if (node.has("format"))
+      node.key_reader("format").fail("a format is for a file read", "read: FILE with format");
     settings.generate = parse_generate(*generate, species);
   } else {
     settings.read = read->string();  // as written: relative to the config file's folder
+    settings.format = node.choice_or("format", settings.read->extension() == ".inp" ? "ls1" : "xyz",
+                                     {"xyz", "ls1"});
   }
   return settings;
 }
@@ -415,6 +419,12 @@ SystemSettings parse_system(const YamlReader& node, const core::UnitSystem& unit
       settings.species = parse_species(node.required("species"), units);
     }
     settings.structure = parse_structure(node.required("structure"), settings.species);
+    if (settings.structure.format == "ls1" && settings.components.empty())
+      node.required("structure")
+          .required("read")
+          .fail("an ls1-mardyn phase-space file holds rigid molecules",
+                "system.components (the molecules' components, numbered from 1 in the file), or "
+                "an extended XYZ file");
     parse_box_or_density(node, units, settings);
   }
   if (const auto velocities = node.optional("velocities")) {

@@ -46,6 +46,9 @@ struct StructureSettings {
   std::optional<GenerateSettings> generate;
   std::optional<std::filesystem::path> read;  ///< extended XYZ; load_config resolves a relative
                                               ///< path against the config file's folder
+  /// `format` of `read`: "xyz" (extended XYZ), or "ls1" (ls1-mardyn's phase-space file, rigid
+  /// molecules); by default from the extension (.inp: ls1).
+  std::string format = "xyz";
 };
 
 /// `system.velocities`

@@ -10,7 +10,7 @@ namespace novamd::io {
 namespace {
 
 constexpr std::string_view kTerm = "rigid_sites";
-const NameList kRigidSitesKeys{"cutoff", "shift", "epsilon_rf", "mixing"};
+const NameList kRigidSitesKeys{"cutoff", "shift", "epsilon_rf", "mixing", "tail_correction"};
 const NameList kMixingKeys{"components", "xi", "eta"};
 
 /// The index of the component named by `node`, or a message with the names there are.
@@ -92,6 +92,8 @@ forces::RigidModelSettings parse_rigid_sites(const YamlReader& forces_node,
   if (const auto rf = node.optional("epsilon_rf"))
     settings.epsilon_rf = rf->number_or_word("none", ValueRange::at_least(1.0));
   if (const auto mixing = node.optional("mixing")) parse_mixing(*mixing, components, settings);
+  settings.tail_correction =
+      node.choice_or("tail_correction", "false", {"true", "false"}) == "true";
   return settings;
 }
 

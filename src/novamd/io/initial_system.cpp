@@ -16,6 +16,7 @@
 #include "novamd/core/error.hpp"
 #include "novamd/core/physical_scales.hpp"
 #include "novamd/forces/force_settings.hpp"
+#include "novamd/io/ls1_phase_space.hpp"
 #include "novamd/io/molecular_system.hpp"
 #include "novamd/io/rigid_start.hpp"
 #include "novamd/io/structure_generator.hpp"
@@ -117,6 +118,42 @@ InitialSystem read_structure(const Config& config) {
   }
   if (!frame.has_velocities) frame.particles.velocity.fill_zero();
   return {from_config ? *from_config : *frame.lattice, std::move(frame.particles)};
+}
+
+/// Reads ls1-mardyn's phase-space file: each molecule moved into its component's body frame
+/// (to_body_frame), in the run's units (the file's numbers as they stand; angular momenta, mass x
+/// length^2 / time there, times mvv_to_energy). The box is the config's: the file has none.
+InitialSystem read_ls1_structure(const Config& config) {
+  const std::filesystem::path& file = structure_path(config);
+  const auto molecules = read_ls1_phase_space(file);
+  const auto& components = config.system.components;
+  core::ParticleData p;
+  p.resize(molecules.size());
+  p.enable(p.orientation);
+  p.enable(p.angular_momentum);
+  for (std::size_t i = 0; i < molecules.size(); ++i) {
+    const Ls1Molecule& m = molecules[i];
+    if (m.component < 0 || static_cast<std::size_t>(m.component) >= components.size())
+      throw core::InputError(fmt::format(
+          "{}: molecule {} has component {}; expected 1 to {} (system.components, in order)",
+          file.string(), m.id, m.component + 1, components.size()));
+    const BodyState body = to_body_frame(m, components[static_cast<std::size_t>(m.component)]);
+    p.type[i] = m.component;
+    p.id[i] = static_cast<std::int32_t>(i);
+    p.position.set(i, body.centre);
+    p.velocity.set(i, m.velocity);
+    p.force.set(i, {});
+    p.orientation.set(i, body.orientation);
+    p.angular_momentum.set(i, config.units.mvv_to_energy * body.angular_momentum);
+  }
+  const std::optional<core::Box> box =
+      config_box(config, core::count_by_type(p, config.system.species.size()));
+  if (!box)
+    throw core::InputError(fmt::format(
+        "system: the box is unknown; expected system.box (ls1-mardyn keeps it in its XML "
+        "config, not in {})",
+        file.string()));
+  return {*box, std::move(p)};
 }
 
 InitialSystem generate(const Config& config) {
@@ -228,7 +265,9 @@ InitialSystem build_initial_system(const Config& config) {
     throw core::InputError(
         "system.structure: expected exactly one of generate ({lattice, counts}) or read (an "
         "extended XYZ file)");
-  InitialSystem system = structure.read ? read_structure(config) : generate(config);
+  InitialSystem system = !structure.read             ? generate(config)
+                         : structure.format == "ls1" ? read_ls1_structure(config)
+                                                     : read_structure(config);
   if (system.particles.size() == 0)
     throw core::InputError(
         "system.structure: the structure has no particles; expected at least "
