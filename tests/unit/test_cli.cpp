@@ -337,6 +337,25 @@ TEST(Cli, BenchLayoutIsCheckedFirst) {
   EXPECT_NE(melt.output.find("(layout clusters)"), std::string::npos) << melt.output;
 }
 
+// Seed 001's rigid molecules on the CPU at one cutoff (the table, not the timings, is checked).
+TEST(Cli, BenchRigidPrintsEachDataSet) {
+  TempDir dir;
+  const auto result = run_novamd(
+      "bench --case rigid --backend cpu --cutoffs 2.0 --steps 1 --warmup 3", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* row : {"\n    1j    78732   2.00 ", "\n  3j1d    48668   2.00 ",
+                          "\n   mix    48668   2.00 "}) {
+    const auto at = result.output.find(row);
+    ASSERT_NE(at, std::string::npos) << row << result.output;
+    std::stringstream cells_of(result.output.substr(at));
+    std::vector<std::string> cells;
+    for (std::string cell; cells.size() < 5 && cells_of >> cell;) cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 5u);
+    EXPECT_GT(std::stod(cells[3]), 0.0) << row;  // ms/step
+    EXPECT_GT(std::stod(cells[4]), 0.0) << row;  // molecule-steps per second
+  }
+}
+
 // Seed 002's case on the CPU (one step per timing: the table, not the timings, is checked).
 TEST(Cli, BenchOrnlPrintsBothTraversalsAndTheTermColumns) {
   TempDir dir;

@@ -112,9 +112,10 @@ int bench_command(const BenchOptions& options) {
   if (options.case_name == "lj") return bench_lennard_jones(options);
   if (options.case_name == "pasta") return bench_pasta(options);
   if (options.case_name == "ornl") return bench_ornl(options);
+  if (options.case_name == "rigid") return bench_rigid(options);
   if (options.case_name != "yukawa") {
     throw core::InputError(
-        fmt::format("--case '{}': expected yukawa, lj, pasta or ornl", options.case_name));
+        fmt::format("--case '{}': expected yukawa, lj, pasta, ornl or rigid", options.case_name));
   }
   std::vector<TableTwoRow> rows;
   for (const auto& row : kTableTwo) {

@@ -63,7 +63,10 @@ void add_bench_command(CLI::App& app, novamd::app::BenchOptions& bench) {
   auto* cmd = app.add_subcommand(
       "bench",
       "Time the seed-000 Table II sizes (C/O, all pairs), the Lennard-Jones melt or nuclear pasta");
-  cmd->add_option("--case", bench.case_name, "yukawa | lj | pasta | ornl")->capture_default_str();
+  cmd->add_option("--case", bench.case_name, "yukawa | lj | pasta | ornl | rigid")
+      ->capture_default_str();
+  cmd->add_option("--cutoffs", bench.cutoffs, "rigid: cutoffs on the centres (2.5,3.5,5)")
+      ->delimiter(',');
   cmd->add_option("--neighbors", bench.neighbors, "lj: auto | neighbor_list | cell_list")
       ->capture_default_str();
   cmd->add_option(
