@@ -117,4 +117,22 @@ TEST(CpuRigidMolecules, RepeatBitwiseForAnyThreadCount) {
   for (int c = 0; c < core::kTensorComponents; ++c) EXPECT_EQ(a.virial.c[c], b.virial.c[c]);
 }
 
+TEST(CpuRigidMolecules, StepsWithoutEnergyGiveTheSameForcesAndTorquesBitwise) {
+  // Between thermo rows the term skips the energy, the virial and j's torque (j's own visit
+  // gives it): the same arithmetic for what it keeps.
+  const auto p = fluid(63);
+  const core::Box box(6.3, 6.3, 6.3);
+  forces::CpuRigidMolecules term(model(), 0.4);
+  const Evaluated with_energy = by_lists(term, p, box);
+  Evaluated without = novamd::test::zeroed_evaluation(p.size());
+  term.add_forces_and_torques(p, box, without.force, without.torque);
+  for (const auto& [u, v] : {std::pair{&with_energy.force, &without.force},
+                             std::pair{&with_energy.torque, &without.torque}}) {
+    EXPECT_EQ(u->x, v->x);
+    EXPECT_EQ(u->y, v->y);
+    EXPECT_EQ(u->z, v->z);
+  }
+  EXPECT_NE(with_energy.energy, 0.0);
+}
+
 }  // namespace

@@ -37,16 +37,19 @@ void CpuRigidMolecules::restore_neighbors(const neighbors::NeighborState& state,
   }
 }
 
-void CpuRigidMolecules::add_forces_and_torques(const core::ParticleData& particles,
-                                               const core::Box& box, core::Vec3Array& force,
-                                               core::Vec3Array& torque, RigidShares shares) {
-  list_.update(particles, box);
-  place_all(model_, particles, placed_);
+namespace {
+
+/// Every molecule's force and torque from its full list (thread-owned: j's own visit gives j's
+/// torque), and with kEnergy half of each pair's energy and virial into its shares.
+template <bool kEnergy>
+void add_over_lists(const neighbors::VerletList& list, const PlacedSites& placed,
+                    const core::ParticleData& particles, const core::Box& box, double cutoff,
+                    const RigidPairParams<double>& params, core::Vec3Array& force,
+                    core::Vec3Array& torque, RigidShares shares) {
   const auto view = box.view<double>();
-  const double rc2 = *model_.cutoff * *model_.cutoff;
-  const RigidPairParams<double> params = model_.params();
-  const auto& start = list_.start();
-  const auto& neighbors = list_.neighbors();
+  const double rc2 = cutoff * cutoff;
+  const auto& start = list.start();
+  const auto& neighbors = list.neighbors();
   const auto n = static_cast<std::int64_t>(particles.size());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t ii = 0; ii < n; ++ii) {
@@ -59,20 +62,41 @@ void CpuRigidMolecules::add_forces_and_torques(const core::ParticleData& particl
       const auto j = static_cast<std::size_t>(neighbors[static_cast<std::size_t>(k)]);
       const auto r = view.minimum_image(xi - particles.position.get(j));
       if (core::dot(r, r) >= rc2) continue;
-      const auto pair = molecule_pair(placed_.of(i), placed_.count(i), placed_.of(j),
-                                      placed_.count(j), r, params);
+      const auto pair = molecule_pair<double, kEnergy, false>(
+          placed.of(i), placed.count(i), placed.of(j), placed.count(j), r, params);
       f += pair.force_on_i;
       tau += pair.torque_on_i;
-      energy += pair.energy;
-      virial.add_symmetrized_outer(r.x, r.y, r.z, pair.force_on_i.x, pair.force_on_i.y,
-                                   pair.force_on_i.z);
+      if constexpr (kEnergy) {
+        energy += pair.energy;
+        virial.add_symmetrized_outer(r.x, r.y, r.z, pair.force_on_i.x, pair.force_on_i.y,
+                                     pair.force_on_i.z);
+      }
     }
     force.set(i, force.get(i) + f);
     torque.set(i, torque.get(i) + tau);
-    if (shares.energy) (*shares.energy)[i] += 0.5 * energy;
-    if (shares.virial)
-      for (int c = 0; c < core::kTensorComponents; ++c)
-        (*shares.virial)[static_cast<std::size_t>(c)][i] += 0.5 * virial.c[c];
+    if constexpr (kEnergy) {
+      if (shares.energy) (*shares.energy)[i] += 0.5 * energy;
+      if (shares.virial)
+        for (int c = 0; c < core::kTensorComponents; ++c)
+          (*shares.virial)[static_cast<std::size_t>(c)][i] += 0.5 * virial.c[c];
+    }
+  }
+}
+
+}  // namespace
+
+void CpuRigidMolecules::add_forces_and_torques(const core::ParticleData& particles,
+                                               const core::Box& box, core::Vec3Array& force,
+                                               core::Vec3Array& torque, RigidShares shares) {
+  list_.update(particles, box);
+  place_all(model_, particles, placed_);
+  const RigidPairParams<double> params = model_.params();
+  if (shares.energy || shares.virial) {
+    add_over_lists<true>(list_, placed_, particles, box, *model_.cutoff, params, force, torque,
+                         shares);
+  } else {
+    add_over_lists<false>(list_, placed_, particles, box, *model_.cutoff, params, force, torque,
+                          shares);
   }
 }
 

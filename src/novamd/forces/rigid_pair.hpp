@@ -66,8 +66,10 @@ NOVAMD_HD void place_sites(const MoleculeSite<T>* body, int n, const core::Quate
 }
 
 /// Molecules i and j, of the placed sites `a` (na of them) and `b` (nb), their centres r apart
-/// (r_i - r_j, the minimum image).
-template <class T>
+/// (r_i - r_j, the minimum image). A traversal that needs no energy, or no torque on j (full
+/// lists: j's own visit computes it), leaves them out with `kEnergy` and `kTorqueOnJ` false
+/// (their results are then zero); the force and i's torque are the same either way.
+template <class T, bool kEnergy = true, bool kTorqueOnJ = true>
 NOVAMD_HD MoleculePairResult<T> molecule_pair(const MoleculeSite<T>* a, int na,
                                               const MoleculeSite<T>* b, int nb,
                                               const core::Vec3<T>& r, const RigidPairParams<T>& p) {
@@ -84,7 +86,7 @@ NOVAMD_HD MoleculePairResult<T> molecule_pair(const MoleculeSite<T>* a, int na,
         const int pair = sa.lj_type * p.lj_types + sb.lj_type;
         const auto lj = physics::LennardJones<T>::evaluate(core::dot(d, d), p.lj[pair]);
         f = lj.force_over_r * d;
-        out.energy += lj.energy + (p.lj_shift ? p.lj_shift[pair] : T(0));
+        if constexpr (kEnergy) out.energy += lj.energy + (p.lj_shift ? p.lj_shift[pair] : T(0));
       } else {
         const auto g = physics::SitePairGeometry<T>::of(d, sa.axis, sb.axis);
         const auto terms = physics::multipole_terms(
@@ -92,12 +94,12 @@ NOVAMD_HD MoleculePairResult<T> molecule_pair(const MoleculeSite<T>* a, int na,
         const auto ft = physics::forces_and_torques(terms, g, d, sa.axis, sb.axis);
         f = ft.force_on_i;
         out.torque_on_i += ft.torque_on_i;
-        out.torque_on_j += ft.torque_on_j;
-        out.energy += terms.energy;
+        if constexpr (kTorqueOnJ) out.torque_on_j += ft.torque_on_j;
+        if constexpr (kEnergy) out.energy += terms.energy;
       }
       out.force_on_i += f;
       out.torque_on_i += core::cross(sa.position, f);
-      out.torque_on_j -= core::cross(sb.position, f);
+      if constexpr (kTorqueOnJ) out.torque_on_j -= core::cross(sb.position, f);
     }
   }
   return out;
