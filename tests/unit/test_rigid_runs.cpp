@@ -143,6 +143,12 @@ TEST(RigidRuns, LangevinHoldsTranslationAndRotationAtItsTemperature) {
                   "translational_temperature, rotational_temperature, rotational_kinetic_energy"));
   const auto run = novamd::test::run_novamd("run run.yaml --steps 6000", dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.output;
+  // The header says what runs: molecules, their term, their lists.
+  for (const char* line : {"  molecules   500: Q 250, D 250\n",
+                           "  force       rigid_sites: every site pair of the molecules whose "
+                           "centres lie within 3 sigma; Lennard-Jones shifted at the cutoff\n",
+                           "  neighbors   Verlet lists of the molecules' centres, skin "})
+    EXPECT_NE(run.output.find(line), std::string::npos) << line << run.output;
   const auto rows = thermo_rows(dir.path() / "thermo.csv");
   std::vector<double> translation, rotation, total;
   for (std::size_t k = 100; k < rows.size(); ++k) {  // after 1,000 steps

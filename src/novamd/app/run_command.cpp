@@ -94,12 +94,30 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
       {"backend", backend.description()},
       {"precision", std::string(core::to_string(config.precision))},
       {"units", fmt::format("{} ({}, {}, {}, {})", u.name, u.length, u.energy, u.mass, u.time)},
-      {"particles", describe_particles(count, config.system.species)},
+      {config.system.components.empty() ? "particles" : "molecules",
+       describe_particles(count, config.system.species)},
       {"box",
        fmt::format("{:.6g} x {:.6g} x {:.6g} {} (number density {:.4g} {}^-3)", L.x, L.y, L.z,
                    u.length, static_cast<double>(backend.size()) / box.volume(), u.length)}};
   for (const auto& f : config.forces) lines.push_back({"force", forces::describe(f, u)});
-  lines.push_back({"neighbors", describe_neighbors(config, box, cluster_pairs)});
+  if (const auto& rigid = config.rigid_sites) {
+    const double cutoff = *rigid->cutoff;
+    lines.push_back(
+        {"force",
+         fmt::format("rigid_sites: every site pair of the molecules whose centres lie "
+                     "within {} {}{}{}{}",
+                     cutoff, u.length, rigid->shift ? "; Lennard-Jones shifted at the cutoff" : "",
+                     rigid->epsilon_rf
+                         ? fmt::format("; reaction field, eps_rf {:g}", *rigid->epsilon_rf)
+                         : "",
+                     rigid->tail_correction ? "; MarDyn's long-range correction" : "")});
+    lines.push_back(
+        {"neighbors",
+         fmt::format("Verlet lists of the molecules' centres, skin {:.4g} {}",
+                     config.neighbors.skin_for(cutoff, box.shortest_edge()), u.length)});
+  } else {
+    lines.push_back({"neighbors", describe_neighbors(config, box, cluster_pairs)});
+  }
   lines.push_back({"integrator", describe_integrator(config)});
   if (!config.barostat.type.empty()) lines.push_back({"barostat", describe_barostat(config)});
   if (const auto& c = config.constraints) {
