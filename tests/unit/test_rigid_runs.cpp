@@ -357,6 +357,43 @@ TEST(RigidRuns, CommandExitsWithCode2AndWritesNothingForWhatCannotRun) {
             std::string::npos)
       << run.output;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
+  // Bad structure files: a component beyond the config's in an ls1-mardyn file, an ls1 file
+  // without system.box, and an extended XYZ Orientation that is no quaternion.
+  const std::string head = kComponents +
+                           "  structure: {read: state.inp}\n  box: 10.0\nforces:\n  - rigid_sites: "
+                           "{cutoff: 3.0}\nintegrator: {type: velocity_verlet, timestep: 0.002}\n"
+                           "run: {steps: 0}\noutput:\n  thermo: {every: 1, file: thermo.csv}\n";
+  dir.write("state.inp",
+            "NumberOfMolecules 2\nMoleculeFormat ICRVQD\n"
+            "1 1 1 1 1 0 0 0 1 0 0 0 0 0 0\n2 3 4 4 4 0 0 0 1 0 0 0 0 0 0\n");
+  dir.write("ls1.yaml", head);
+  std::string no_box = head;
+  no_box.erase(no_box.find("  box: 10.0\n"), std::string("  box: 10.0\n").size());
+  no_box.replace(no_box.find("state.inp"), std::string("state.inp").size(), "good.inp");
+  dir.write("good.inp",
+            "NumberOfMolecules 1\nMoleculeFormat ICRVQD\n"
+            "1 1 1 1 1 0 0 0 1 0 0 0 0 0 0\n");
+  dir.write("no_box.yaml", no_box);
+  dir.write("zero.xyz",
+            "2\nLattice=\"10 0 0 0 10 0 0 0 10\" Properties=species:S:1:pos:R:3:Orientation:R:4\n"
+            "Q 1 1 1 0 0 0 1\nD 4 4 4 0 0 0 0\n");
+  std::string zero = head;
+  zero.replace(zero.find("state.inp"), std::string("state.inp").size(), "zero.xyz");
+  dir.write("zero.yaml", zero);
+  const struct {
+    const char* config;
+    const char* expected;
+  } files[] = {
+      {"ls1.yaml", "state.inp: molecule 2 has component 3; expected 1 to 2"},
+      {"no_box.yaml", "expected system.box (ls1-mardyn keeps it in its XML config"},
+      {"zero.yaml", "zero.xyz:4: the Orientation (fields 5 to 8) is not a quaternion"},
+  };
+  for (const auto& f : files) {
+    run = novamd::test::run_novamd(std::string("run ") + f.config, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find(f.expected), std::string::npos) << f.expected << "\n" << run.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv")) << f.config;
+  }
 }
 
 }  // namespace

@@ -114,8 +114,7 @@ void CpuBackend::add_rigid_molecules(const BackendSetup& setup) {
   cutoffs_.push_back(cutoff);
   terms_.push_back(std::make_unique<forces::CpuRigidMolecules>(
       std::move(model), setup.neighbors.skin_for(cutoff, box_.shortest_edge())));
-  for (const auto& c : setup.components)
-    rotors_.push_back({units_.mvv_to_energy * c.shape.moments, c.shape.rotational_freedom});
+  rotors_ = integrate::rotors_of(setup.components, units_.mvv_to_energy);
   buffers_.torques = true;
 }
 

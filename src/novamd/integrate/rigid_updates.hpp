@@ -7,7 +7,9 @@
 /// (integrate::RotorInertia) say how it turns (rigid_rotation.hpp: NO_SQUISH).
 
 #include <cstdint>
+#include <vector>
 
+#include "novamd/core/components.hpp"
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/quaternion.hpp"
@@ -17,6 +19,16 @@
 #include "novamd/integrate/velocity_noise.hpp"
 
 namespace novamd::integrate {
+
+/// Each component's rotor (its type's), the moments times `mvv_to_energy` (energy x time^2), so
+/// that angular momenta are in energy x time and L / I is an angular velocity.
+inline std::vector<RotorInertia<double>> rotors_of(
+    const std::vector<core::ResolvedComponent>& components, double mvv_to_energy) {
+  std::vector<RotorInertia<double>> rotors;
+  for (const auto& c : components)
+    rotors.push_back({mvv_to_energy * c.shape.moments, c.shape.rotational_freedom});
+  return rotors;
+}
 
 /// Structure-of-arrays pointers of the orientations, host or device.
 struct QuaternionPointers {

@@ -3,19 +3,10 @@
 #include <cmath>
 
 #include "novamd/core/random_orientation.hpp"
-#include "novamd/integrate/rigid_rotation.hpp"
+#include "novamd/integrate/rigid_updates.hpp"
 
 namespace novamd::io {
 namespace {
-
-/// The rotors of the components, moments in energy x time^2.
-std::vector<integrate::RotorInertia<double>> rotors_of(
-    const std::vector<core::ResolvedComponent>& components, const core::UnitSystem& units) {
-  std::vector<integrate::RotorInertia<double>> rotors;
-  for (const auto& c : components)
-    rotors.push_back({units.mvv_to_energy * c.shape.moments, c.shape.rotational_freedom});
-  return rotors;
-}
 
 void thermal_angular_momenta(core::ParticleData& p,
                              const std::vector<integrate::RotorInertia<double>>& rotors, double kT,
@@ -23,14 +14,9 @@ void thermal_angular_momenta(core::ParticleData& p,
   double kinetic = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     const auto& rotor = rotors[static_cast<std::size_t>(p.type[i])];
-    const core::Vec3<double> L =
-        rotor.turns()
-            ? core::thermal_angular_momentum(
-                  seed, static_cast<std::uint32_t>(p.id[i]),
-                  rotor.linear() ? core::Vec3<double>{0.0, rotor.moments.y, rotor.moments.z}
-                                 : rotor.moments,
-                  kT)
-            : core::Vec3<double>{};
+    // Moments that are zero (a linear molecule's I_1, a point's) get no momentum.
+    const core::Vec3<double> L = core::thermal_angular_momentum(
+        seed, static_cast<std::uint32_t>(p.id[i]), rotor.moments, kT);
     p.angular_momentum.set(i, L);
     kinetic += integrate::kinetic_energy_of_rotation(L, rotor);
   }
@@ -67,7 +53,8 @@ void start_rigid_molecules(core::ParticleData& particles,
   if (!particles.has(particles.angular_momentum)) particles.enable(particles.angular_momentum);
   if (!particles.has(particles.torque)) particles.enable(particles.torque);
   if (temperature)
-    thermal_angular_momenta(particles, rotors_of(components, units), units.boltzmann * *temperature,
+    thermal_angular_momenta(particles, integrate::rotors_of(components, units.mvv_to_energy),
+                            units.boltzmann * *temperature,
                             rotational_freedom(particles, components), seed);
 }
 
