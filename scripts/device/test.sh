@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -64,6 +64,10 @@
 # c_rescale at its default interval and Monte Carlo every 25 (Langevin), and MTTK at every step
 # and in blocks (10 for the LJ liquid, 4 for the waters) against Nose-Hoover at constant volume,
 # ROUNDS rounds (3; barostat_quick.txt).
+# rigid: rigid molecules (seed 001): the CUDA tests of rigid molecules against the CPU, then
+# seed 001's three data sets (`bench --case rigid`) at cutoffs 2.5 to 7.5 in double, mixed and
+# single, `novamd check` of the CO2 example on the GPU, and Nsight Compute's sections on the
+# rigid-molecule kernels of the 1j and mix sets (ncu_rigid.txt).
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -178,7 +182,7 @@ else
     -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
   targets=()
   case $what in
-    pme-quick | cuda-tests | build) targets=(--target novamd novamd_cuda_tests) ;;
+    pme-quick | cuda-tests | build | rigid) targets=(--target novamd novamd_cuda_tests) ;;
     pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular | water-pressure-nvt | barostat-quick)
       targets=(--target novamd) ;;
   esac
@@ -293,6 +297,27 @@ if [[ $what == cuda-tests ]]; then
   water_args 20 mixed 4000
   $build/novamd run "${water_run[@]}" 2>&1 | grep -E "neighbors|Done" |
     sed "s/^/mixed langevin default water24k-pme: /" | tee -a "$summary"
+fi
+if [[ $what == rigid ]]; then
+  timeout 300 $build/tests/novamd_cuda_tests --gtest_filter='*Rigid*' \
+    > "$OUT/rigid_tests.log" 2>&1 || status=1
+  grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|RMS|potential energy|virial" "$OUT/rigid_tests.log" |
+    tee -a "$summary"
+  for precision in double mixed single; do
+    $build/novamd bench --case rigid --backend cuda --precision $precision \
+      --cutoffs 2.5,3.5,5,7.5 | tee -a "$summary"
+  done
+  for precision in double mixed; do
+    $build/novamd check examples/rigid/co2.yaml --backend cuda --precision $precision 2>&1 |
+      sed "s/^/$precision co2: /" | tee -a "$summary"
+  done
+  if command -v ncu > /dev/null; then
+    ncu --kernel-name regex:rigid_molecules_kernel --launch-skip 5 --launch-count 1 \
+      --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
+      $build/novamd bench --case rigid --backend cuda --precision single --cutoffs 3.5 \
+      --steps 1 --warmup 3 > "$OUT/ncu_rigid.txt" 2>&1
+  fi
 fi
 if [[ $what == barostat ]]; then
   # What a barostat costs: the same runs without a barostat, with stochastic cell rescaling (a

@@ -14,6 +14,7 @@
 #include "novamd/app/version.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/core/precision.hpp"
 #include "novamd/io/initial_system.hpp"
 
 namespace novamd::app {
@@ -72,6 +73,7 @@ io::Config rigid_config(const DataSet& set, double cutoff, const BenchOptions& o
   c.file = "<bench>";
   c.units = core::lj_units();
   c.backend = options.backend;
+  c.precision = *core::parse_precision(options.precision);
   c.system.components = set.components;
   std::vector<core::Species> species;
   for (const auto& component : set.components)
@@ -124,9 +126,9 @@ int bench_rigid(const BenchOptions& options) {
       auto backend = backend::make_backend(config.backend, std::move(setup));
       if (first) {
         fmt::print(
-            "backend {}; seed 001's data sets: fcc centres, random orientations, T* 1.0, "
-            "dt 0.001, skin 0.3, LJ shifted, eps_rf 1e10\n",
-            backend->description());
+            "backend {}, precision {}; seed 001's data sets: fcc centres, random orientations, "
+            "T* 1.0, dt 0.001, skin 0.3, LJ shifted, eps_rf 1e10\n",
+            backend->description(), options.precision);
         fmt::print("{:>6} {:>8} {:>6} {:>10} {:>12} {:>7} {:>8}\n", "set", "N", "rc", "ms/step",
                    "mol-steps/s", "forces", "builds");
         first = false;

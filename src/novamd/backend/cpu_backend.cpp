@@ -99,16 +99,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
 }
 
 void CpuBackend::add_rigid_molecules(const BackendSetup& setup) {
-  if (domain_->decomposed())
-    throw core::InputError(
-        "system.components: rigid molecules run on one rank; this run has a force-matrix grid "
-        "over several (run it on one rank)");
-  if (!particles_.has(particles_.orientation)) {  // every molecule as its body frame lies
-    particles_.enable(particles_.orientation);
-    std::fill(particles_.orientation.w.begin(), particles_.orientation.w.end(), 1.0);
-  }
-  if (!particles_.has(particles_.angular_momentum)) particles_.enable(particles_.angular_momentum);
-  if (!particles_.has(particles_.torque)) particles_.enable(particles_.torque);
+  prepare_rigid_fields(particles_, domain_->decomposed(), "rank");
   forces::RigidModel model = forces::make_rigid_model(setup.components, setup.rigid_sites);
   const double cutoff = *model.cutoff;
   cutoffs_.push_back(cutoff);

@@ -18,10 +18,12 @@
 #include "novamd/forces/cuda_bonded_force.cuh"
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/forces/cuda_kspace_term.cuh"
+#include "novamd/forces/cuda_rigid_molecules.cuh"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/forces/pair_sum_terms.hpp"
 #include "novamd/forces/staged_forces_cuda.cuh"
 #include "novamd/integrate/particle_updates.hpp"
+#include "novamd/integrate/rigid_updates.hpp"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/parallel/cuda_force_matrix_domain.cuh"
 
@@ -79,6 +81,7 @@ class CudaBackend final : public Backend {
     domain_ =
         std::make_unique<parallel::CudaForceMatrixDomain>(setup.communicator, n, multiprocessors_);
     if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
+    if (!setup.components.empty()) prepare_rigid_fields(host_, domain_->decomposed(), "GPU");
     device_.upload(host_, stream_.get());
     upload_per_type_constants();
     packed_.resize(n);
@@ -118,6 +121,7 @@ class CudaBackend final : public Backend {
       const core::HeldDistances held = held_distances_for(setup);
       terms_.push_back(forces::make_cuda_bonded_terms<P>(setup.bonded, setup.topology, &held));
     }
+    if (!setup.components.empty()) add_rigid_molecules(setup, neighbor_settings);
     for (const auto& term : terms_) energy_parts_ += static_cast<std::size_t>(term->parts());
     reductions_.reserve_terms(energy_parts_);
     pack_all_positions();  // for the pair kernels
@@ -183,7 +187,7 @@ class CudaBackend final : public Backend {
     for (const auto& term : terms_) use.neighbors += term->bytes();
     use.other = inverse_mass_.bytes() + mass_energy_.bytes() + reductions_.bytes() +
                 order_.bytes() + domain_->bytes() + (constraints_ ? constraints_->bytes() : 0) +
-                box_moves_.bytes();
+                box_moves_.bytes() + rotors_.bytes() + rotational_energy_.bytes();
     return use;
   }
   void synchronize() override { stream_.synchronize(); }
@@ -236,6 +240,7 @@ class CudaBackend final : public Backend {
 
   void kick(double dt) override {
     for_each_particle(static_cast<int>(owned_count()), kick_update(dt), stream_.get());
+    kick_rotation(dt);
     if (constraints_) constraints_->constrain_velocities(group_arrays(), nullptr, stream_.get());
   }
 
@@ -243,16 +248,24 @@ class CudaBackend final : public Backend {
     // One pass; with constraints, the drift's make the kick's velocity condition moot.
     move_then_constrain(integrate::KickDrift{kick_update(kick_dt), drift_update(drift_dt)},
                         drift_dt, after);
+    kick_rotation(kick_dt);
+    rotate(drift_dt);
   }
 
   void drift(double dt, integrate::VelocityCondition after) override {
     move_then_constrain(drift_update(dt), dt, after);
+    rotate(dt);
   }
 
   void scale_velocities(double factor) override {
     for_each_particle(static_cast<int>(owned_count()),
                       integrate::ScaleVelocities{pointers_of(device_.velocity, first()), factor},
                       stream_.get());
+    if (rigid())  // one rank: rigid molecules run on one GPU
+      for_each_particle(
+          static_cast<int>(size()),
+          integrate::ScaleAngularMomenta{pointers_of(device_.angular_momentum), factor},
+          stream_.get());
   }
 
   void scale_velocities_by_axis(core::Vec3<double> factor) override {
@@ -268,6 +281,7 @@ class CudaBackend final : public Backend {
   void thermalize(const integrate::VelocityNoise& noise) override {
     if (size() == 0) return;
     for_each_particle(static_cast<int>(owned_count()), thermalize_update(noise), stream_.get());
+    thermalize_rotation(noise);
     // The velocity condition is part of the O step: its kinetic-energy change counts as heat.
     if (constraints_)
       constraints_->constrain_velocities(group_arrays(), device_.heat.data(), stream_.get());
@@ -286,6 +300,8 @@ class CudaBackend final : public Backend {
                       refreshing_pair_positions(integrate::ThermalizeDrift{thermalize_update(noise),
                                                                            drift_update(drift_dt)}),
                       stream_.get());
+    thermalize_rotation(noise);
+    rotate(drift_dt);
   }
 
   void drift_thermalize_drift(double first_dt, const integrate::VelocityNoise& noise,
@@ -301,6 +317,9 @@ class CudaBackend final : public Backend {
     if (!constraints_) {
       for_each_particle(static_cast<int>(owned_count()), refreshing_pair_positions(update),
                         stream_.get());
+      rotate(first_dt);
+      thermalize_rotation(noise);
+      rotate(second_dt);
       return;
     }
     // The positions constrained once, from where the first drift began (ThermostatInDrift);
@@ -329,7 +348,7 @@ class CudaBackend final : public Backend {
   double kinetic_energy() override {
     double twice_kinetic = reductions_.twice_kinetic(kinetic_input(), stream_.get());
     domain_->sum_over_owners(&twice_kinetic, 1);
-    return 0.5 * twice_kinetic;
+    return 0.5 * twice_kinetic + rotational_kinetic_energy();
   }
 
   // The energy array's sums queued on the device, read together (a Monte Carlo try: one wait).
@@ -462,7 +481,8 @@ class CudaBackend final : public Backend {
     domain_->sum_over_ranks(local.term_energy.data(), local.term_energy.size());
     Observables o;
     o.term_energy = term_energies(local.term_energy);
-    o.kinetic_energy = 0.5 * local.kinetic[0];
+    o.rotational_kinetic_energy = rotational_kinetic_energy();
+    o.kinetic_energy = 0.5 * local.kinetic[0] + o.rotational_kinetic_energy;
     o.potential_energy = local.shares[0];
     for (int k = 0; k < core::kTensorComponents; ++k) {
       o.kinetic.c[k] = 0.5 * local.kinetic[1 + k];
@@ -490,6 +510,8 @@ class CudaBackend final : public Backend {
     state.reorders = reorders_;
     for (const std::size_t t : plan_.term_of)
       state.terms.push_back(terms_[t]->neighbor_state(stream));
+    if (rigid())
+      state.terms.push_back(terms_.back()->neighbor_state(stream));  // after the config's
     return state;
   }
 
@@ -510,21 +532,11 @@ class CudaBackend final : public Backend {
     pack_all_positions();
     if (constraints_) constraints_->locate(device_.id.data(), size(), stream);
     if (domain_->decomposed()) return;  // all pairs of the block: no lists to restore
-    const auto input = force_input();
-    for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f) {
-      if (!plan_.restores(f)) continue;  // one pass: restored with the term's first entry
-      const std::size_t t = plan_.term_of[f];
-      const auto& built_at = state.terms[f].built_at;
-      std::vector<neighbors::PairPosition<PairT>> packed(built_at.size());
-      for (std::size_t i = 0; i < packed.size(); ++i) {
-        packed[i] = {static_cast<PairT>(built_at.x[i]), static_cast<PairT>(built_at.y[i]),
-                     static_cast<PairT>(built_at.z[i]), host_.type[i]};
-      }
-      core::DeviceBuffer<neighbors::PairPosition<PairT>> on_device;
-      on_device.copy_from_host(packed, stream);
-      terms_[t]->restore_neighbors(state.terms[f], on_device.data(), input, stream);
-      stream_.synchronize();  // before `on_device` is freed
-    }
+    for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f)
+      if (plan_.restores(f))  // one pass: restored with the term's first entry
+        restore_term(*terms_[plan_.term_of[f]], state.terms[f]);
+    if (rigid() && state.terms.size() > plan_.term_of.size())
+      restore_term(*terms_.back(), state.terms[plan_.term_of.size()]);
   }
 
   std::optional<Unstable> find_unstable(double max_speed) override {
@@ -575,14 +587,88 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  /// `term` continues from its saved state `saved`.
+  void restore_term(forces::CudaForceTerm<PairT>& term, const neighbors::NeighborState& saved) {
+    const auto stream = stream_.get();
+    const auto& built_at = saved.built_at;
+    std::vector<neighbors::PairPosition<PairT>> packed(built_at.size());
+    for (std::size_t i = 0; i < packed.size(); ++i) {
+      packed[i] = {static_cast<PairT>(built_at.x[i]), static_cast<PairT>(built_at.y[i]),
+                   static_cast<PairT>(built_at.z[i]), host_.type[i]};
+    }
+    core::DeviceBuffer<neighbors::PairPosition<PairT>> on_device;
+    on_device.copy_from_host(packed, stream);
+    term.restore_neighbors(saved, on_device.data(), force_input(), stream);
+    stream_.synchronize();  // before `on_device` is freed
+  }
+
+  /// Rigid molecules (BackendSetup::components): their force term, after the config's terms
+  /// (none: the components' sites are the interactions), and their rotors.
+  void add_rigid_molecules(const BackendSetup& setup,
+                           const neighbors::NeighborSettings& neighbor_settings) {
+    forces::RigidModel model = forces::make_rigid_model(setup.components, setup.rigid_sites);
+    const double cutoff = *model.cutoff;
+    cutoffs_.push_back(cutoff);
+    terms_.push_back(forces::make_cuda_rigid_molecules<P>(
+        model, neighbor_settings.skin_for(cutoff, box_.shortest_edge()),
+        neighbor_settings.check_every));
+    rotors_.copy_from_host(integrate::rotors_of(setup.components, units_.mvv_to_energy),
+                           stream_.get());
+  }
+  bool rigid() const { return rotors_.size() > 0; }
+
+  /// The rotational halves of the stages, for rigid molecules (nothing without them; every
+  /// molecule on one GPU): the torque's kick on L, the free rotation, and the O step on L.
+  void kick_rotation(double dt) {
+    if (!rigid()) return;
+    for_each_particle(static_cast<int>(size()),
+                      integrate::KickAngularMomentum{
+                          pointers_of(device_.orientation), pointers_of(device_.angular_momentum),
+                          pointers_of(device_.torque), device_.type.data(), rotors_.data(), dt},
+                      stream_.get());
+  }
+  void rotate(double dt) {
+    if (!rigid()) return;
+    for_each_particle(static_cast<int>(size()),
+                      integrate::RotateBodies{pointers_of(device_.orientation),
+                                              pointers_of(device_.angular_momentum),
+                                              device_.type.data(), rotors_.data(), dt},
+                      stream_.get());
+  }
+  void thermalize_rotation(const integrate::VelocityNoise& noise) {
+    if (!rigid()) return;
+    size_heat_shares();
+    for_each_particle(static_cast<int>(size()),
+                      integrate::ThermalizeRotation{noise, pointers_of(device_.angular_momentum),
+                                                    device_.type.data(), device_.id.data(),
+                                                    rotors_.data(), device_.heat.data()},
+                      stream_.get());
+  }
+  /// Rigid molecules' kinetic energy of rotation (a reduction and a wait; 0 without them).
+  double rotational_kinetic_energy() {
+    if (!rigid() || size() == 0) return 0.0;
+    rotational_energy_.resize(size());
+    for_each_particle(static_cast<int>(size()),
+                      integrate::RotationalKineticEnergy{pointers_of(device_.angular_momentum),
+                                                         device_.type.data(), rotors_.data(),
+                                                         rotational_energy_.data()},
+                      stream_.get());
+    return reductions_.sum(rotational_energy_.data(), size(), stream_.get());
+  }
+
   forces::CudaForceInput<PairT> force_input() {
-    const forces::DeviceFieldView fields{
-        device_.position.x.data(),
-        device_.position.y.data(),
-        device_.position.z.data(),
-        device_.id.data(),
-        device_.charge.size() > 0 ? device_.charge.data() : nullptr,
-        topology_.view()};
+    forces::DeviceFieldView fields{device_.position.x.data(),
+                                   device_.position.y.data(),
+                                   device_.position.z.data(),
+                                   device_.id.data(),
+                                   device_.charge.size() > 0 ? device_.charge.data() : nullptr,
+                                   topology_.view()};
+    if (device_.orientation.w.size() > 0) {  // rigid molecules
+      fields.qw = device_.orientation.w.data();
+      fields.qx = device_.orientation.x.data();
+      fields.qy = device_.orientation.y.data();
+      fields.qz = device_.orientation.z.data();
+    }
     return {packed_.data(),
             static_cast<int>(size()),
             box_.view<PairT>(),
@@ -608,12 +694,15 @@ class CudaBackend final : public Backend {
     return {pointers_of(device_.position, first()), pointers_of(device_.velocity, first()),
             images(first()), box_.view<double>(), dt};
   }
-  /// The O update; sizes and zeroes the heat shares on first use.
+  /// The heat shares, sized and zeroed on first use.
+  void size_heat_shares() {
+    if (device_.heat.size() == size()) return;
+    device_.heat.resize(size());
+    device_.heat.fill_zero(stream_.get());
+  }
+  /// The O update (the heat shares sized).
   integrate::Thermalize thermalize_update(const integrate::VelocityNoise& noise) {
-    if (device_.heat.size() != size()) {
-      device_.heat.resize(size());
-      device_.heat.fill_zero(stream_.get());
-    }
+    size_heat_shares();
     return {noise,
             inverse_mass_.data(),
             device_.type.data() + first(),
@@ -766,6 +855,10 @@ class CudaBackend final : public Backend {
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
   std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;
   DeviceBoxMoves box_moves_;  ///< a barostat's scaling and trial moves
+  /// Rigid molecules' rotors by type (integrate::rotors_of; empty: none), and each molecule's
+  /// kinetic energy of rotation for its sum.
+  core::DeviceBuffer<integrate::RotorInertia<double>> rotors_;
+  core::DeviceBuffer<double> rotational_energy_;
 };
 
 }  // namespace

@@ -132,7 +132,7 @@ class DeviceBoxMoves {
                                             : static_cast<std::size_t>(integrate::kPressureSlots));
   }
 
-  /// Keeps the positions, image counts and forces of `p`, and `box`.
+  /// Keeps the positions, image counts, forces and torques of `p`, and `box`.
   /// (One launch for the nine arrays: a Monte Carlo trial keeps and may put back each time.)
   void keep(const DeviceParticles& p, const core::Box& box, cudaStream_t stream) {
     const std::size_t n = p.position.x.size();
@@ -141,6 +141,8 @@ class DeviceBoxMoves {
     for (auto* a : kept_image_.components()) a->resize(p.image.x.size());
     copy_configuration(p.position, p.force, p.image, kept_position_, kept_force_, kept_image_,
                        stream);
+    for (int k = 0; k < 3; ++k)  // rigid molecules' torques (empty arrays otherwise)
+      kept_torque_.components()[k]->copy_from_device(*p.torque.components()[k], stream);
     kept_box_ = box;
   }
   /// Puts the kept arrays back into `p`; returns the kept box.
@@ -148,6 +150,8 @@ class DeviceBoxMoves {
     if (!kept_box_) throw std::logic_error("restore_configuration: no configuration kept");
     copy_configuration(kept_position_, kept_force_, kept_image_, p.position, p.force, p.image,
                        stream);
+    for (int k = 0; k < 3; ++k)
+      p.torque.components()[k]->copy_from_device(*kept_torque_.components()[k], stream);
     const core::Box box = *kept_box_;
     kept_box_.reset();
     return box;
@@ -158,7 +162,8 @@ class DeviceBoxMoves {
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +
            centre_.bytes() + unwrapping_.bytes() + slot_of_id_.bytes() + slot_partials_.bytes() +
-           3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes());
+           3 * (kept_position_.x.bytes() + kept_force_.x.bytes() + kept_image_.x.bytes() +
+                kept_torque_.x.bytes());
   }
 
  private:
@@ -238,7 +243,7 @@ class DeviceBoxMoves {
   std::array<SegmentGrid, kRegions> region_grids_{};
   std::size_t slot_capacity_ = 0;
   int copied_slots_ = 0;
-  DeviceVec3Array kept_position_, kept_force_;
+  DeviceVec3Array kept_position_, kept_force_, kept_torque_;
   core::Vec3Of<core::DeviceBuffer<std::int32_t>> kept_image_;
   std::optional<core::Box> kept_box_;
 };

@@ -106,6 +106,11 @@ struct DeviceParticles : core::ParticleFields<core::DeviceBuffer> {
     neighbors::ForceOutputView out{
         force.x.data(), force.y.data(), force.z.data(), energy.data(), {}};
     for (int k = 0; k < core::kTensorComponents; ++k) out.virial[k] = virial[k].data();
+    if (torque.x.size() > 0) {  // rigid molecules
+      out.tx = torque.x.data();
+      out.ty = torque.y.data();
+      out.tz = torque.z.data();
+    }
     return out;
   }
 

@@ -32,13 +32,6 @@ std::string_view resolve_backend_name(std::string_view requested) {
 }
 
 std::unique_ptr<Backend> make_backend(std::string_view requested, BackendSetup setup) {
-  if (!setup.components.empty()) {  // rigid molecules: the CPU backend alone, for now
-    if (requested == "cuda")
-      throw core::InputError(
-          "backend: cuda was asked for, but rigid molecules (system.components) run on the CPU "
-          "backend only in this version; use --backend cpu (auto picks it for them)");
-    return std::make_unique<CpuBackend>(std::move(setup));
-  }
   if (requested == "cuda") require_cuda();
   if (resolve_backend_name(requested) == "cuda") {
 #ifdef NOVAMD_HAVE_CUDA

@@ -36,6 +36,8 @@ struct DeviceFieldView {
   /// The topology's exclusions (core::DeviceTopology, uploaded once by the backend; empty
   /// without excluded pairs).
   core::DeviceTopologyView topology;
+  /// Rigid molecules' orientations (core::ParticleFields::orientation; null without them).
+  const double *qw = nullptr, *qx = nullptr, *qy = nullptr, *qz = nullptr;
 };
 
 /// What a force term reads: packed positions in the pair type PairT, and the particle fields.

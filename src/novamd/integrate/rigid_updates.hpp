@@ -128,4 +128,16 @@ struct ScaleAngularMomenta {
   }
 };
 
+/// out[i] = molecule i's kinetic energy of rotation (the terms of a device reduction).
+struct RotationalKineticEnergy {
+  Vec3Pointers angular_momentum;
+  const std::int32_t* type;
+  const RotorInertia<double>* inertia;
+  double* out;
+
+  NOVAMD_HD void operator()(int i) const {
+    out[i] = kinetic_energy_of_rotation(angular_momentum.get(i), inertia[type[i]]);
+  }
+};
+
 }  // namespace novamd::integrate

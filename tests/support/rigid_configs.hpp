@@ -1,0 +1,53 @@
+#pragma once
+// Configs of rigid molecules shared by the CPU (tests/unit/test_rigid_runs.cpp) and CUDA
+// (tests/cuda/test_cuda_rigid_molecules.cpp) tests: two components in LJ units and a fluid of them.
+
+#include <string>
+
+namespace novamd::test {
+
+/// Two components in LJ units: a linear two-centre Lennard-Jones molecule with a point
+/// quadrupole (2CLJQ, two rotational degrees of freedom), and a Stockmayer molecule, a
+/// Lennard-Jones centre with a point dipole, given its inertia (three).
+inline const std::string kComponents = R"(units: lj
+seed: 7
+system:
+  components:
+    - name: Q
+      sites:
+        - {type: lj, position: [0, 0, -0.25], epsilon: 1.0, sigma: 1.0, mass: 0.5}
+        - {type: lj, position: [0, 0, 0.25], epsilon: 1.0, sigma: 1.0, mass: 0.5}
+        - {type: quadrupole, position: [0, 0, 0], direction: [0, 0, 1], moment: 1.0}
+    - name: D
+      sites:
+        - {type: lj, position: [0, 0, 0], epsilon: 1.0, sigma: 1.0, mass: 1.0}
+        - {type: dipole, position: [0, 0, 0], direction: [0, 0, 1], moment: 1.5}
+      inertia: [0.025, 0.025, 0.025]
+)";
+
+/// A fluid of `counts` (a YAML map) at rho* = 0.5 from an fcc lattice of `cells`^3 cells, the
+/// sites coupled within `cutoff` of the centres.
+inline std::string fluid(const std::string& counts, int cells, double cutoff,
+                         const std::string& integrator, const std::string& columns) {
+  return kComponents + "  structure: {generate: {lattice: fcc, cells: " + std::to_string(cells) +
+         ", counts: " + counts + "}}\n  density: 0.5\n  velocities: {temperature: 1.5}\n" +
+         "forces:\n  - rigid_sites: {cutoff: " + std::to_string(cutoff) + "}\n" +
+         "integrator: " + integrator + "\n" + "run: {steps: 0}\n" +
+         "output:\n  thermo: {every: 10, file: thermo.csv, columns: [" + columns + "]}\n";
+}
+
+/// A restart's config: Langevin (rotation's own noise too), c_rescale moving the centres, lists,
+/// sorting along the curve every 7 evaluations; thermo.csv and run.chk.
+inline std::string rigid_restart_config() {
+  return kComponents +
+         "  structure: {generate: {lattice: fcc, cells: 4, counts: {Q: 128, D: 128}}}\n"
+         "  density: 0.5\n  velocities: {temperature: 1.5}\n"
+         "forces:\n  - rigid_sites: {cutoff: 3.0, epsilon_rf: 10.0}\n"
+         "neighbors: {skin: 0.3, reorder_every: 7}\n"
+         "integrator: {type: langevin, timestep: 0.002, temperature: 1.5, friction: 1.0}\n"
+         "barostat: {type: c_rescale, pressure: 1.0, period: 0.5, compressibility: 1.0, every: 3}\n"
+         "run: {steps: 100}\n"
+         "output:\n  thermo: {every: 10, file: thermo.csv}\n  checkpoint: {file: run.chk}\n";
+}
+
+}  // namespace novamd::test
