@@ -48,8 +48,6 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   input_ = input;
   config_ = io::load_config(input.config, input.overrides);
   backend_name_ = std::string(backend::resolve_backend_name(config_.backend));
-  // Rigid molecules run on the CPU (make_backend refuses `backend: cuda` for them).
-  if (!config_.system.components.empty() && config_.backend == "auto") backend_name_ = "cpu";
   // The CPU's lists are per particle whatever the layout resolved to (the skin depends on it).
   if (backend_name_ != "cuda") config_.neighbors.layout = neighbors::ListLayout::Atoms;
   if (input.restart) {
