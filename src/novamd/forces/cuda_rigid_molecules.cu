@@ -149,15 +149,24 @@ __global__ void __launch_bounds__(kRigidBlock)
       const int4* group = reinterpret_cast<const int4*>(list.entries) + thread;
       for (int r = 0; r < neighbours; r += 4, group += list.row_stride) {
         // Four centres loaded before any pair is summed (entries past the count are stale: the
-        // first stands in), so that four loads are in flight at once.
+        // first stands in), so that four loads are in flight at once (in FP32; in FP64 the
+        // registers they take would cost occupancy).
         const int4 four = __ldg(group);
         const int left = min(neighbours - r, 4);
         const int j4[4] = {four.x, left > 1 ? four.y : four.x, left > 2 ? four.z : four.x,
                            left > 3 ? four.w : four.x};
-        neighbors::PairPosition<T> p4[4];
+        if constexpr (sizeof(T) == 4) {
+          neighbors::PairPosition<T> p4[4];
 #pragma unroll
-        for (int k = 0; k < 4; ++k) p4[k] = pos[j4[k]];
-        for (int k = 0; k < left; ++k) add_pair(j4[k], p4[k]);
+          for (int k = 0; k < 4; ++k) p4[k] = pos[j4[k]];
+#pragma unroll
+          for (int k = 0; k < 4; ++k)  // unrolled: the four stay in registers
+            if (k < left) add_pair(j4[k], p4[k]);
+        } else {
+#pragma unroll
+          for (int k = 0; k < 4; ++k)
+            if (k < left) add_pair(j4[k], pos[j4[k]]);
+        }
       }
     }
   }

@@ -28,9 +28,11 @@ namespace novamd::forces {
 using core::SiteKind;
 
 /// One site of a rigid molecule, its offset from the centre of mass and its axis given in the
-/// body frame (core/rigid_shape.hpp), or in space once placed (place_sites).
+/// body frame (core/rigid_shape.hpp), or in space once placed (place_sites). Aligned to four
+/// values, so that a GPU reads a site in few wide loads (the kind and position in one 16-byte
+/// load in FP32, the axis and strength in the next).
 template <class T>
-struct MoleculeSite {
+struct alignas(4 * sizeof(T)) MoleculeSite {
   SiteKind kind = SiteKind::LennardJones;
   core::Vec3<T> position;  ///< from the centre of mass
   core::Vec3<T> axis;      ///< a unit vector: a dipole's or quadrupole's direction
@@ -77,7 +79,7 @@ NOVAMD_HD MoleculePairResult<T> molecule_pair(const MoleculeSite<T>* a, int na,
   for (int s = 0; s < na; ++s) {
     const MoleculeSite<T>& sa = a[s];
     for (int t = 0; t < nb; ++t) {
-      const MoleculeSite<T>& sb = b[t];
+      const MoleculeSite<T> sb = b[t];  // one copy: wide loads on a GPU
       const bool lj_a = sa.kind == SiteKind::LennardJones, lj_b = sb.kind == SiteKind::LennardJones;
       if (lj_a != lj_b) continue;  // Lennard-Jones sites meet only their own kind
       const core::Vec3<T> d = r + sa.position - sb.position;  // site a less site b
