@@ -17,13 +17,15 @@ namespace {
 
 inline constexpr int kRigidBlock = 128;
 
-/// Lanes per molecule: a power of two up to 8, as many as keep the molecules' lanes within two
-/// rounds of the GPU's resident threads. A molecule pair is many site pairs behind a chain of
-/// dependent loads (the neighbour's index, centre, sites), so more lanes than a pair term's
-/// (neighbors::lanes_per_target, one round) hide more of that latency.
-int lanes_per_molecule(int n, int resident_threads) {
+/// Lanes per molecule: a power of two up to 8, as many as keep the molecules' lanes within
+/// `rounds` rounds of the GPU's resident threads. A molecule pair is many site pairs behind a
+/// chain of dependent loads (the neighbour's index, centre, sites); in FP32 two rounds hide more
+/// of that latency than a pair term's one (neighbors::lanes_per_target), in FP64, whose kernel
+/// takes more registers, one round was faster (docs/performance.md).
+int lanes_per_molecule(int n, int resident_threads, int rounds) {
   int lanes = 1;
-  while (lanes < 8 && static_cast<long long>(n) * lanes * 2 <= 2LL * resident_threads) lanes *= 2;
+  while (lanes < 8 && static_cast<long long>(n) * lanes * 2 <= 1LL * rounds * resident_threads)
+    lanes *= 2;
   return lanes;
 }
 
@@ -179,6 +181,7 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
  public:
   using PairT = PairTypeOf<P>;
   using AccT = typename core::PrecisionTypes<P>::AccT;
+  static constexpr int kLaneRounds = sizeof(PairT) == 4 ? 2 : 1;  ///< lanes_per_molecule
 
   CudaRigidMolecules(const RigidModel& model, double skin, std::int64_t check_every)
       : cutoff_(model.cutoff ? *model.cutoff
@@ -220,7 +223,8 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
       add_over(in, out, mode, std::true_type{}, stream);
       return;
     }
-    if (!list_) list_.emplace(cutoff_, skin_, lanes_per_molecule(in.n, in.resident_threads));
+    if (!list_)
+      list_.emplace(cutoff_, skin_, lanes_per_molecule(in.n, in.resident_threads, kLaneRounds));
     list_->evaluate_current(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0,
                             !mode.accumulate, stream,
                             [&] { add_over(in, out, mode, std::false_type{}, stream); });
@@ -258,7 +262,7 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
       earlier_builds_ = state.builds;
       return;
     }
-    list_.emplace(cutoff_, skin_, lanes_per_molecule(in.n, in.resident_threads));
+    list_.emplace(cutoff_, skin_, lanes_per_molecule(in.n, in.resident_threads, kLaneRounds));
     list_->restore(built_at, in.n, state.built_box, in.host_box, state.builds, stream);
   }
 
@@ -287,7 +291,7 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
     const RigidPairParams<PairT> params{lj_.data(), lj_shift_.data(), lj_types_, coulomb_,
                                         reaction_field_};
     neighbors::NeighborListView list{};
-    list.lanes = lanes_per_molecule(in.n, in.resident_threads);
+    list.lanes = lanes_per_molecule(in.n, in.resident_threads, kLaneRounds);
     if constexpr (!AllPairs::value) list = list_->view();
     neighbors::with_lanes(list.lanes, [&](auto lanes) {
       constexpr int G = decltype(lanes)::value;

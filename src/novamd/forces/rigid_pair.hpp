@@ -16,6 +16,9 @@
 /// the energy. Angular momentum is kept: tau_i + tau_j + r x F_i = 0 for r the centres'
 /// separation, which the tests check.
 
+#include <cstddef>
+#include <type_traits>
+
 #include "novamd/core/host_device.hpp"
 #include "novamd/core/quaternion.hpp"
 #include "novamd/core/site_kind.hpp"
@@ -27,18 +30,26 @@ namespace novamd::forces {
 
 using core::SiteKind;
 
-/// One site of a rigid molecule, its offset from the centre of mass and its axis given in the
-/// body frame (core/rigid_shape.hpp), or in space once placed (place_sites). Aligned to four
-/// values, so that a GPU reads a site in few wide loads (the kind and position in one 16-byte
-/// load in FP32, the axis and strength in the next).
+/// How a site is aligned, and how the pair loop reads the other molecule's sites: in FP32 to 16
+/// bytes and copied whole, so that a GPU reads a site in three wide loads (kind and position,
+/// axis and strength, type); in FP64, where such copies of the larger sites cost more than they
+/// save (measured on seed 001's data sets, docs/performance.md), naturally and by reference.
 template <class T>
-struct alignas(4 * sizeof(T)) MoleculeSite {
+inline constexpr std::size_t kSiteAlignment = sizeof(T) == 4 ? 16 : alignof(T);
+
+/// One site of a rigid molecule, its offset from the centre of mass and its axis given in the
+/// body frame (core/rigid_shape.hpp), or in space once placed (place_sites).
+template <class T>
+struct alignas(kSiteAlignment<T>) MoleculeSite {
   SiteKind kind = SiteKind::LennardJones;
   core::Vec3<T> position;  ///< from the centre of mass
   core::Vec3<T> axis;      ///< a unit vector: a dipole's or quadrupole's direction
   T strength{};            ///< a charge's q, a dipole's mu, a quadrupole's Q
   int lj_type = 0;         ///< a Lennard-Jones site's row in RigidPairParams::lj
 };
+/// How molecule_pair reads the other molecule's sites (see kSiteAlignment).
+template <class T>
+using SiteRead = std::conditional_t<sizeof(T) == 4, const MoleculeSite<T>, const MoleculeSite<T>&>;
 
 template <class T>
 struct RigidPairParams {
@@ -79,7 +90,7 @@ NOVAMD_HD MoleculePairResult<T> molecule_pair(const MoleculeSite<T>* a, int na,
   for (int s = 0; s < na; ++s) {
     const MoleculeSite<T>& sa = a[s];
     for (int t = 0; t < nb; ++t) {
-      const MoleculeSite<T> sb = b[t];  // one copy: wide loads on a GPU
+      SiteRead<T> sb = b[t];
       const bool lj_a = sa.kind == SiteKind::LennardJones, lj_b = sb.kind == SiteKind::LennardJones;
       if (lj_a != lj_b) continue;  // Lennard-Jones sites meet only their own kind
       const core::Vec3<T> d = r + sa.position - sb.position;  // site a less site b
