@@ -69,12 +69,12 @@ class CudaRigidMoleculesCheck : public ::testing::TestWithParam<PrecisionBound> 
 
 // `novamd check` with --tolerance: the RMS errors of forces and torques relative to their RMS
 // values. Double: the same site-pair terms summed in another order (the lanes of a list), some
-// ulps of the sum of magnitudes: measured 1.0e-15, bound 1e-12. Mixed and single: every site
-// pair in FP32 (relative rounding 6e-8 of the separation, raised 14 times by the r^-13 of the
-// Lennard-Jones force) and the net force on a molecule a sum of pair forces some times larger:
-// about 1e-6 (measured 7.8e-7 for forces, 6.9e-7 for torques), bound 1e-5. The energy and the
-// virial: 1e-12 in double; in FP32 each pair's rounding (1e-7) partly cancels over the sum,
-// measured 3.3e-8 of the energy, bound 1e-6.
+// ulps of the sum of magnitudes: measured 9.5e-16 (lists) and 1.2e-15 (all pairs) on an H200,
+// bound 1e-12. Mixed and single: every site pair in FP32 (relative rounding 6e-8 of the
+// separation, raised 14 times by the r^-13 of the Lennard-Jones force) and the net force on a
+// molecule a sum of pair forces some times larger: about 1e-6 (measured 5.8e-7 to 7.1e-7 for
+// forces and torques), bound 1e-5. The energy and the virial: 1e-12 in double; in FP32 each
+// pair's rounding (1e-7) partly cancels over the sum, measured 3.2e-8 of the energy, bound 1e-6.
 TEST_P(CudaRigidMoleculesCheck, ForcesTorquesEnergyAndVirialMatchTheCpu) {
   if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
   const auto& bound = GetParam();
