@@ -15,6 +15,7 @@
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/io/config.hpp"
+#include "novamd/io/site_frames.hpp"
 #include "novamd/io/xyz.hpp"
 #include "support/cli_runner.hpp"
 #include "support/csv_rows.hpp"
@@ -218,6 +219,73 @@ TEST(RigidRuns, TrajectoryCarriesOrientationsThatReadBackToTheSameEnergy) {
                               (dir.path() / "traj.xyz").string() + "' --first " +
                               fmt::format("{:.17g},{:.17g},{:.17g},{:.17g}", q.x, q.y, q.z, q.w);
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+TEST(RigidRuns, SiteTrajectoryHoldsEverySiteWhereItsMoleculeTurnedIt) {
+  // For viewers that draw atoms (VMD): every site of each molecule, in molecule id order, beside
+  // the centres' trajectory of the same run.
+  TempDir dir;
+  const std::string config =
+      fluid("{Q: 54, D: 54}", 3, 2.5, "{type: velocity_verlet, timestep: 0.002}", "") +
+      "  trajectory:\n    - {file: traj.xyz, every: 10}\n"
+      "    - {file: sites.xyz, every: 10, sites: true}\n";
+  dir.write("run.yaml", config);
+  auto run = novamd::test::run_novamd("run run.yaml --steps 20", dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto parsed = novamd::io::parse_config(config, "run.yaml");
+  const novamd::io::SiteFrames frames(parsed.system.components);
+  const auto molecules = novamd::io::read_xyz(dir.path() / "traj.xyz", parsed.system.species);
+  const auto sites = novamd::io::read_xyz(dir.path() / "sites.xyz", frames.species());
+  const auto& m = molecules.particles;
+  const auto& p = sites.particles;
+  ASSERT_EQ(p.size(), 54u * 3 + 54u * 2);  // Q: two Lennard-Jones sites and a quadrupole
+  EXPECT_EQ(frames.species()[p.type[0]].name, m.type[0] == 0 ? "Q_1" : "D_1");
+  // Written to 10 digits (positions up to 6, orientations of unit size): 1e-8.
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const auto centre = m.position.get(i);
+    if (m.type[i] == 0) {  // Q: its axis along body x (linear), sites 0.5 apart about the centre
+      const auto a = p.position.get(at), b = p.position.get(at + 1), mid = p.position.get(at + 2);
+      const auto axis = novamd::core::rotate(m.orientation.get(i), {1.0, 0.0, 0.0});
+      const auto along = b - a;
+      EXPECT_NEAR(std::sqrt(novamd::core::dot(along, along)), 0.5, 1e-8) << i;
+      EXPECT_NEAR(std::abs(novamd::core::dot(along, axis)), 0.5, 1e-8) << i;
+      for (const auto& d : {0.5 * (a + b) - centre, mid - centre})
+        EXPECT_LT(std::sqrt(novamd::core::dot(d, d)), 1e-8) << i;
+      at += 3;
+    } else {  // D: the Lennard-Jones centre and the dipole at the centre of mass
+      for (int k = 0; k < 2; ++k) {
+        const auto d = p.position.get(at + k) - centre;
+        EXPECT_LT(std::sqrt(novamd::core::dot(d, d)), 1e-8) << i;
+      }
+      at += 2;
+    }
+  }
+  // MDAnalysis (whose XYZ reader follows VMD's) reads every frame's sites by name.
+  const std::string command =
+      "'" + novamd::test::test_python() +
+      "' -W ignore -c \"import MDAnalysis as m; u = m.Universe('" +
+      (dir.path() / "sites.xyz").string() +
+      "', format='XYZ'); assert (len(u.atoms), len(u.trajectory)) == (270, 3); "
+      "assert sorted(set(u.atoms.names)) == ['D_1', 'D_2', 'Q_1', 'Q_2', 'Q_3']\"";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  // Sites need rigid molecules and an XYZ file of positions.
+  dir.write("dcd.yaml",
+            fluid("{Q: 54, D: 54}", 3, 2.5, "{type: velocity_verlet, timestep: 0.002}", "") +
+                "  trajectory: {file: sites.dcd, every: 10, sites: true}\n");
+  run = novamd::test::run_novamd("run dcd.yaml", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("written as extended XYZ only"), std::string::npos) << run.output;
+  dir.write("atoms.yaml",
+            "units: lj\nsystem:\n  species: [{name: A, mass: 1.0}]\n  structure: {generate: "
+            "{lattice: fcc, cells: 3, counts: {A: 108}}}\n  density: 0.5\nforces:\n  - lennard_jones: {cutoff: "
+            "2.5, pairs: [{types: [A, A], epsilon: 1.0, sigma: 1.0}]}\nintegrator: {type: "
+            "velocity_verlet, timestep: 0.002}\nrun: {steps: 10}\noutput:\n  trajectory: {file: "
+            "s.xyz, every: 10, sites: true}\n");
+  run = novamd::test::run_novamd("run atoms.yaml", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("this system has none"), std::string::npos) << run.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "s.xyz"));
 }
 
 TEST(RigidRuns, ComponentsBecomeTheSpecies) {

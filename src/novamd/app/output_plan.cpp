@@ -75,13 +75,14 @@ std::vector<PlannedOutput> planned_outputs(const io::Config& config) {
 io::TrajectoryOpen trajectory_open(const io::Config& config,
                                    const io::TrajectoryOutputSettings& settings,
                                    std::size_t particles,
-                                   std::optional<std::int64_t> resume_after_step) {
+                                   std::optional<std::int64_t> resume_after_step,
+                                   const io::SiteFrames* sites) {
   const bool lj = config.units.name == "lj";  // reduced units have no unit names
   const std::int64_t first_frame =
       resume_after_step ? (*resume_after_step / settings.every + 1) * settings.every : 0;
   return {settings.file,
           {settings.position_every > 0, settings.velocity_every > 0, settings.force_every > 0},
-          config.system.species,
+          settings.sites && sites ? sites->species() : config.system.species,
           particles,
           first_frame,
           settings.every,
@@ -93,13 +94,17 @@ io::TrajectoryOpen trajectory_open(const io::Config& config,
 
 void check_outputs(const io::Config& config, const std::vector<PlannedOutput>& outputs,
                    const RunInputs& inputs, std::size_t particles,
+                   const std::vector<std::int64_t>& species_counts,
                    std::optional<std::int64_t> resume_after_step) {
+  const io::SiteFrames sites(config.system.components);
   for (const auto& o : outputs) io::check_output_path(o.file, o.key, o.kind);
   check_distinct(outputs, inputs);
   // Format constraints and, on a restart, every file to be continued: all before any is cut.
   for (const auto& settings : config.output.trajectories)
-    io::check_trajectory(settings.format,
-                         trajectory_open(config, settings, particles, resume_after_step));
+    io::check_trajectory(
+        settings.format,
+        trajectory_open(config, settings, settings.sites ? sites.count(species_counts) : particles,
+                        resume_after_step, &sites));
 }
 
 }  // namespace novamd::app

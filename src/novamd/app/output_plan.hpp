@@ -12,6 +12,7 @@
 
 #include "novamd/io/config.hpp"
 #include "novamd/io/output_path.hpp"
+#include "novamd/io/site_frames.hpp"
 #include "novamd/io/trajectory_writer.hpp"
 
 namespace novamd::app {
@@ -36,17 +37,21 @@ struct RunInputs {
 };
 
 /// How a trajectory file of `settings` opens: its fields, units, first frame and, on a restart
-/// from a checkpoint at `resume_after_step`, the step after which it is continued.
+/// from a checkpoint at `resume_after_step`, the step after which it is continued. `particles`:
+/// a frame's entries; with `settings.sites`, the sites' species come from `sites`.
 io::TrajectoryOpen trajectory_open(const io::Config& config,
                                    const io::TrajectoryOutputSettings& settings,
                                    std::size_t particles,
-                                   std::optional<std::int64_t> resume_after_step);
+                                   std::optional<std::int64_t> resume_after_step,
+                                   const io::SiteFrames* sites = nullptr);
 
-/// Checks every output before any file is opened. `particles` and `resume_after_step` (a
-/// restart's checkpoint step) describe the trajectories to be written or continued.
+/// Checks every output before any file is opened. `particles` (by species: `species_counts`) and
+/// `resume_after_step` (a restart's checkpoint step) describe the trajectories to be written or
+/// continued.
 /// @throws core::InputError naming the key and path of the first problem.
 void check_outputs(const io::Config& config, const std::vector<PlannedOutput>& outputs,
                    const RunInputs& inputs, std::size_t particles,
+                   const std::vector<std::int64_t>& species_counts,
                    std::optional<std::int64_t> resume_after_step);
 
 }  // namespace novamd::app

@@ -29,6 +29,7 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
       species_counts_(std::move(species_counts)),
       plasma_(std::move(plasma)),
       term_columns_(std::move(term_columns)),
+      sites_(config.system.components),
       energy_watch_(config.run.max_energy_drift) {
   if (term_columns_.empty())
     for (const auto& f : config.forces) term_columns_.push_back(forces::energy_column(f));
@@ -46,7 +47,9 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
   if (writes_files) thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
   for (const auto& settings : config.output.trajectories) {
-    const io::TrajectoryOpen open = trajectory_open(config, settings, particles, resume_after_step);
+    const std::size_t entries = settings.sites ? sites_.count(species_counts_) : particles;
+    const io::TrajectoryOpen open =
+        trajectory_open(config, settings, entries, resume_after_step, &sites_);
     trajectories_.push_back(
         {settings, writes_files ? io::open_trajectory(settings.format, open) : nullptr});
   }
@@ -124,7 +127,8 @@ void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::
     if (!fields.any()) continue;
     if (!particles) particles = &backend.particles_on_host();  // on every rank: a gather
     const double time = static_cast<double>(step) * config_.integrator.timestep;
-    if (t.writer) t.writer->write({step, time, box, *particles, fields});
+    if (t.writer)
+      t.writer->write({step, time, box, s.sites ? sites_.place(*particles) : *particles, fields});
     ++frames_;
   }
 }

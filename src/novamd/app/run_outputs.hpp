@@ -13,6 +13,7 @@
 #include "novamd/backend/backend.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
+#include "novamd/io/site_frames.hpp"
 #include "novamd/io/thermo_writer.hpp"
 #include "novamd/io/topology_output.hpp"
 #include "novamd/io/trajectory_writer.hpp"
@@ -92,6 +93,7 @@ class RunOutputs {
   bool topology_written_ = false;
   std::optional<io::ThermoWriter> thermo_;  ///< none where this rank writes no files
   std::vector<Trajectory> trajectories_;
+  io::SiteFrames sites_;  ///< rigid molecules' sites, for trajectories of sites
   std::optional<double> first_conserved_;
   EnergyWatch energy_watch_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -66,6 +66,7 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
     planned_outputs_ = planned_outputs(config_);
     const RunInputs inputs{input.config, config_.system.structure.read, input.restart};
     check_outputs(config_, planned_outputs_, inputs, particles_.size(),
+                  core::count_by_type(particles_, config_.system.species.size()),
                   restart_ ? std::optional(first_step_) : std::nullopt);
   }
   if (config_.system.topology) molecular_ = io::molecular_system(config_);

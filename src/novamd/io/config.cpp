@@ -524,9 +524,18 @@ double thermal_bound(const Config& config) {
 }
 
 /// Rigid molecules turn in the splittings of velocity Verlet, Langevin, Nose-Hoover and Bussi
-/// (their kicks and drifts carry the rotation), under the c_rescale and monte_carlo barostats.
+/// (their kicks and drifts carry the rotation), under the c_rescale and monte_carlo barostats;
+/// a trajectory of sites needs them.
 void check_rigid_dynamics(const YamlReader& root, const Config& config) {
-  if (config.system.components.empty()) return;
+  if (config.system.components.empty()) {
+    for (const auto& t : config.output.trajectories)
+      if (t.sites)
+        root.required("output")
+            .required("trajectory")
+            .fail("sites: true writes the sites of rigid molecules, and this system has none",
+                  "system.components, or no `sites` key");
+    return;
+  }
   if (config.integrator.type == "leapfrog")
     root.required("integrator")
         .required("type")
@@ -576,12 +585,12 @@ Config parse_root(const YamlReader& root) {
   // With constraints every barostat moves the molecules' centres (app/simulation.cpp).
   if (const auto barostat = root.optional("barostat"); barostat && !barostat->is_null())
     config.barostat = parse_barostat(*barostat, config.units, config.integrator);
-  check_rigid_dynamics(root, config);
   config.run = parse_run(root.required("run"));
   if (const auto output = root.optional("output"))
     config.output = parse_output(*output);
   else
     config.output.console.every = config.output.thermo.every;
+  check_rigid_dynamics(root, config);
   if (const auto analysis = root.optional("analysis"))
     config.analysis = parse_analysis(*analysis, config.system.species, config.system.box);
   if (const auto parallel = root.optional("parallel")) config.parallel = parse_parallel(*parallel);

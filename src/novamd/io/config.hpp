@@ -108,6 +108,9 @@ struct TrajectoryOutputSettings {
   std::int64_t position_every = 0;
   std::int64_t velocity_every = 0;
   std::int64_t force_every = 0;
+  /// Every site of each rigid molecule (system.components) as a particle of its own, named
+  /// <component>_<k>, instead of the molecules' centres: positions only, XYZ only (for VMD).
+  bool sites = false;
 };
 
 struct CheckpointOutputSettings {

@@ -17,7 +17,7 @@ namespace {
 
 const NameList kIntegrators{"velocity_verlet", "leapfrog", "langevin", "nose_hoover", "bussi"};
 const NameList kOutputKeys{"thermo", "console", "trajectory", "checkpoint", "topology", "data"};
-const NameList kTrajectoryKeys{"every", "file", "fields", "format"};
+const NameList kTrajectoryKeys{"every", "file", "fields", "format", "sites"};
 const NameList kTrajectoryFields{"position", "velocity", "force"};
 const NameList kFormats{"xyz", "dcd", "h5md"};
 
@@ -91,6 +91,13 @@ TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
   if (smallest == 0)
     node.fail("no field is ever written", "at least one field with an interval >= 1");
   settings.every = smallest;
+  settings.sites = node.choice_or("sites", "false", {"true", "false"}) == "true";
+  if (settings.sites && settings.format != TrajectoryFormat::Xyz)
+    node.key_reader("sites").fail("the sites of rigid molecules are written as extended XYZ only",
+                                  "a file ending in .xyz (or format: xyz)");
+  if (settings.sites && (settings.velocity_every > 0 || settings.force_every > 0))
+    node.key_reader("sites").fail(
+        "the sites of rigid molecules are written with their positions only", "fields: [position]");
   return settings;
 }
 
