@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = 20260506
 RCS = ["2.5", "3.5", "5.0"]
 
-S3 = 0.4330127  # sqrt(3)/4, as in the task statement
+S3 = 0.4330127  # sqrt(3)/4: the triangle of side sqrt(3)/2 = 0.866 about its centre
 
 COMPONENTS = {
     "1j": dict(name="1CLJ",

@@ -17,18 +17,6 @@ namespace {
 
 inline constexpr int kRigidBlock = 128;
 
-/// Lanes per molecule: a power of two up to 8, as many as keep the molecules' lanes within
-/// `rounds` rounds of the GPU's resident threads. A molecule pair is many site pairs behind a
-/// chain of dependent loads (the neighbour's index, centre, sites); in FP32 two rounds hide more
-/// of that latency than a pair term's one (neighbors::lanes_per_target), in FP64, whose kernel
-/// takes more registers, one round was faster (docs/performance.md).
-int lanes_per_molecule(int n, int resident_threads, int rounds) {
-  int lanes = 1;
-  while (lanes < 8 && static_cast<long long>(n) * lanes * 2 <= 1LL * rounds * resident_threads)
-    lanes *= 2;
-  return lanes;
-}
-
 /// A body-frame site in the pair type T.
 template <class T>
 MoleculeSite<T> site_in(const MoleculeSite<double>& s) {
@@ -181,7 +169,11 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
  public:
   using PairT = PairTypeOf<P>;
   using AccT = typename core::PrecisionTypes<P>::AccT;
-  static constexpr int kLaneRounds = sizeof(PairT) == 4 ? 2 : 1;  ///< lanes_per_molecule
+  /// Lanes per molecule (neighbors::lanes_per_target): a molecule pair is many site pairs
+  /// behind a chain of dependent loads (the neighbour's index, centre, sites); in FP32 two
+  /// rounds of the resident threads hide more of that latency than a pair term's one, in FP64,
+  /// whose kernel takes more registers, one round was faster (docs/performance.md).
+  static constexpr int kLaneRounds = sizeof(PairT) == 4 ? 2 : 1;
 
   CudaRigidMolecules(const RigidModel& model, double skin, std::int64_t check_every)
       : cutoff_(model.cutoff ? *model.cutoff
@@ -224,7 +216,8 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
       return;
     }
     if (!list_)
-      list_.emplace(cutoff_, skin_, lanes_per_molecule(in.n, in.resident_threads, kLaneRounds));
+      list_.emplace(cutoff_, skin_,
+                    neighbors::lanes_per_target(in.n, in.resident_threads, kLaneRounds));
     list_->evaluate_current(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0,
                             !mode.accumulate, stream,
                             [&] { add_over(in, out, mode, std::false_type{}, stream); });
@@ -262,7 +255,8 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
       earlier_builds_ = state.builds;
       return;
     }
-    list_.emplace(cutoff_, skin_, lanes_per_molecule(in.n, in.resident_threads, kLaneRounds));
+    list_.emplace(cutoff_, skin_,
+                  neighbors::lanes_per_target(in.n, in.resident_threads, kLaneRounds));
     list_->restore(built_at, in.n, state.built_box, in.host_box, state.builds, stream);
   }
 
@@ -291,7 +285,7 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
     const RigidPairParams<PairT> params{lj_.data(), lj_shift_.data(), lj_types_, coulomb_,
                                         reaction_field_};
     neighbors::NeighborListView list{};
-    list.lanes = lanes_per_molecule(in.n, in.resident_threads, kLaneRounds);
+    list.lanes = neighbors::lanes_per_target(in.n, in.resident_threads, kLaneRounds);
     if constexpr (!AllPairs::value) list = list_->view();
     neighbors::with_lanes(list.lanes, [&](auto lanes) {
       constexpr int G = decltype(lanes)::value;

@@ -2,7 +2,7 @@
 /// @file cuda_rigid_molecules.cuh
 /// Rigid molecules' interactions on the GPU (seed 001), the CPU term's traversal
 /// (forces/cpu_rigid_molecules.hpp) moved to the device: Verlet lists of the molecules' centres
-/// (neighbors/neighbor_list_cuda.cuh, full lists, G lanes per molecule: lanes_per_molecule), every
+/// (neighbors/neighbor_list_cuda.cuh, full lists, G lanes per molecule), every
 /// molecule's sites placed in space once per evaluation by a kernel of their own, then G lanes per
 /// molecule each summing, over its share of the list in its fixed order, the force and torque of
 /// every neighbour whose centre lies within the cutoff (forces/rigid_pair.hpp, all site pairs), the

@@ -20,11 +20,12 @@
 
 namespace novamd::neighbors {
 
-/// Lanes per target that keep about `resident_threads` threads busy for n targets: a power of
-/// two from 1 to 8.
-inline int lanes_per_target(int n, int resident_threads) {
+/// Lanes per target that keep about `rounds` x `resident_threads` threads busy for n targets: a
+/// power of two from 1 to 8.
+inline int lanes_per_target(int n, int resident_threads, int rounds = 1) {
   int lanes = 1;
-  while (lanes < 8 && static_cast<long long>(n) * lanes * 2 <= resident_threads) lanes *= 2;
+  while (lanes < 8 && static_cast<long long>(n) * lanes * 2 <= 1LL * rounds * resident_threads)
+    lanes *= 2;
   return lanes;
 }
 
