@@ -276,9 +276,21 @@ TEST(RigidRuns, SiteTrajectoryHoldsEverySiteWhereItsMoleculeTurnedIt) {
   run = novamd::test::run_novamd("run dcd.yaml", dir.path());
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("written as extended XYZ only"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("dcd.yaml:"), std::string::npos) << run.output;  // the file named
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "sites.dcd"));
+  dir.write("fields.yaml",
+            fluid("{Q: 54, D: 54}", 3, 2.5, "{type: velocity_verlet, timestep: 0.002}", "") +
+                "  trajectory: {file: v.xyz, every: 10, sites: true, fields: [position, "
+                "velocity]}\n");
+  run = novamd::test::run_novamd("run fields.yaml", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("with their positions only"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("trajectory.sites"), std::string::npos) << run.output;  // the key
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "v.xyz"));
   dir.write("atoms.yaml",
             "units: lj\nsystem:\n  species: [{name: A, mass: 1.0}]\n  structure: {generate: "
-            "{lattice: fcc, cells: 3, counts: {A: 108}}}\n  density: 0.5\nforces:\n  - lennard_jones: {cutoff: "
+            "{lattice: fcc, cells: 3, counts: {A: 108}}}\n  density: 0.5\nforces:\n  - "
+            "lennard_jones: {cutoff: "
             "2.5, pairs: [{types: [A, A], epsilon: 1.0, sigma: 1.0}]}\nintegrator: {type: "
             "velocity_verlet, timestep: 0.002}\nrun: {steps: 10}\noutput:\n  trajectory: {file: "
             "s.xyz, every: 10, sites: true}\n");
