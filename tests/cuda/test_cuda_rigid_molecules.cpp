@@ -119,19 +119,6 @@ INSTANTIATE_TEST_SUITE_P(EveryPrecision, CudaRigidMoleculesCheck,
                            return info.param.precision + (info.param.small ? "_all_pairs" : "");
                          });
 
-/// Every number of every thermo row of `backend`'s run of `config` in double.
-std::vector<std::vector<double>> thermo_of(const std::string& config, const std::string& backend) {
-  TempDir dir;
-  dir.write("run.yaml", config);
-  const auto run =
-      novamd::test::run_novamd("run run.yaml --precision double --backend " + backend, dir.path());
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  std::vector<std::vector<double>> rows;
-  const auto lines = novamd::test::read_lines(dir.path() / "thermo.csv");
-  for (std::size_t k = 1; k < lines.size(); ++k) rows.push_back(novamd::test::numbers_of(lines[k]));
-  return rows;
-}
-
 struct Dynamics {
   std::string name, integrator, barostat;
 };
@@ -149,8 +136,8 @@ TEST_P(CudaRigidMoleculesDynamics, ThermoRowsMatchTheCpuInDouble) {
   if (!novamd::backend::query_cuda_device()) GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
   const auto& d = GetParam();
   const std::string config = mixture(d.integrator, d.barostat);
-  const auto cpu = thermo_of(config, "cpu");
-  const auto gpu = thermo_of(config, "cuda");
+  const auto cpu = novamd::test::thermo_in_double(config, "cpu");
+  const auto gpu = novamd::test::thermo_in_double(config, "cuda");
   ASSERT_EQ(cpu.size(), 11u);
   ASSERT_EQ(gpu.size(), cpu.size());
   for (std::size_t r = 0; r < cpu.size(); ++r) {

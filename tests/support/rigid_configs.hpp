@@ -1,8 +1,15 @@
 #pragma once
 // Configs of rigid molecules shared by the CPU (tests/unit/test_rigid_runs.cpp) and CUDA
-// (tests/cuda/test_cuda_rigid_molecules.cpp) tests: two components in LJ units and a fluid of them.
+// (tests/cuda/test_cuda_rigid_molecules.cpp) tests: two components in LJ units and a fluid of them,
+// and the thermo rows of a run.
+
+#include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
+
+#include "support/cli_runner.hpp"
+#include "support/csv_rows.hpp"
 
 namespace novamd::test {
 
@@ -48,6 +55,19 @@ inline std::string rigid_restart_config() {
          "barostat: {type: c_rescale, pressure: 1.0, period: 0.5, compressibility: 1.0, every: 3}\n"
          "run: {steps: 100}\n"
          "output:\n  thermo: {every: 10, file: thermo.csv}\n  checkpoint: {file: run.chk}\n";
+}
+
+/// Every number of every thermo row (thermo.csv) of `backend`'s run of `config` in double.
+inline std::vector<std::vector<double>> thermo_in_double(const std::string& config,
+                                                         const std::string& backend) {
+  TempDir dir;
+  dir.write("run.yaml", config);
+  const auto run = run_novamd("run run.yaml --precision double --backend " + backend, dir.path());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  std::vector<std::vector<double>> rows;
+  const auto lines = read_lines(dir.path() / "thermo.csv");
+  for (std::size_t k = 1; k < lines.size(); ++k) rows.push_back(numbers_of(lines[k]));
+  return rows;
 }
 
 }  // namespace novamd::test

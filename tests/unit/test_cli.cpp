@@ -70,6 +70,9 @@ TEST(Cli, ExamplesRunShortened) {
       {"rigid/co2_eox.yaml",
        " --set system.structure.generate.cells=4 --set \"system.structure.generate.counts={CO2: "
        "128, EOX: 128}\""},
+      {"rigid/spce_water.yaml",
+       " --set system.structure.generate.cells=3 --set \"system.structure.generate.counts={SPCE: "
+       "108}\" --set forces.0.rigid_sites.cutoff=7.0"},
       {"nuclear_pasta.yaml",
        " --set system.structure.generate.total=2000 --set forces.1.yukawa.cutoff=15"},
   };
@@ -340,11 +343,11 @@ TEST(Cli, BenchLayoutIsCheckedFirst) {
 // Seed 001's rigid molecules on the CPU at one cutoff (the table, not the timings, is checked).
 TEST(Cli, BenchRigidPrintsEachDataSet) {
   TempDir dir;
-  const auto result = run_novamd(
-      "bench --case rigid --backend cpu --cutoffs 2.0 --steps 1 --warmup 3", dir.path());
+  const auto result =
+      run_novamd("bench --case rigid --backend cpu --cutoffs 2.0 --steps 1 --warmup 3", dir.path());
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  for (const char* row : {"\n    1j    78732   2.00 ", "\n  3j1d    48668   2.00 ",
-                          "\n   mix    48668   2.00 "}) {
+  for (const char* row :
+       {"\n    1j    78732   2.00 ", "\n  3j1d    48668   2.00 ", "\n   mix    48668   2.00 "}) {
     const auto at = result.output.find(row);
     ASSERT_NE(at, std::string::npos) << row << result.output;
     std::stringstream cells_of(result.output.substr(at));

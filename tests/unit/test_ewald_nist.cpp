@@ -32,6 +32,7 @@
 #include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
 #include "support/cli_runner.hpp"
+#include "support/nist_spce.hpp"
 
 namespace {
 
@@ -50,44 +51,14 @@ constexpr NistSpce kNist[] = {
     {4, 4.48593E+05, -1.37286E+04, -3.57226E+06, 7.58785E+03, -1.42235E+07, 1.41483E+07},
 };
 
-/// NIST's Coulomb constant e^2 / (4 pi eps0 k_B) in K A; with the `real` units' k_e (kcal/mol A)
-/// it converts NovaMD's kcal/mol to NIST's K and NIST's epsilon/k_B to kcal/mol.
-constexpr double kNistCoulombKelvin = 167100.96;
-
-/// Half a unit in the 6th significant figure of `published`: the value agrees at NIST's
-/// precision when it lies within this of it.
-double half_unit_in_6th_figure(double published) {
-  const double exponent = std::floor(std::log10(std::abs(published)));
-  return 0.5 * std::pow(10.0, exponent - 5.0);
-}
-
-struct Molecules {
-  double edge = 0.0;
-  std::vector<std::array<double, 3>> position;  // O H H per molecule
-};
-
-Molecules read_nist(int cfg) {
-  std::ifstream in(fmt::format("{}/tests/data/nist-spce/spce_sample_config_periodic{}.txt",
-                               NOVAMD_SOURCE_DIR, cfg));
-  Molecules m;
-  double ly = 0.0, lz = 0.0;
-  int molecules = 0;
-  in >> m.edge >> ly >> lz >> molecules;
-  for (int a = 0; a < 3 * molecules; ++a) {
-    int id = 0;
-    std::array<double, 3> r{};
-    std::string type;
-    in >> id >> r[0] >> r[1] >> r[2] >> type;
-    m.position.push_back(r);
-  }
-  EXPECT_TRUE(in) << "cfg " << cfg;
-  return m;
-}
+using novamd::test::half_unit_in_6th_figure;
+using novamd::test::kNistCoulombKelvin;
+using Molecules = novamd::test::NistConfiguration;
 
 /// The configuration as a LAMMPS data file (atom style full): SPC/E charges, LJ on O, the two
 /// O-H bonds of each molecule at their rest length (no bond energy).
 std::string data_file(const Molecules& m, double epsilon_kcal) {
-  const std::size_t n = m.position.size(), molecules = n / 3;
+  const std::size_t n = m.site.size(), molecules = n / 3;
   std::string out = fmt::format(
       "NIST SPC/E\n\n{} atoms\n{} bonds\n2 atom types\n1 bond types\n\n"
       "{} {} xlo xhi\n{} {} ylo yhi\n{} {} zlo zhi\n\nMasses\n\n1 15.9994 # OW\n2 1.008 # HW\n\n"
@@ -99,8 +70,7 @@ std::string data_file(const Molecules& m, double epsilon_kcal) {
   for (std::size_t a = 0; a < n; ++a) {
     const bool oxygen = a % 3 == 0;
     out += fmt::format("{} {} {} {} {:.12e} {:.12e} {:.12e}\n", a + 1, a / 3 + 1, oxygen ? 1 : 2,
-                       oxygen ? -0.8476 : 0.4238, m.position[a][0], m.position[a][1],
-                       m.position[a][2]);
+                       oxygen ? -0.8476 : 0.4238, m.site[a].x, m.site[a].y, m.site[a].z);
   }
   out += "\nBonds\n\n";
   for (std::size_t w = 0; w < molecules; ++w) {
@@ -113,7 +83,7 @@ std::string data_file(const Molecules& m, double epsilon_kcal) {
 TEST(EwaldNist, SpceComponentsAgreeWithNistToSixFigures) {
   for (const NistSpce& ref : kNist) {
     SCOPED_TRACE(fmt::format("cfg {}", ref.cfg));
-    const Molecules m = read_nist(ref.cfg);
+    const Molecules m = novamd::test::read_nist_spce(ref.cfg);
     TempDir dir;
     const double k_e = novamd::core::real_units().coulomb;    // kcal/mol A
     const double kelvin_per_kcal = kNistCoulombKelvin / k_e;  // K per kcal/mol
@@ -133,7 +103,7 @@ TEST(EwaldNist, SpceComponentsAgreeWithNistToSixFigures) {
     auto initial = novamd::io::build_initial_system(config);
     auto molecular = novamd::io::molecular_system(config);
     ASSERT_EQ(molecular.bonded.size(), 2u);  // the bonds, the excluded pairs' corrections
-    ASSERT_EQ(molecular.topology.correction_pairs().size(), m.position.size());  // 3 per water
+    ASSERT_EQ(molecular.topology.correction_pairs().size(), m.site.size());  // 3 per water
     const auto particles = initial.particles;
     auto cpu = novamd::backend::make_backend(
         "cpu", {config.units, config.system.species, initial.box, std::move(initial.particles),

@@ -15,6 +15,7 @@
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/forces/rigid_kspace.hpp"
 #include "novamd/parallel/communicator.hpp"
 #include "novamd/parallel/mpi_session.hpp"
 #include "novamd/parallel/process_grid.hpp"
@@ -111,6 +112,9 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
                          ? fmt::format("; reaction field, eps_rf {:g}", *rigid->epsilon_rf)
                          : "",
                      rigid->tail_correction ? "; MarDyn's long-range correction" : "")});
+    if (const auto kspace = forces::resolved_kspace(*rigid, box))
+      lines.push_back({"force", "rigid_sites' charges: " + kspace->describe(u) +
+                                    " over the charge sites; real space on the centres' cutoff"});
     lines.push_back(
         {"neighbors",
          fmt::format("Verlet lists of the molecules' centres, skin {:.4g} {}",

@@ -104,7 +104,8 @@ void CpuBackend::add_rigid_molecules(const BackendSetup& setup) {
   const double cutoff = *model.cutoff;
   cutoffs_.push_back(cutoff);
   terms_.push_back(std::make_unique<forces::CpuRigidMolecules>(
-      std::move(model), setup.neighbors.skin_for(cutoff, box_.shortest_edge())));
+      std::move(model), setup.neighbors.skin_for(cutoff, box_.shortest_edge()),
+      forces::resolved_kspace(setup.rigid_sites, box_)));
   rotors_ = integrate::rotors_of(setup.components, units_.mvv_to_energy);
   buffers_.torques = true;
 }

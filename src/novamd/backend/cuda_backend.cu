@@ -21,6 +21,7 @@
 #include "novamd/forces/cuda_rigid_molecules.cuh"
 #include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/forces/pair_sum_terms.hpp"
+#include "novamd/forces/rigid_kspace.hpp"
 #include "novamd/forces/staged_forces_cuda.cuh"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/integrate/rigid_updates.hpp"
@@ -611,7 +612,8 @@ class CudaBackend final : public Backend {
     cutoffs_.push_back(cutoff);
     terms_.push_back(forces::make_cuda_rigid_molecules<P>(
         model, neighbor_settings.skin_for(cutoff, box_.shortest_edge()),
-        neighbor_settings.check_every));
+        neighbor_settings.check_every, forces::resolved_kspace(setup.rigid_sites, box_),
+        host_.type));
     rotors_.copy_from_host(integrate::rotors_of(setup.components, units_.mvv_to_energy),
                            stream_.get());
   }

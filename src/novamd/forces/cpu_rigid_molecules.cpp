@@ -5,10 +5,13 @@
 
 namespace novamd::forces {
 
-CpuRigidMolecules::CpuRigidMolecules(RigidModel model, double skin)
+CpuRigidMolecules::CpuRigidMolecules(RigidModel model, double skin,
+                                     const std::optional<CoulombSettings>& kspace)
     : model_(std::move(model)),
       list_(model_.cutoff ? *model_.cutoff : throw std::logic_error("rigid molecules: no cutoff"),
-            skin) {}
+            skin) {
+  if (kspace) kspace_.emplace(model_, *kspace);
+}
 
 void CpuRigidMolecules::add_to(const core::ParticleData& particles, const core::Box& box,
                                neighbors::ForceBuffers& out, bool with_energy) {
@@ -98,6 +101,7 @@ void CpuRigidMolecules::add_forces_and_torques(const core::ParticleData& particl
     add_over_lists<false>(list_, placed_, particles, box, *model_.cutoff, params, force, torque,
                           shares);
   }
+  if (kspace_) kspace_->add_to(particles, box, force, torque, shares);
 }
 
 }  // namespace novamd::forces

@@ -10,28 +10,25 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/tensor.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
+#include "novamd/forces/rigid_kspace.hpp"
 #include "novamd/forces/rigid_model.hpp"
 #include "novamd/neighbors/verlet_list.hpp"
 
 namespace novamd::forces {
 
-/// Per-molecule shares of the energy and of the virial tensor's components (core/tensor.hpp
-/// order), as neighbors::ForceBuffers keeps them.
-struct RigidShares {
-  std::vector<double>* energy = nullptr;
-  std::array<std::vector<double>, core::kTensorComponents>* virial = nullptr;
-};
-
 class CpuRigidMolecules final : public CpuForceTerm {
  public:
-  /// `model` with a cutoff (its centres' cutoff); `skin` the list's.
-  CpuRigidMolecules(RigidModel model, double skin);
+  /// `model` with a cutoff (its centres' cutoff); `skin` the list's; `kspace` the model's Ewald
+  /// or PME settings resolved for the box (forces::resolve_ewald), where it has them.
+  CpuRigidMolecules(RigidModel model, double skin,
+                    const std::optional<CoulombSettings>& kspace = std::nullopt);
 
   /// Adds every molecule's force and torque (space frame) to `force` and `torque`; with
   /// `shares`, half of each of its pairs' energy and molecular virial to its shares.
@@ -56,6 +53,7 @@ class CpuRigidMolecules final : public CpuForceTerm {
   neighbors::VerletList list_;
   std::int64_t earlier_builds_ = 0;  ///< builds of lists dropped by invalidate_lists
   PlacedSites placed_;               ///< each molecule's sites in space, placed once per evaluation
+  std::optional<CpuRigidKspace> kspace_;  ///< the charges' reciprocal sum (Ewald or PME)
 };
 
 }  // namespace novamd::forces

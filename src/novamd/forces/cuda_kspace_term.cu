@@ -373,7 +373,6 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
         k_(units.coulomb / settings.dielectric),
         alpha_(*settings.ewald.alpha),
         virial_total_(core::kTensorComponents) {
-    if (!real_) throw std::logic_error("coulomb ewald/pme: the CUDA term needs its real space");
     for (const double q : charges) net_charge_ += q;
   }
 
@@ -406,31 +405,35 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) final {
     if (!started_with_energy_.has_value()) start_reciprocal(in, mode, stream);
-    real_->add_to(in, out, mode, stream);
+    if (real_) real_->add_to(in, out, mode, stream);
     finish_reciprocal(in, out, mode, stream);
   }
   /// The real space's parts (Lennard-Jones first, where it shares the pass: pair_sum_terms.hpp);
   /// the reciprocal sum belongs to the last, the Coulomb part.
-  int parts() const final { return real_->parts(); }
+  int parts() const final { return real_ ? real_->parts() : 1; }
   void add_part_to(int part, const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                    neighbors::OutputMode mode, cudaStream_t stream) final {
     if (part == 0 && !started_with_energy_.has_value()) start_reciprocal(in, mode, stream);
-    real_->add_part_to(part, in, out, mode, stream);
+    if (real_) real_->add_part_to(part, in, out, mode, stream);
     if (part == parts() - 1) finish_reciprocal(in, out, mode, stream);
   }
-  std::int64_t list_builds() const final { return real_->list_builds(); }
-  void invalidate_lists() final { real_->invalidate_lists(); }
-  void follow_box(const core::Box& box, cudaStream_t stream) final {
-    real_->follow_box(box, stream);
+  std::int64_t list_builds() const final { return real_ ? real_->list_builds() : 0; }
+  void invalidate_lists() final {
+    if (real_) real_->invalidate_lists();
   }
-  std::size_t bytes() const final { return real_->bytes() + reciprocal_bytes() + staged_.bytes(); }
+  void follow_box(const core::Box& box, cudaStream_t stream) final {
+    if (real_) real_->follow_box(box, stream);
+  }
+  std::size_t bytes() const final {
+    return (real_ ? real_->bytes() : 0) + reciprocal_bytes() + staged_.bytes();
+  }
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const final {
-    return real_->neighbor_state(stream);
+    return real_ ? real_->neighbor_state(stream) : neighbors::NeighborState{};
   }
   void restore_neighbors(const neighbors::NeighborState& state,
                          const neighbors::PairPosition<PairT>* built_at,
                          const CudaForceInput<PairT>& in, cudaStream_t stream) final {
-    real_->restore_neighbors(state, built_at, in, stream);
+    if (real_) real_->restore_neighbors(state, built_at, in, stream);
   }
 
  protected:

@@ -26,9 +26,10 @@
 
 namespace novamd::forces {
 
-/// `real_space` wrapped with the reciprocal sum of `settings` (method ewald or pme, resolved:
-/// kspace_parameters.hpp) for particles with `charges` (storage order at construction; only
-/// their sum and squares are kept, which reordering leaves unchanged).
+/// `real_space` (or null: the reciprocal sum, self energy and background alone; the positions
+/// and charges read from CudaForceInput::fields) wrapped with the reciprocal sum of `settings`
+/// (method ewald or pme, resolved: kspace_parameters.hpp) for particles with `charges` (storage
+/// order at construction; only their sum and squares are kept, which reordering leaves unchanged).
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_kspace_term(
     std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> real_space, const CoulombSettings& settings,

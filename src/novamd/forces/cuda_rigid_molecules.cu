@@ -6,6 +6,7 @@
 
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
+#include "novamd/forces/cuda_rigid_kspace.cuh"
 #include "novamd/forces/cuda_rigid_molecules.cuh"
 #include "novamd/forces/rigid_pair.hpp"
 #include "novamd/neighbors/cell_bins_cuda.cuh"
@@ -175,14 +176,18 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
   /// whose kernel takes more registers, one round was faster (docs/performance.md).
   static constexpr int kLaneRounds = sizeof(PairT) == 4 ? 2 : 1;
 
-  CudaRigidMolecules(const RigidModel& model, double skin, std::int64_t check_every)
+  CudaRigidMolecules(const RigidModel& model, double skin, std::int64_t check_every,
+                     const std::optional<CoulombSettings>& kspace,
+                     const std::vector<std::int32_t>& types)
       : cutoff_(model.cutoff ? *model.cutoff
                              : throw std::logic_error("rigid molecules: no cutoff")),
         skin_(skin),
         check_every_(check_every),
         coulomb_(PairT(model.coulomb_constant)),
         reaction_field_(PairT(model.reaction_field)),
+        screening_(model.screening<PairT>()),
         lj_types_(model.lj_types) {
+    if (kspace) kspace_ = std::make_unique<CudaRigidKspace<P>>(model, *kspace, types);
     for (const auto& sites : model.sites)
       stride_ = std::max(stride_, static_cast<int>(sites.size()));
     std::vector<MoleculeSite<PairT>> body(model.sites.size() * std::size_t(stride_));
@@ -203,24 +208,19 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
+  /// The charges' reciprocal sum (Ewald or PME) starts beside the pairs.
+  void start(const CudaForceInput<PairT>& in, neighbors::OutputMode mode,
+             cudaStream_t stream) override {
+    if (kspace_ && in.n > 0) kspace_->start(in, mode.with_energy, stream);
+  }
+
   void add_to(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
               neighbors::OutputMode mode, cudaStream_t stream) override {
     if (in.n == 0) return;
     if (out.tx == nullptr || in.fields.qw == nullptr || in.block)
       throw std::logic_error("rigid molecules: no torque output, no orientations, or a block");
-    place_all(in, stream);
-    all_pairs_ = !holds_list_cells(in);
-    if (all_pairs_) {  // a box too small for the lists' cells; the list built anew once it grows
-      if (list_) list_->invalidate();
-      add_over(in, out, mode, std::true_type{}, stream);
-      return;
-    }
-    if (!list_)
-      list_.emplace(cutoff_, skin_,
-                    neighbors::lanes_per_target(in.n, in.resident_threads, kLaneRounds));
-    list_->evaluate_current(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0,
-                            !mode.accumulate, stream,
-                            [&] { add_over(in, out, mode, std::false_type{}, stream); });
+    add_pairs(in, out, mode, stream);
+    if (kspace_) kspace_->add_to(in, out, mode.with_energy, stream);
   }
 
   std::int64_t list_builds() const override {
@@ -234,7 +234,7 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
   }
   std::size_t bytes() const override {
     return body_.bytes() + site_count_.bytes() + lj_.bytes() + lj_shift_.bytes() + placed_.bytes() +
-           (list_ ? list_->bytes() : 0);
+           (list_ ? list_->bytes() : 0) + (kspace_ ? kspace_->bytes() : 0);
   }
 
   neighbors::NeighborState neighbor_state(cudaStream_t stream) const override {
@@ -261,6 +261,24 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
   }
 
  private:
+  /// The molecule pairs: over the lists, or over all pairs where the box is too small for them.
+  void add_pairs(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
+                 neighbors::OutputMode mode, cudaStream_t stream) {
+    place_all(in, stream);
+    all_pairs_ = !holds_list_cells(in);
+    if (all_pairs_) {  // a box too small for the lists' cells; the list built anew once it grows
+      if (list_) list_->invalidate();
+      add_over(in, out, mode, std::true_type{}, stream);
+      return;
+    }
+    if (!list_)
+      list_.emplace(cutoff_, skin_,
+                    neighbors::lanes_per_target(in.n, in.resident_threads, kLaneRounds));
+    list_->evaluate_current(in.positions, in.n, in.host_box, calls_++ % check_every_ == 0,
+                            !mode.accumulate, stream,
+                            [&] { add_over(in, out, mode, std::false_type{}, stream); });
+  }
+
   /// Whether the box holds three cells of the lists' range along each axis: the lists' builds
   /// need them (as the pair terms' Verlet lists do); else every pair is visited.
   bool holds_list_cells(const CudaForceInput<PairT>& in) const {
@@ -282,8 +300,8 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
   template <class AllPairs>
   void add_over(const CudaForceInput<PairT>& in, neighbors::ForceOutputView out,
                 neighbors::OutputMode mode, AllPairs, cudaStream_t stream) {
-    const RigidPairParams<PairT> params{lj_.data(), lj_shift_.data(), lj_types_, coulomb_,
-                                        reaction_field_};
+    const RigidPairParams<PairT> params{lj_.data(), lj_shift_.data(), lj_types_,
+                                        coulomb_,   reaction_field_,  screening_};
     neighbors::NeighborListView list{};
     list.lanes = neighbors::lanes_per_target(in.n, in.resident_threads, kLaneRounds);
     if constexpr (!AllPairs::value) list = list_->view();
@@ -308,6 +326,7 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
   std::int64_t earlier_builds_ = 0;  ///< builds of a list dropped by restore_neighbors
   bool all_pairs_ = false;           ///< the last evaluation visited every pair
   PairT coulomb_, reaction_field_;
+  typename physics::EwaldReal<PairT>::Params screening_;  ///< the charge pairs' (Ewald), or 0
   int lj_types_;
   int stride_ = 1;  ///< sites per molecule in the placed array: the most of any component
   core::DeviceBuffer<MoleculeSite<PairT>> body_;  ///< per component, stride_ entries each
@@ -316,22 +335,29 @@ class CudaRigidMolecules final : public CudaForceTerm<PairTypeOf<P>> {
   core::DeviceBuffer<PairT> lj_shift_;
   core::DeviceBuffer<MoleculeSite<PairT>> placed_;  ///< per molecule, stride_ entries each
   std::optional<neighbors::DeviceVerletList<PairT>> list_;
+  std::unique_ptr<CudaRigidKspace<P>> kspace_;  ///< the charges' reciprocal sum, where there is one
 };
 
 }  // namespace
 
 template <core::Precision P>
-std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_rigid_molecules(const RigidModel& model,
-                                                                        double skin,
-                                                                        std::int64_t check_every) {
-  return std::make_unique<CudaRigidMolecules<P>>(model, skin, check_every);
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_rigid_molecules(
+    const RigidModel& model, double skin, std::int64_t check_every,
+    const std::optional<CoulombSettings>& kspace, const std::vector<std::int32_t>& types) {
+  return std::make_unique<CudaRigidMolecules<P>>(model, skin, check_every, kspace, types);
 }
 
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Double>>>
-make_cuda_rigid_molecules<core::Precision::Double>(const RigidModel&, double, std::int64_t);
+make_cuda_rigid_molecules<core::Precision::Double>(const RigidModel&, double, std::int64_t,
+                                                   const std::optional<CoulombSettings>&,
+                                                   const std::vector<std::int32_t>&);
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Mixed>>>
-make_cuda_rigid_molecules<core::Precision::Mixed>(const RigidModel&, double, std::int64_t);
+make_cuda_rigid_molecules<core::Precision::Mixed>(const RigidModel&, double, std::int64_t,
+                                                  const std::optional<CoulombSettings>&,
+                                                  const std::vector<std::int32_t>&);
 template std::unique_ptr<CudaForceTerm<PairTypeOf<core::Precision::Single>>>
-make_cuda_rigid_molecules<core::Precision::Single>(const RigidModel&, double, std::int64_t);
+make_cuda_rigid_molecules<core::Precision::Single>(const RigidModel&, double, std::int64_t,
+                                                   const std::optional<CoulombSettings>&,
+                                                   const std::vector<std::int32_t>&);
 
 }  // namespace novamd::forces

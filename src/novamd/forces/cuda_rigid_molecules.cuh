@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "novamd/forces/cuda_force_term.cuh"
 #include "novamd/forces/rigid_model.hpp"
@@ -21,11 +23,14 @@
 namespace novamd::forces {
 
 /// The term over `model` (with its cutoff), lists of `skin` checked every `check_every`
-/// evaluations. Its add_to needs CudaForceInput::fields' orientations and the output's torque
-/// arrays, and overwrites or adds to the torque as it does the force.
+/// evaluations, and with `kspace` (resolved: rigid_kspace.hpp's resolved_kspace) the charges'
+/// reciprocal sum for molecules of components `types` (forces/cuda_rigid_kspace.cuh). Its
+/// add_to needs CudaForceInput::fields' orientations and double positions and the output's
+/// torque arrays, and overwrites or adds to the torque as it does the force.
 template <core::Precision P>
-std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_rigid_molecules(const RigidModel& model,
-                                                                        double skin,
-                                                                        std::int64_t check_every);
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_rigid_molecules(
+    const RigidModel& model, double skin, std::int64_t check_every,
+    const std::optional<CoulombSettings>& kspace = std::nullopt,
+    const std::vector<std::int32_t>& types = {});
 
 }  // namespace novamd::forces

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "novamd/core/error.hpp"
+#include "novamd/forces/kspace_parameters.hpp"
 #include "novamd/physics/point_multipoles.hpp"
 #include "novamd/physics/site_tails.hpp"
 
@@ -38,6 +39,36 @@ void check_mixing(const std::vector<double>& table, std::size_t components, cons
             name, a + 1, b + 1, name, b + 1, a + 1));
 }
 
+/// Ewald and PME sum point charges: refuses dipoles and quadrupoles (their multipolar Ewald sum
+/// is not implemented) and the reaction field (a continuum beyond the cutoff, which the
+/// reciprocal sum replaces).
+void check_kspace(const std::vector<core::ResolvedComponent>& components,
+                  const RigidModelSettings& settings) {
+  if (!settings.kspace) return;
+  if (!settings.cutoff) throw core::InputError("rigid_sites.coulomb: Ewald and PME need a cutoff");
+  if (!settings.kspace->ewald_split())
+    throw core::InputError("rigid_sites.coulomb: method must be ewald or pme");
+  if (settings.epsilon_rf)
+    throw core::InputError(
+        "rigid_sites: epsilon_rf with coulomb ewald or pme; expected one of them (the reciprocal "
+        "sum replaces the reaction field)");
+  bool charges = false;
+  for (const auto& c : components)
+    for (const auto& site : c.sites) {
+      charges = charges || site.kind == core::SiteKind::Charge;
+      if (site.kind == core::SiteKind::Dipole || site.kind == core::SiteKind::Quadrupole)
+        throw core::InputError(fmt::format(
+            "rigid_sites.coulomb: component {} has a point {}; Ewald and PME sum point charges "
+            "only (expected charges, or no coulomb entry: multipoles within the cutoff, with "
+            "epsilon_rf's reaction field)",
+            c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole"));
+    }
+  if (!charges)
+    throw core::InputError(
+        "rigid_sites.coulomb: no component has a charge site; expected charges to sum (or no "
+        "coulomb entry)");
+}
+
 }  // namespace
 
 RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
@@ -46,9 +77,15 @@ RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& componen
   check_mixing(settings.eta, components.size(), "eta");
   if (settings.epsilon_rf && !settings.cutoff)
     throw core::InputError("a reaction field needs a cutoff (the continuum lies beyond it)");
+  check_kspace(components, settings);
   RigidModel model;
   model.coulomb_constant = settings.coulomb_constant;
   model.cutoff = settings.cutoff;
+  if (settings.kspace) {
+    CoulombSettings kspace = *settings.kspace;
+    kspace.cutoff = *settings.cutoff;
+    model.ewald_alpha = ewald_alpha(kspace);
+  }
   if (settings.epsilon_rf && settings.cutoff)
     model.reaction_field = physics::reaction_field_factor(*settings.epsilon_rf, *settings.cutoff);
   std::vector<LjSite> lj_sites;

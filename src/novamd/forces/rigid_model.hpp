@@ -10,6 +10,7 @@
 /// where a pair's centres cross the cutoff: the shift zeroes each LJ site pair at the centres'
 /// cutoff, not at the sites' distance, and the multipoles are not shifted.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "novamd/core/components.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/core/tensor.hpp"
+#include "novamd/forces/force_settings.hpp"
 #include "novamd/forces/rigid_pair.hpp"
 #include "novamd/physics/lennard_jones.hpp"
 
@@ -34,6 +36,9 @@ struct RigidModelSettings {
   /// MarDyn's mixing between components a and b (xi scales epsilon, eta sigma), a x b, row-major;
   /// empty: 1 for every pair.
   std::vector<double> xi, eta;
+  /// Ewald or smooth PME for the charge sites (forces/rigid_kspace.hpp): `method` ewald or pme,
+  /// its cutoff the centres' (`cutoff` above); none: plain Coulomb within the cutoff.
+  std::optional<CoulombSettings> kspace;
 };
 
 struct RigidModel {
@@ -44,9 +49,17 @@ struct RigidModel {
   double coulomb_constant = 1.0;
   double reaction_field = 0.0;
   std::optional<double> cutoff;
+  double ewald_alpha = 0.0;  ///< the charge pairs' Ewald screening (0: plain Coulomb)
 
   RigidPairParams<double> params() const {
-    return {lj.data(), lj_shift.data(), lj_types, coulomb_constant, reaction_field};
+    return {lj.data(),        lj_shift.data(), lj_types,
+            coulomb_constant, reaction_field,  screening<double>()};
+  }
+  /// The charge pairs' real-space parameters in T (zero without Ewald).
+  template <class T>
+  typename physics::EwaldReal<T>::Params screening() const {
+    if (ewald_alpha == 0.0) return {};
+    return physics::EwaldReal<T>::make_params(coulomb_constant, 1.0, ewald_alpha);
   }
 };
 
@@ -87,6 +100,13 @@ struct PlacedSites {
   const MoleculeSite<double>* of(std::size_t i) const { return sites.data() + start[i]; }
   int count(std::size_t i) const { return static_cast<int>(start[i + 1] - start[i]); }
 };
+/// Per-molecule shares of the energy and of the virial tensor's components (core/tensor.hpp
+/// order), as neighbors::ForceBuffers keeps them (null: not wanted).
+struct RigidShares {
+  std::vector<double>* energy = nullptr;
+  std::array<std::vector<double>, core::kTensorComponents>* virial = nullptr;
+};
+
 /// Places every molecule's sites by its orientation into `into` (its storage kept between calls).
 void place_all(const RigidModel& model, const core::ParticleData& particles, PlacedSites& into);
 

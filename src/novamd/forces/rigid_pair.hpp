@@ -13,7 +13,9 @@
 ///
 /// The result is the force on molecule i (that on j is its opposite), the torques on both about
 /// their centres (each site's lever arm times its force, plus the multipoles' own torques) and
-/// the energy. Angular momentum is kept: tau_i + tau_j + r x F_i = 0 for r the centres'
+/// the energy. Under Ewald or PME (forces/rigid_kspace.hpp) the charge pairs are the real-space
+/// part of the split, k q_a q_b erfc(alpha r) / r (physics::EwaldReal), the reciprocal sum the
+/// rest. Angular momentum is kept: tau_i + tau_j + r x F_i = 0 for r the centres'
 /// separation, which the tests check.
 
 #include <cstddef>
@@ -23,6 +25,7 @@
 #include "novamd/core/quaternion.hpp"
 #include "novamd/core/site_kind.hpp"
 #include "novamd/core/vec3.hpp"
+#include "novamd/physics/ewald.hpp"
 #include "novamd/physics/lennard_jones.hpp"
 #include "novamd/physics/point_multipoles.hpp"
 
@@ -58,6 +61,8 @@ struct RigidPairParams {
   int lj_types = 0;
   T coulomb{};         ///< k_e, energy x length per unit charge product
   T reaction_field{};  ///< physics::reaction_field_factor, or 0 for none
+  /// Ewald's real space for charge pairs (alpha 0: plain Coulomb, k q_a q_b / r).
+  typename physics::EwaldReal<T>::Params screening{};
 };
 
 template <class T>
@@ -100,6 +105,12 @@ NOVAMD_HD MoleculePairResult<T> molecule_pair(const MoleculeSite<T>* a, int na,
         const auto lj = physics::LennardJones<T>::evaluate(core::dot(d, d), p.lj[pair]);
         f = lj.force_over_r * d;
         if constexpr (kEnergy) out.energy += lj.energy + (p.lj_shift ? p.lj_shift[pair] : T(0));
+      } else if (p.screening.alpha != T(0) && sa.kind == SiteKind::Charge &&
+                 sb.kind == SiteKind::Charge) {
+        const T qq = sa.strength * sb.strength;
+        const auto e = physics::EwaldReal<T>::evaluate(core::dot(d, d), p.screening);
+        f = (qq * e.force_over_r) * d;
+        if constexpr (kEnergy) out.energy += qq * e.energy;
       } else {
         const auto g = physics::SitePairGeometry<T>::of(d, sa.axis, sb.axis);
         const auto terms = physics::multipole_terms(

@@ -219,26 +219,6 @@ std::array<int, 3> parse_pme_grid(const YamlReader& grid, int order) {
   return points;
 }
 
-/// `tolerance` and `alpha` (methods ewald and pme), `kmax` and `kmax_squared` (ewald), `order`
-/// and `grid` (pme).
-void parse_ewald_parameters(const YamlReader& node, forces::CoulombSettings& settings) {
-  const bool ewald = settings.method == forces::CoulombMethod::Ewald;
-  const bool pme = settings.method == forces::CoulombMethod::Pme;
-  refuse_keys_of_other_methods(node, {"tolerance", "alpha"}, ewald || pme, "ewald or pme");
-  refuse_keys_of_other_methods(node, {"kmax", "kmax_squared"}, ewald, "ewald");
-  refuse_keys_of_other_methods(node, {"order", "grid"}, pme, "pme");
-  if (!ewald && !pme) return;
-  auto& e = settings.ewald;
-  e.tolerance = node.number_or("tolerance", e.tolerance, ValueRange::between(1e-16, 0.1));
-  if (const auto alpha = node.optional("alpha")) e.alpha = alpha->number(ValueRange::positive());
-  if (const auto kmax = node.optional("kmax"))
-    e.kmax = static_cast<int>(kmax->integer(ValueRange::between(1, 1000)));
-  if (const auto k2 = node.optional("kmax_squared"))
-    e.kmax_squared = static_cast<int>(k2->integer(ValueRange::between(1, 3'000'000)));
-  e.order = static_cast<int>(node.integer_or("order", e.order, ValueRange::between(4, 6)));
-  if (const auto grid = node.optional("grid")) e.grid = parse_pme_grid(*grid, e.order);
-}
-
 forces::CoulombSettings parse(std::type_identity<forces::CoulombSettings>, const YamlReader& node,
                               const ForceContext&) {
   node.check_keys(keys_of<forces::CoulombSettings>());
@@ -288,6 +268,24 @@ forces::ForceSettings parse_force_term(const YamlReader& element, const ForceCon
 }
 
 }  // namespace
+
+void parse_ewald_parameters(const YamlReader& node, forces::CoulombSettings& settings) {
+  const bool ewald = settings.method == forces::CoulombMethod::Ewald;
+  const bool pme = settings.method == forces::CoulombMethod::Pme;
+  refuse_keys_of_other_methods(node, {"tolerance", "alpha"}, ewald || pme, "ewald or pme");
+  refuse_keys_of_other_methods(node, {"kmax", "kmax_squared"}, ewald, "ewald");
+  refuse_keys_of_other_methods(node, {"order", "grid"}, pme, "pme");
+  if (!ewald && !pme) return;
+  auto& e = settings.ewald;
+  e.tolerance = node.number_or("tolerance", e.tolerance, ValueRange::between(1e-16, 0.1));
+  if (const auto alpha = node.optional("alpha")) e.alpha = alpha->number(ValueRange::positive());
+  if (const auto kmax = node.optional("kmax"))
+    e.kmax = static_cast<int>(kmax->integer(ValueRange::between(1, 1000)));
+  if (const auto k2 = node.optional("kmax_squared"))
+    e.kmax_squared = static_cast<int>(k2->integer(ValueRange::between(1, 3'000'000)));
+  e.order = static_cast<int>(node.integer_or("order", e.order, ValueRange::between(4, 6)));
+  if (const auto grid = node.optional("grid")) e.grid = parse_pme_grid(*grid, e.order);
+}
 
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node) {
   node.check_keys({"method", "skin", "check_every", "reorder_every", "layout"});

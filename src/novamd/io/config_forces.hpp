@@ -21,4 +21,9 @@ std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
 /// Reads `neighbors: {method, skin, check_every, reorder_every, layout}`.
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node);
 
+/// Into `settings` (its method set): `tolerance` and `alpha` (methods ewald and pme), `kmax` and
+/// `kmax_squared` (ewald), `order` and `grid` (pme); each refused under another method.
+/// @throws core::InputError naming the file, line and key of the first problem.
+void parse_ewald_parameters(const YamlReader& node, forces::CoulombSettings& settings);
+
 }  // namespace novamd::io

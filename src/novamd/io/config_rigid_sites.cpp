@@ -6,11 +6,16 @@
 #include <optional>
 #include <string>
 
+#include "novamd/io/config_forces.hpp"
+
 namespace novamd::io {
 namespace {
 
 constexpr std::string_view kTerm = "rigid_sites";
-const NameList kRigidSitesKeys{"cutoff", "shift", "epsilon_rf", "mixing", "tail_correction"};
+const NameList kRigidSitesKeys{"cutoff", "shift",           "epsilon_rf",
+                               "mixing", "tail_correction", "coulomb"};
+const NameList kCoulombKeys{"method",       "tolerance", "alpha", "kmax",
+                            "kmax_squared", "order",     "grid"};
 const NameList kMixingKeys{"components", "xi", "eta"};
 
 /// The index of the component named by `node`, or a message with the names there are.
@@ -58,6 +63,40 @@ void parse_mixing(const YamlReader& node, const std::vector<core::ResolvedCompon
   }
 }
 
+/// `coulomb: {method: ewald | pme, tolerance, alpha, kmax, kmax_squared, order, grid}`: the
+/// charge sites' Ewald sum (its cutoff the centres').
+forces::CoulombSettings parse_kspace(const YamlReader& node, double cutoff) {
+  node.expect_map();
+  node.check_keys(kCoulombKeys);
+  forces::CoulombSettings settings;
+  node.required("method");
+  settings.method = node.choice_or("method", "pme", {"ewald", "pme"}) == "ewald"
+                        ? forces::CoulombMethod::Ewald
+                        : forces::CoulombMethod::Pme;
+  settings.cutoff = cutoff;
+  parse_ewald_parameters(node, settings);
+  return settings;
+}
+
+/// Ewald and PME sum point charges: a point dipole or quadrupole in any component is refused, and
+/// so is a system without a charge.
+void refuse_multipoles_under_ewald(const YamlReader& coulomb,
+                                   const std::vector<core::ResolvedComponent>& components) {
+  bool charges = false;
+  for (const auto& c : components)
+    for (const auto& site : c.sites) {
+      charges = charges || site.kind == core::SiteKind::Charge;
+      if (site.kind == core::SiteKind::Dipole || site.kind == core::SiteKind::Quadrupole)
+        coulomb.fail(
+            fmt::format("component {} has a point {}, and Ewald and PME sum point charges only",
+                        c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole"),
+            "components of charges and Lennard-Jones sites, or no coulomb entry (multipoles "
+            "within the cutoff, with epsilon_rf's reaction field)");
+    }
+  if (!charges)
+    coulomb.fail("no component has a charge site", "charge sites to sum, or no coulomb entry");
+}
+
 /// The `rigid_sites` map of the list's one entry.
 YamlReader rigid_sites_entry(const YamlReader& forces_node) {
   const std::vector<YamlReader> elements = forces_node.elements();
@@ -94,6 +133,13 @@ forces::RigidModelSettings parse_rigid_sites(const YamlReader& forces_node,
   if (const auto mixing = node.optional("mixing")) parse_mixing(*mixing, components, settings);
   settings.tail_correction =
       node.choice_or("tail_correction", "false", {"true", "false"}) == "true";
+  if (const auto coulomb = node.optional("coulomb")) {
+    if (const auto rf = node.optional("epsilon_rf"))
+      rf->fail("epsilon_rf with coulomb (Ewald or PME)",
+               "one of them: the reciprocal sum replaces the reaction field");
+    settings.kspace = parse_kspace(*coulomb, *settings.cutoff);
+    refuse_multipoles_under_ewald(*coulomb, components);
+  }
   return settings;
 }
 

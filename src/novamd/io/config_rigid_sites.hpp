@@ -8,6 +8,9 @@
 ///           cutoff: 5.0          # on the molecules' centres of mass (MarDyn's convention)
 ///           shift: energy        # energy | none: each Lennard-Jones site pair shifted at the
 ///           cutoff epsilon_rf: 1.0e10   # the dipoles' reaction field (none: no reaction field)
+///           coulomb: {method: pme, tolerance: 1.0e-5}   # the charges' Ewald sum (none: plain
+///                                # Coulomb within the cutoff); ewald | pme, with alpha, kmax,
+///                                # kmax_squared, order, grid as `forces: - coulomb` takes them
 ///           mixing:              # Lorentz-Berthelot between components, scaled (MarDyn's xi, eta)
 ///             - {components: [CO2, N2], xi: 0.97, eta: 1.0}
 ///
