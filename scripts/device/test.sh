@@ -67,7 +67,8 @@
 # rigid: rigid molecules (seed 001): the CUDA tests of rigid molecules against the CPU, then
 # seed 001's three data sets (`bench --case rigid`) at cutoffs 2.5 to 7.5 in double, mixed and
 # single, `novamd check` of the CO2 example on the GPU, and Nsight Compute's sections on the
-# rigid-molecule kernels of the 1j and mix sets (ncu_rigid.txt).
+# rigid-molecule kernels of the 1j and mix sets (ncu_rigid.txt); rigid SPC/E water with PME
+# (examples/rigid/spce_water.yaml) checked against the CPU and timed at 10,976 molecules.
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -310,6 +311,21 @@ if [[ $what == rigid ]]; then
   for precision in double mixed; do
     $build/novamd check examples/rigid/co2.yaml --backend cuda --precision $precision 2>&1 |
       sed "s/^/$precision co2: /" | tee -a "$summary"
+  done
+  # Rigid SPC/E water with PME (examples/rigid/spce_water.yaml): the check against the CPU, and
+  # the speed of 10,976 molecules (32,928 sites, a box of 69 A) at 2 fs in mixed and double.
+  work=$(mktemp -d)
+  for precision in double mixed; do
+    $build/novamd check examples/rigid/spce_water.yaml --backend cuda --precision $precision \
+      2>&1 | sed "s/^/$precision spce: /" | tee -a "$summary"
+  done
+  for precision in mixed double; do
+    (cd "$work" && "$root/$build/novamd" run "$root/examples/rigid/spce_water.yaml" \
+      --backend cuda --precision $precision --steps 3000 --set output.trajectory=[] \
+      --set system.structure.generate.cells=14 \
+      --set "system.structure.generate.counts={SPCE: 10976}" \
+      --set output.thermo.every=500 2>&1 | grep -E "force|grid|Done|Conserved|^ +[0-9]+ " |
+      sed "s/^/spce10976 $precision: /" | tee -a "$summary")
   done
   if command -v ncu > /dev/null; then
     ncu --kernel-name regex:rigid_molecules_kernel --launch-skip 5 --launch-count 1 \
