@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|rigid-water|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -68,7 +68,9 @@
 # seed 001's three data sets (`bench --case rigid`) at cutoffs 2.5 to 7.5 in double, mixed and
 # single, `novamd check` of the CO2 example on the GPU, and Nsight Compute's sections on the
 # rigid-molecule kernels of the 1j and mix sets (ncu_rigid.txt); rigid SPC/E water with PME
-# (examples/rigid/spce_water.yaml) checked against the CPU and timed at 10,976 molecules.
+# (examples/rigid/spce_water.yaml) checked against the CPU.
+# rigid-water: rigid SPC/E water with PME as rigid bodies (examples/rigid/spce_water.yaml),
+# 8,788 molecules at 2 fs in mixed and double, beside 8,000 waters held by SETTLE.
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
 # a next call on the warm machine runs them at once: `test.sh cuda-tests; test.sh dhfr`.
 # pme-quick: builds only the program and the CUDA tests, runs every CUDA test (about 70 s), then
@@ -184,6 +186,7 @@ else
   targets=()
   case $what in
     pme-quick | cuda-tests | build | rigid) targets=(--target novamd novamd_cuda_tests) ;;
+    rigid-water) targets=(--target novamd) ;;
     pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular | water-pressure-nvt | barostat-quick)
       targets=(--target novamd) ;;
   esac
@@ -312,20 +315,10 @@ if [[ $what == rigid ]]; then
     $build/novamd check examples/rigid/co2.yaml --backend cuda --precision $precision 2>&1 |
       sed "s/^/$precision co2: /" | tee -a "$summary"
   done
-  # Rigid SPC/E water with PME (examples/rigid/spce_water.yaml): the check against the CPU, and
-  # the speed of 10,976 molecules (32,928 sites, a box of 69 A) at 2 fs in mixed and double.
-  work=$(mktemp -d)
+  # Rigid SPC/E water with PME (examples/rigid/spce_water.yaml): the check against the CPU.
   for precision in double mixed; do
     $build/novamd check examples/rigid/spce_water.yaml --backend cuda --precision $precision \
       2>&1 | sed "s/^/$precision spce: /" | tee -a "$summary"
-  done
-  for precision in mixed double; do
-    (cd "$work" && "$root/$build/novamd" run "$root/examples/rigid/spce_water.yaml" \
-      --backend cuda --precision $precision --steps 3000 --set output.trajectory=[] \
-      --set system.structure.generate.cells=14 \
-      --set "system.structure.generate.counts={SPCE: 10976}" \
-      --set output.thermo.every=500 2>&1 | grep -E "force|grid|Done|Conserved|^ +[0-9]+ " |
-      sed "s/^/spce10976 $precision: /" | tee -a "$summary")
   done
   if command -v ncu > /dev/null; then
     ncu --kernel-name regex:rigid_molecules_kernel --launch-skip 5 --launch-count 1 \
@@ -334,6 +327,28 @@ if [[ $what == rigid ]]; then
       $build/novamd bench --case rigid --backend cuda --precision single --cutoffs 3.5 \
       --steps 1 --warmup 3 > "$OUT/ncu_rigid.txt" 2>&1
   fi
+fi
+if [[ $what == rigid-water ]]; then
+  # Rigid SPC/E water with PME (examples/rigid/spce_water.yaml), one rigid body per molecule:
+  # 8,788 molecules (26,364 sites, a box of 64 A) at 2 fs, 3,000 steps from the lattice.
+  root=$PWD
+  work=$(mktemp -d)
+  for run in "mixed 1e-5" "double 1e-5" "mixed 5e-4"; do
+    read -r precision tolerance <<< "$run"
+    (cd "$work" && "$root/$build/novamd" run "$root/examples/rigid/spce_water.yaml" \
+      --backend cuda --precision $precision --steps 3000 --set output.trajectory=[] \
+      --set system.structure.generate.cells=13 \
+      --set "system.structure.generate.counts={SPCE: 8788}" \
+      --set forces.0.rigid_sites.coulomb.tolerance=$tolerance \
+      --set output.thermo.every=500 2>&1 | grep -E "force|Done|Conserved|^ +[0-9]+ " |
+      sed "s/^/spce8788 $precision $tolerance: /" | tee -a "$summary")
+  done
+  # Beside it, 8,000 SPC/E waters held rigid by SETTLE (atoms, bonded exclusions), the same
+  # cutoff of 10 A and 2 fs steps, PME at 5e-4 (water_args).
+  water_args 20 mixed 3000
+  $build/novamd run "${water_run[@]}" --set "constraints={bonds: none, water: settle}" \
+    --set integrator.timestep=2.0 2>&1 | grep -E "Done" | sed "s/^/settle8000 mixed 5e-4: /" |
+    tee -a "$summary"
 fi
 if [[ $what == barostat ]]; then
   # What a barostat costs: the same runs without a barostat, with stochastic cell rescaling (a

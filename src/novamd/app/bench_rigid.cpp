@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "novamd/app/backend_setup.hpp"
 #include "novamd/app/bench_command.hpp"
 #include "novamd/app/bench_timing.hpp"
 #include "novamd/app/version.hpp"
@@ -111,19 +112,8 @@ int bench_rigid(const BenchOptions& options) {
       const io::Config config = rigid_config(set, cutoff, options);
       io::InitialSystem initial = io::build_initial_system(config);
       const std::size_t molecules = initial.particles.size();
-      backend::BackendSetup setup{config.units,
-                                  config.system.species,
-                                  initial.box,
-                                  std::move(initial.particles),
-                                  config.forces,
-                                  config.precision,
-                                  config.neighbors,
-                                  nullptr,
-                                  {},
-                                  {}};
-      setup.components = config.system.components;
-      setup.rigid_sites = *config.rigid_sites;
-      auto backend = backend::make_backend(config.backend, std::move(setup));
+      auto backend = backend::make_backend(
+          config.backend, backend_setup_of(config, initial.box, std::move(initial.particles)));
       if (first) {
         fmt::print(
             "backend {}, precision {}; seed 001's data sets: fcc centres, random orientations, "

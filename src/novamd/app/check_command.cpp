@@ -6,6 +6,7 @@
 #include <cmath>
 #include <variant>
 
+#include "novamd/app/backend_setup.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
@@ -63,19 +64,8 @@ Forces reference_forces(const Simulation& sim, const core::ParticleData& particl
   }
   forces::resolve_kspace(config.forces, sim.box());
   auto molecular = config.system.topology ? io::molecular_system(config) : io::MolecularSystem{};
-  backend::BackendSetup setup{config.units,
-                              config.system.species,
-                              sim.box(),
-                              particles,
-                              config.forces,
-                              config.precision,
-                              config.neighbors,
-                              nullptr,
-                              std::move(molecular.topology),
-                              std::move(molecular.bonded)};
-  setup.components = config.system.components;
-  if (config.rigid_sites) setup.rigid_sites = *config.rigid_sites;
-  auto b = backend::make_backend(backend_name, std::move(setup));
+  auto b = backend::make_backend(
+      backend_name, backend_setup_of(config, sim.box(), particles, std::move(molecular)));
   b->compute_forces(backend::EnergyRequest::Compute);
   return {b->particles_on_host(), b->observables(), b->description() + terms_of(config)};
 }

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "novamd/app/backend_setup.hpp"
 #include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/tail_corrections.hpp"
 #include "novamd/backend/cuda_device.hpp"
@@ -107,21 +108,11 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   const integrate::ScaledSystem scaled{
       scales_molecules ? molecules.count : static_cast<std::int64_t>(particles_.size()),
       tail.energy * box_.volume(), tail.virial * box_.volume(), scales_molecules};
-  backend::BackendSetup setup{config_.units,
-                              config_.system.species,
-                              box_,
-                              std::move(particles_),
-                              config_.forces,
-                              config_.precision,
-                              config_.neighbors,
-                              communicator_,
-                              std::move(molecular_.topology),
-                              std::move(molecular_.bonded)};
+  backend::BackendSetup setup =
+      backend_setup_of(config_, box_, std::move(particles_), std::move(molecular_), communicator_);
   setup.constraint_plan = std::move(plan);
   if (config_.constraints) setup.constraint_tolerance = config_.constraints->tolerance;
   setup.scaled_molecules = std::move(molecules);
-  setup.components = config_.system.components;
-  if (config_.rigid_sites) setup.rigid_sites = *config_.rigid_sites;
   const std::size_t rotations = io::rotational_freedom(setup.particles, setup.components);
   backend_ = backend::make_backend(config_.backend, std::move(setup));
   integrator_ =
