@@ -21,22 +21,10 @@ namespace {
 
 using novamd::test::TempDir;
 
-/// 256 rigid SPC/E waters (examples/rigid/spce_water.yaml's model) from an fcc lattice at
-/// 0.997 g/cm^3 (a box of 19.6 A), cutoff 9 A on the centres, the charges summed by `coulomb`.
+/// 256 rigid SPC/E waters (rigid_configs.hpp: a box of 19.6 A), cutoff 9 A on the centres, the
+/// charges summed by `coulomb`.
 std::string water(const std::string& coulomb, const std::string& integrator) {
-  return "units: real\nseed: 3\nsystem:\n  components:\n    - name: SPCE\n      sites:\n"
-         "        - {type: lj, position: [0, 0, 0], epsilon: 0.15535, sigma: 3.16556, mass: "
-         "15.9994}\n"
-         "        - {type: charge, position: [0, 0, 0], charge: -0.8476}\n"
-         "        - {type: charge, position: [0.81649, 0.57736, 0], charge: 0.4238, mass: 1.008}\n"
-         "        - {type: charge, position: [-0.81649, 0.57736, 0], charge: 0.4238, mass: 1.008}\n"
-         "  structure: {generate: {lattice: fcc, cells: 4, counts: {SPCE: 256}}}\n"
-         "  density: \"0.997 g/cm^3\"\n  velocities: {temperature: 298.0}\n"
-         "forces:\n  - rigid_sites: {cutoff: 9.0, shift: energy, coulomb: {" +
-         coulomb + "}}\nintegrator: " + integrator +
-         "\nrun: {steps: 100}\n"
-         "output:\n  thermo: {every: 10, file: thermo.csv, columns: [rotational_kinetic_energy, "
-         "virial]}\n";
+  return novamd::test::spce_water(4, 9.0, coulomb, integrator);
 }
 
 const std::string kVerlet = "{type: velocity_verlet, timestep: 1.0}";

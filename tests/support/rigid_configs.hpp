@@ -57,6 +57,29 @@ inline std::string rigid_restart_config() {
          "output:\n  thermo: {every: 10, file: thermo.csv}\n  checkpoint: {file: run.chk}\n";
 }
 
+/// 4 cells^3 rigid SPC/E waters (examples/rigid/spce_water.yaml's model) from an fcc lattice at
+/// 0.997 g/cm^3 and `temperature` (K), `cutoff` (A) on the centres, the charges summed by
+/// `coulomb` (the map's entries, as `method: pme, tolerance: 1.0e-5`); 100 steps, thermo.csv
+/// every 10 with the rotational kinetic energy and the virial.
+inline std::string spce_water(int cells, double cutoff, const std::string& coulomb,
+                              const std::string& integrator, double temperature = 298.0) {
+  return "units: real\nseed: 3\nsystem:\n  components:\n    - name: SPCE\n      sites:\n"
+         "        - {type: lj, position: [0, 0, 0], epsilon: 0.15535, sigma: 3.16556, mass: "
+         "15.9994}\n"
+         "        - {type: charge, position: [0, 0, 0], charge: -0.8476}\n"
+         "        - {type: charge, position: [0.81649, 0.57736, 0], charge: 0.4238, mass: 1.008}\n"
+         "        - {type: charge, position: [-0.81649, 0.57736, 0], charge: 0.4238, mass: 1.008}\n"
+         "  structure: {generate: {lattice: fcc, cells: " +
+         std::to_string(cells) + ", counts: {SPCE: " + std::to_string(4 * cells * cells * cells) +
+         "}}}\n  density: \"0.997 g/cm^3\"\n  velocities: {temperature: " +
+         std::to_string(temperature) +
+         "}\nforces:\n  - rigid_sites: {cutoff: " + std::to_string(cutoff) +
+         ", shift: energy, coulomb: {" + coulomb + "}}\nintegrator: " + integrator +
+         "\nrun: {steps: 100}\n"
+         "output:\n  thermo: {every: 10, file: thermo.csv, columns: [rotational_kinetic_energy, "
+         "virial]}\n";
+}
+
 /// Every number of every thermo row (thermo.csv) of `backend`'s run of `config` in double.
 inline std::vector<std::vector<double>> thermo_in_double(const std::string& config,
                                                          const std::string& backend) {
