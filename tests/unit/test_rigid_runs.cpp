@@ -60,6 +60,18 @@ double largest_drift(const std::string& config, double dt, int steps) {
   return largest;
 }
 
+/// The largest drifts over the same time at the step dt (`steps` of them), dt / 2 and dt / 4:
+/// each halving must divide the error by more than `ratio` (4 for a second-order integrator).
+/// Returns the error at dt / 4.
+double expect_order_two(const std::string& config, double dt, int steps, double ratio) {
+  const double coarse = largest_drift(config, dt, steps);
+  const double middle = largest_drift(config, dt / 2, 2 * steps);
+  const double fine = largest_drift(config, dt / 4, 4 * steps);
+  EXPECT_GT(coarse / middle, ratio) << coarse << " " << middle;
+  EXPECT_GT(middle / fine, ratio) << middle << " " << fine;
+  return fine;
+}
+
 /// Twelve molecules of both components in a cluster at the middle of a box of 40, 2 apart,
 /// all within the cutoff of 19 of each other: no pair crosses the cutoff, whose energy jumps
 /// would hide the integrator's error.
@@ -87,11 +99,7 @@ TEST(RigidRuns, AClusterKeepsItsEnergyToSecondOrderInTheTimeStep) {
   // second order, so each halving divides the energy error by four (measured 4.5e-4, 1.13e-4,
   // 2.8e-5); a first-order slip anywhere (a torque applied in the wrong frame, a half kick
   // missed) gives 2 or less.
-  const double coarse = largest_drift(config, 0.002, 1000);
-  const double middle = largest_drift(config, 0.001, 2000);
-  const double fine = largest_drift(config, 0.0005, 4000);
-  EXPECT_GT(coarse / middle, 3.5) << coarse << " " << middle;
-  EXPECT_GT(middle / fine, 3.5) << middle << " " << fine;
+  const double fine = expect_order_two(config, 0.002, 1000, 3.5);
   EXPECT_LT(fine, 5e-5);
   EXPECT_GT(fine, 1e-7);  // the molecules interact and turn
 }
@@ -191,12 +199,7 @@ TEST(RigidRuns, WaterUnderPmeKeepsItsEnergyToSecondOrderInTheTimeStep) {
   const std::string config =
       novamd::test::spce_water(3, 7.0, "method: pme, tolerance: 1.0e-6, grid: 48",
                                "{type: velocity_verlet, timestep: 1.0}", 100.0);
-  const double coarse = largest_drift(config, 1.0, 200);
-  const double middle = largest_drift(config, 0.5, 400);
-  const double fine = largest_drift(config, 0.25, 800);
-  EXPECT_GT(coarse / middle, 2.5) << coarse << " " << middle;
-  EXPECT_GT(middle / fine, 2.5) << middle << " " << fine;
-  EXPECT_LT(fine, 2e-3);
+  EXPECT_LT(expect_order_two(config, 1.0, 200, 2.5), 2e-3);
 }
 
 // A restart of the same water under Langevin and c_rescale (the box and the PME mesh's spacing
