@@ -160,7 +160,9 @@ double energy_of(const forces::RigidModel& model, forces::CpuRigidKspace* kspace
   double energy = forces::add_rigid_forces(model, p, box, e.force, e.torque).energy;
   if (kspace) {
     std::vector<double> shares(p.size(), 0.0);
-    kspace->add_to(p, box, e.force, e.torque, {&shares, nullptr});
+    forces::PlacedSites placed;
+    forces::place_all(model, p, placed);
+    kspace->add_to(p, placed, box, e.force, e.torque, {&shares, nullptr});
     for (double u : shares) energy += u;
   }
   return energy;
@@ -276,7 +278,9 @@ void expect_derivatives(forces::CoulombMethod method) {
   std::vector<double> shares(p.size(), 0.0);
   std::array<std::vector<double>, core::kTensorComponents> virial;
   for (auto& v : virial) v.assign(p.size(), 0.0);
-  kspace.add_to(p, box, e.force, e.torque, {&shares, &virial});
+  forces::PlacedSites placed;
+  forces::place_all(model, p, placed);
+  kspace.add_to(p, placed, box, e.force, e.torque, {&shares, &virial});
   double energy = pairs.energy;
   for (double u : shares) energy += u;
   core::SymmetricTensor<double> w = pairs.virial;

@@ -419,6 +419,15 @@ run: {steps: 0}
 )";
   EXPECT_NE(error_of(atoms).find("rigid_sites without system.components"), std::string::npos)
       << error_of(atoms);
+  // Ewald or PME with no charge to sum: the water without its charge sites.
+  std::string uncharged = novamd::test::spce_water(3, 7.0, "method: pme",
+                                                   "{type: "
+                                                   "velocity_verlet, timestep: 1.0}");
+  for (std::size_t at; (at = uncharged.find("        - {type: charge")) != std::string::npos;)
+    uncharged.erase(at, uncharged.find('\n', at) + 1 - at);
+  EXPECT_NE(error_of(uncharged).find("rigid_sites.coulomb: no component has a charge site"),
+            std::string::npos)
+      << error_of(uncharged);
   // An ls1-mardyn state file needs components.
   std::string ls1 = atoms;
   ls1.replace(ls1.find("generate: {lattice: fcc, cells: 2, counts: {A: 32}}"),

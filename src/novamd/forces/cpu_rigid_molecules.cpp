@@ -101,7 +101,7 @@ void CpuRigidMolecules::add_forces_and_torques(const core::ParticleData& particl
     add_over_lists<false>(list_, placed_, particles, box, *model_.cutoff, params, force, torque,
                           shares);
   }
-  if (kspace_) kspace_->add_to(particles, box, force, torque, shares);
+  if (kspace_) kspace_->add_to(particles, placed_, box, force, torque, shares);
 }
 
 }  // namespace novamd::forces

@@ -5,7 +5,6 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "novamd/core/quaternion.hpp"
 #include "novamd/core/tensor.hpp"
 #include "novamd/forces/cpu_kspace_term.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
@@ -50,11 +49,14 @@ ChargeSlots charge_slots(const RigidModel& model) {
   const auto stride = static_cast<std::size_t>(slots.stride);
   slots.position.assign(model.sites.size() * stride, {});
   slots.charge.assign(model.sites.size() * stride, 0.0);
+  slots.site.assign(model.sites.size() * stride, -1);
   for (std::size_t c = 0; c < model.sites.size(); ++c) {
     std::size_t k = c * stride;
-    for (const auto& s : model.sites[c]) {
+    for (std::size_t t = 0; t < model.sites[c].size(); ++t) {
+      const auto& s = model.sites[c][t];
       if (s.kind != core::SiteKind::Charge) continue;
       slots.position[k] = s.position;
+      slots.site[k] = static_cast<int>(t);
       slots.charge[k++] = s.strength;
     }
     slots.intramolecular_energy.push_back(
@@ -91,39 +93,39 @@ std::unique_ptr<CpuForceTerm> make_reciprocal(const RigidModel& model,
 CpuRigidKspace::CpuRigidKspace(const RigidModel& model, const CoulombSettings& settings)
     : slots_(charge_slots(model)), reciprocal_(make_reciprocal(model, settings)) {}
 
-void CpuRigidKspace::place_charges(const core::ParticleData& molecules) {
+void CpuRigidKspace::place_charges(const core::ParticleData& molecules, const PlacedSites& placed) {
   const auto stride = static_cast<std::size_t>(slots_.stride);
   const std::size_t n = molecules.size() * stride;
   sites_.type.assign(n, 0);
   sites_.position.resize(n);
-  sites_.charge = slot_charges(slots_, molecules.type);
+  sites_.charge.resize(n);
   for (std::size_t i = 0; i < molecules.size(); ++i) {
-    const auto q = molecules.orientation.get(i);
+    const auto type = static_cast<std::size_t>(molecules.type[i]);
     const auto centre = molecules.position.get(i);
-    const std::size_t body = static_cast<std::size_t>(molecules.type[i]) * stride;
-    for (std::size_t k = 0; k < stride; ++k)
-      sites_.position.set(i * stride + k, centre + core::rotate(q, slots_.position[body + k]));
+    for (std::size_t k = 0; k < stride; ++k) {
+      sites_.position.set(i * stride + k, centre + offset(placed, i, type, k));
+      sites_.charge[i * stride + k] = slots_.charge[type * stride + k];
+    }
   }
 }
 
-void CpuRigidKspace::add_to(const core::ParticleData& molecules, const core::Box& box,
-                            core::Vec3Array& force_out, core::Vec3Array& torque_out,
-                            RigidShares shares) {
+void CpuRigidKspace::add_to(const core::ParticleData& molecules, const PlacedSites& placed,
+                            const core::Box& box, core::Vec3Array& force_out,
+                            core::Vec3Array& torque_out, RigidShares shares) {
   const bool with_energy = shares.energy || shares.virial;
   if (molecules.size() == 0 || slots_.stride == 0) return;
-  place_charges(molecules);
+  place_charges(molecules, placed);
   site_out_.reset(sites_.size(), with_energy);
   reciprocal_->add_to(sites_, box, site_out_, with_energy);
   const auto stride = static_cast<std::size_t>(slots_.stride);
   for (std::size_t i = 0; i < molecules.size(); ++i) {
-    const auto q = molecules.orientation.get(i);
     const auto type = static_cast<std::size_t>(molecules.type[i]);
     core::Vec3<double> force{}, torque{};
     double energy = slots_.intramolecular_energy[type];
     core::SymmetricTensor<double> virial;
     for (std::size_t k = 0; k < stride; ++k) {
       const std::size_t s = i * stride + k;
-      const auto d = core::rotate(q, slots_.position[type * stride + k]);
+      const auto d = offset(placed, i, type, k);
       const auto f = site_out_.force.get(s);
       force += f;
       torque += core::cross(d, f);

@@ -44,8 +44,9 @@ namespace novamd::forces {
 /// which adds nothing to any sum.
 struct ChargeSlots {
   int stride = 0;
-  std::vector<core::Vec3<double>> position;   ///< per component, stride each: body-frame offsets
-  std::vector<double> charge;                 ///< likewise (0 in the padding)
+  std::vector<core::Vec3<double>> position;  ///< per component, stride each: body-frame offsets
+  std::vector<double> charge;                ///< likewise (0 in the padding)
+  std::vector<int> site;  ///< likewise: the slot's site in the component's list (-1: padding)
   std::vector<double> intramolecular_energy;  ///< per component: its E_intra per molecule
 };
 
@@ -65,10 +66,11 @@ double intramolecular_ewald_energy(const std::vector<MoleculeSite<double>>& site
 /// of squares that the reciprocal sum's constant terms need).
 std::vector<double> slot_charges(const ChargeSlots& slots, const std::vector<std::int32_t>& types);
 
-/// The reciprocal part on the CPU: places the charges, evaluates the atomic reciprocal sum
-/// (make_cpu_ewald_term or make_cpu_pme_term without a real space) over them, and folds the
-/// sites' forces into the molecules' forces and torques. Deterministic: the atomic sums are,
-/// and each molecule sums its slots in order.
+/// The reciprocal part on the CPU: takes the charges where the pair term placed its sites
+/// (PlacedSites, rigid_model.hpp), evaluates the atomic reciprocal sum (make_cpu_ewald_term or
+/// make_cpu_pme_term without a real space) over them, and folds the sites' forces into the
+/// molecules' forces and torques. Deterministic: the atomic sums are, and each molecule sums
+/// its slots in order.
 class CpuRigidKspace {
  public:
   /// `settings`: method ewald or pme, resolved (forces::resolve_ewald) with the centres'
@@ -76,12 +78,20 @@ class CpuRigidKspace {
   CpuRigidKspace(const RigidModel& model, const CoulombSettings& settings);
 
   /// Adds each molecule's reciprocal force and torque to `force` and `torque` and, with
-  /// `shares`, its E_reciprocal, E_self, E_intra and E_background and its molecular virial.
-  void add_to(const core::ParticleData& molecules, const core::Box& box, core::Vec3Array& force,
-              core::Vec3Array& torque, RigidShares shares);
+  /// `shares`, its E_reciprocal, E_self, E_intra and E_background and its molecular virial;
+  /// `placed`: the molecules' sites in space (place_all).
+  void add_to(const core::ParticleData& molecules, const PlacedSites& placed, const core::Box& box,
+              core::Vec3Array& force, core::Vec3Array& torque, RigidShares shares);
 
  private:
-  void place_charges(const core::ParticleData& molecules);
+  /// Slot k's offset from the centre of molecule i (of component `type`), in space: its site's
+  /// as placed (zero for padding).
+  core::Vec3<double> offset(const PlacedSites& placed, std::size_t i, std::size_t type,
+                            std::size_t k) const {
+    const int site = slots_.site[type * static_cast<std::size_t>(slots_.stride) + k];
+    return site < 0 ? core::Vec3<double>{} : placed.of(i)[site].position;
+  }
+  void place_charges(const core::ParticleData& molecules, const PlacedSites& placed);
 
   ChargeSlots slots_;
   std::unique_ptr<CpuForceTerm> reciprocal_;

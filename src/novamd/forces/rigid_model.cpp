@@ -52,24 +52,24 @@ void check_kspace(const std::vector<core::ResolvedComponent>& components,
     throw core::InputError(
         "rigid_sites: epsilon_rf with coulomb ewald or pme; expected one of them (the reciprocal "
         "sum replaces the reaction field)");
+  if (const auto why = ewald_refusal(components))
+    throw core::InputError("rigid_sites.coulomb: " + *why + "; expected " + kEwaldExpected);
+}
+
+}  // namespace
+
+std::optional<std::string> ewald_refusal(const std::vector<core::ResolvedComponent>& components) {
   bool charges = false;
   for (const auto& c : components)
     for (const auto& site : c.sites) {
       charges = charges || site.kind == core::SiteKind::Charge;
       if (site.kind == core::SiteKind::Dipole || site.kind == core::SiteKind::Quadrupole)
-        throw core::InputError(fmt::format(
-            "rigid_sites.coulomb: component {} has a point {}; Ewald and PME sum point charges "
-            "only (expected charges, or no coulomb entry: multipoles within the cutoff, with "
-            "epsilon_rf's reaction field)",
-            c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole"));
+        return fmt::format("component {} has a point {}, and Ewald and PME sum point charges only",
+                           c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole");
     }
-  if (!charges)
-    throw core::InputError(
-        "rigid_sites.coulomb: no component has a charge site; expected charges to sum (or no "
-        "coulomb entry)");
+  if (!charges) return "no component has a charge site";
+  return std::nullopt;
 }
-
-}  // namespace
 
 RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
                             const RigidModelSettings& settings) {

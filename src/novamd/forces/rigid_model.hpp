@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "novamd/core/box.hpp"
@@ -65,6 +66,15 @@ struct RigidModel {
 
 RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
                             const RigidModelSettings& settings);
+
+/// Why Ewald and PME cannot sum `components`' charges: a point dipole or quadrupole (its
+/// multipolar sum is not implemented), or no charge at all; none where they can.
+std::optional<std::string> ewald_refusal(const std::vector<core::ResolvedComponent>& components);
+
+/// What a refused `rigid_sites.coulomb` is expected to be instead.
+inline constexpr const char* kEwaldExpected =
+    "components of charges and Lennard-Jones sites, or no coulomb entry (multipoles within the "
+    "cutoff, with epsilon_rf's reaction field)";
 
 /// MarDyn's homogeneous long-range correction (ls1-mardyn's longRange/Homogeneous.cpp) for
 /// `count[c]` molecules of each component in a uniform, isotropic fluid:

@@ -78,25 +78,6 @@ forces::CoulombSettings parse_kspace(const YamlReader& node, double cutoff) {
   return settings;
 }
 
-/// Ewald and PME sum point charges: a point dipole or quadrupole in any component is refused, and
-/// so is a system without a charge.
-void refuse_multipoles_under_ewald(const YamlReader& coulomb,
-                                   const std::vector<core::ResolvedComponent>& components) {
-  bool charges = false;
-  for (const auto& c : components)
-    for (const auto& site : c.sites) {
-      charges = charges || site.kind == core::SiteKind::Charge;
-      if (site.kind == core::SiteKind::Dipole || site.kind == core::SiteKind::Quadrupole)
-        coulomb.fail(
-            fmt::format("component {} has a point {}, and Ewald and PME sum point charges only",
-                        c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole"),
-            "components of charges and Lennard-Jones sites, or no coulomb entry (multipoles "
-            "within the cutoff, with epsilon_rf's reaction field)");
-    }
-  if (!charges)
-    coulomb.fail("no component has a charge site", "charge sites to sum, or no coulomb entry");
-}
-
 /// The `rigid_sites` map of the list's one entry.
 YamlReader rigid_sites_entry(const YamlReader& forces_node) {
   const std::vector<YamlReader> elements = forces_node.elements();
@@ -138,7 +119,8 @@ forces::RigidModelSettings parse_rigid_sites(const YamlReader& forces_node,
       rf->fail("epsilon_rf with coulomb (Ewald or PME)",
                "one of them: the reciprocal sum replaces the reaction field");
     settings.kspace = parse_kspace(*coulomb, *settings.cutoff);
-    refuse_multipoles_under_ewald(*coulomb, components);
+    if (const auto why = forces::ewald_refusal(components))
+      coulomb->fail(*why, forces::kEwaldExpected);
   }
   return settings;
 }
