@@ -58,19 +58,6 @@ void check_kspace(const std::vector<core::ResolvedComponent>& components,
 
 }  // namespace
 
-std::optional<std::string> ewald_refusal(const std::vector<core::ResolvedComponent>& components) {
-  bool charges = false;
-  for (const auto& c : components)
-    for (const auto& site : c.sites) {
-      charges = charges || site.kind == core::SiteKind::Charge;
-      if (site.kind == core::SiteKind::Dipole || site.kind == core::SiteKind::Quadrupole)
-        return fmt::format("component {} has a point {}, and Ewald and PME sum point charges only",
-                           c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole");
-    }
-  if (!charges) return "no component has a charge site";
-  return std::nullopt;
-}
-
 RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& components,
                             const RigidModelSettings& settings) {
   check_mixing(settings.xi, components.size(), "xi");

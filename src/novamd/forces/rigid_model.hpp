@@ -10,6 +10,8 @@
 /// where a pair's centres cross the cutoff: the shift zeroes each LJ site pair at the centres'
 /// cutoff, not at the sites' distance, and the multipoles are not shifted.
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -68,8 +70,21 @@ RigidModel make_rigid_model(const std::vector<core::ResolvedComponent>& componen
                             const RigidModelSettings& settings);
 
 /// Why Ewald and PME cannot sum `components`' charges: a point dipole or quadrupole (its
-/// multipolar sum is not implemented), or no charge at all; none where they can.
-std::optional<std::string> ewald_refusal(const std::vector<core::ResolvedComponent>& components);
+/// multipolar sum is not implemented), or no charge at all; none where they can. Inline: the
+/// config reader calls it without the rest of the model.
+inline std::optional<std::string> ewald_refusal(
+    const std::vector<core::ResolvedComponent>& components) {
+  bool charges = false;
+  for (const auto& c : components)
+    for (const auto& site : c.sites) {
+      charges = charges || site.kind == core::SiteKind::Charge;
+      if (site.kind == core::SiteKind::Dipole || site.kind == core::SiteKind::Quadrupole)
+        return fmt::format("component {} has a point {}, and Ewald and PME sum point charges only",
+                           c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole");
+    }
+  if (!charges) return "no component has a charge site";
+  return std::nullopt;
+}
 
 /// What a refused `rigid_sites.coulomb` is expected to be instead.
 inline constexpr const char* kEwaldExpected =
