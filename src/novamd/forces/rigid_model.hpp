@@ -10,8 +10,6 @@
 /// where a pair's centres cross the cutoff: the shift zeroes each LJ site pair at the centres'
 /// cutoff, not at the sites' distance, and the multipoles are not shifted.
 
-#include <fmt/format.h>
-
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -79,8 +77,9 @@ inline std::optional<std::string> ewald_refusal(
     for (const auto& site : c.sites) {
       charges = charges || site.kind == core::SiteKind::Charge;
       if (site.kind == core::SiteKind::Dipole || site.kind == core::SiteKind::Quadrupole)
-        return fmt::format("component {} has a point {}, and Ewald and PME sum point charges only",
-                           c.name, site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole");
+        return "component " + c.name + " has a point " +
+               (site.kind == core::SiteKind::Dipole ? "dipole" : "quadrupole") +
+               ", and Ewald and PME sum point charges only";
     }
   if (!charges) return "no component has a charge site";
   return std::nullopt;
