@@ -6,8 +6,9 @@
 #   scripts/setup.sh [--tests] [CMAKE_ARGS...]
 #
 # --tests also installs what the test suite needs (the Python packages that read trajectories
-# back, clang for the fuzz targets, LAMMPS to read written data files back) and builds the
-# tests. Other arguments go to CMake's configure step, e.g. scripts/setup.sh
+# back, clang for the fuzz targets, LAMMPS to read written data files back), makes the Python
+# environment build/python-env (Debian's Python with its packages, plus nanobind and
+# scikit-build-core from PyPI) for the Python package's extension, and builds the tests. Other arguments go to CMake's configure step, e.g. scripts/setup.sh
 # -DNOVAMD_ENABLE_CUDA=OFF. Ninja and ccache are used where present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ packages=(g++ cmake ninja-build git pkg-config libyaml-cpp-dev libcli11-dev libf
           openmpi-bin)
 if ((with_tests)); then
   packages+=(python3-h5py python3-mdanalysis python3-ase python3-numpy python3-matplotlib clang
-             libclang-rt-dev lammps)
+             libclang-rt-dev lammps python3-dev python3-venv python3-pytest)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -40,6 +41,19 @@ if ((${#missing[@]})); then
   [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The Python package's build tools, in an environment that sees Debian's Python packages.
+if ((with_tests)); then
+  env_dir=build/python-env
+  if [[ ! -x $env_dir/bin/python ]]; then
+    /usr/bin/python3 -m venv --system-site-packages "$env_dir"
+  fi
+  if ! "$env_dir/bin/python" -c "import nanobind, scikit_build_core" 2>/dev/null; then
+    echo "setup: installing nanobind and scikit-build-core into $env_dir"
+    "$env_dir/bin/python" -m pip install -q nanobind scikit-build-core
+  fi
+  cmake_args+=(-DPython_EXECUTABLE="$PWD/$env_dir/bin/python")
 fi
 
 # Ninja for a new build directory (an existing one keeps the generator it was made with).

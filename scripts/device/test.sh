@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|rigid-water|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|python|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|rigid-water|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -69,6 +69,10 @@
 # single, `novamd check` of the CO2 example on the GPU, and Nsight Compute's sections on the
 # rigid-molecule kernels of the 1j and mix sets (ncu_rigid.txt); rigid SPC/E water with PME
 # (examples/rigid/spce_water.yaml) checked against the CPU.
+# python: builds the program and the Python package's extension for the machine's python3 (its
+# nanobind; not PREBUILT), then runs the package's tests (python/tests) with NOVAMD_TEST_CUDA=1:
+# the CUDA backend chosen from Python, states copied from the device against the CPU's
+# (python.log).
 # rigid-water: rigid SPC/E water with PME as rigid bodies (examples/rigid/spce_water.yaml),
 # 8,788 molecules at 2 fs in mixed and double, beside 8,000 waters held by SETTLE.
 # build: builds only the program and the CUDA tests (some 8 minutes on a fresh machine), so that
@@ -181,10 +185,14 @@ if [[ ${PREBUILT:-0} == 1 ]]; then
   build=build  # /tmp/ci/build, the path the binaries carry, through the link
   ldd $build/tests/novamd_cuda_tests | grep "not found" && exit 1
 else
+  python_args=()
+  [[ $what == python ]] && python_args=(-DNOVAMD_BUILD_PYTHON=ON -DPython_EXECUTABLE="$(command -v python3)")
   cmake -S . -B $build -DNOVAMD_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DNOVAMD_ENABLE_MPI=OFF > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    -DNOVAMD_ENABLE_MPI=OFF "${python_args[@]}" > "$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; exit 1; }
   targets=()
   case $what in
+    python) targets=(--target novamd _core) ;;
     pme-quick | cuda-tests | build | rigid) targets=(--target novamd novamd_cuda_tests) ;;
     rigid-water) targets=(--target novamd) ;;
     pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular | water-pressure-nvt | barostat-quick)
@@ -206,6 +214,11 @@ cuobjdump -sass $build/novamd | cu++filt |
   awk '/Function :/ {keep = /all_pairs/} keep' | head -n 20000 > "$OUT/sass.txt" 2>&1
 
 status=0
+if [[ $what == python ]]; then
+  NOVAMD_TEST_CUDA=1 PYTHONPATH="$PWD/$build/python" NOVAMD_BINARY="$PWD/$build/novamd" \
+    python3 -m pytest -v -p no:cacheprovider python/tests > "$OUT/python.log" 2>&1 || status=1
+  grep -E "PASSED|FAILED|SKIPPED|ERROR|passed|failed" "$OUT/python.log" | tail -40
+fi
 if [[ $what == all || $what == tests ]]; then
   # The trajectory read-back tests need MDAnalysis and h5py, the plot tests matplotlib (CI
   # installs them); the GPU machine may lack them and cannot fetch them: then they are left out

@@ -191,6 +191,12 @@ void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& part
                                      msd.settings.file.string(), std::strerror(errno)));
 }
 
+void Analyzer::flush() {
+  if (rdf_) rdf_->flush();
+  if (sq_) sq_->flush();
+  if (msd_ && msd_->file) std::fflush(msd_->file.get());
+}
+
 std::vector<std::string> Analyzer::finish() {
   std::vector<std::string> lines;
   if (rdf_) {

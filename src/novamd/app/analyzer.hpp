@@ -65,6 +65,9 @@ class Analyzer {
   /// Writes the averages not yet written; returns the lines for the run's summary (samples,
   /// files, the diffusion coefficients from the MSD fit).
   std::vector<std::string> finish();
+  /// Writes the averages not yet written and flushes the MSD file, which stays open: sampling
+  /// goes on after (a library user's runs in turn).
+  void flush();
 
   /// One line per analysis for the run's header.
   std::vector<std::string> describe() const;

@@ -54,7 +54,9 @@ void check_distinct(const std::vector<PlannedOutput>& outputs, const RunInputs& 
 std::vector<PlannedOutput> planned_outputs(const io::Config& config) {
   using io::OutputKind;
   const auto& out = config.output;
-  std::vector<PlannedOutput> plan{{out.thermo.file, "output.thermo.file", OutputKind::Streamed}};
+  std::vector<PlannedOutput> plan;
+  if (!out.thermo.file.empty())  // `file: none`: no thermo file
+    plan.push_back({out.thermo.file, "output.thermo.file", OutputKind::Streamed});
   for (std::size_t t = 0; t < out.trajectories.size(); ++t)
     plan.push_back({out.trajectories[t].file, fmt::format("output.trajectory[{}].file", t),
                     OutputKind::Streamed});

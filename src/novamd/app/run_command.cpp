@@ -139,8 +139,10 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
                                                                        : "flexible waters",
                                                 c->tolerance)});
   }
-  std::string output = fmt::format("{} every {} steps", config.output.thermo.file.string(),
-                                   config.output.thermo.every);
+  const auto& thermo = config.output.thermo;
+  std::string output = thermo.file.empty()
+                           ? std::string("no thermo file")
+                           : fmt::format("{} every {} steps", thermo.file.string(), thermo.every);
   for (const auto& t : config.output.trajectories)
     output += fmt::format("; {} every {} steps", t.file.string(), t.every);
   const auto& chk = config.output.checkpoint;

@@ -57,6 +57,11 @@ class RunOutputs {
   integrate::PressureSample pressure_sample(backend::Backend& backend,
                                             integrate::Integrator& integrator);
 
+  /// The thermo state now (every column's value), as a row at `step` would hold it; the
+  /// backend's energies must be current.
+  analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
+                                     integrate::Integrator& integrator);
+
   std::int64_t thermo_rows() const { return thermo_rows_; }
   std::int64_t trajectory_frames() const { return frames_; }
 
@@ -66,8 +71,6 @@ class RunOutputs {
     std::unique_ptr<io::TrajectoryWriter> writer;  ///< none where this rank writes no files
   };
 
-  analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
-                                     integrate::Integrator& integrator);
   /// The backend's sums with the integrator's kinetic energy and the tail corrections added
   /// (to the potential energy and the virial), and the tail's energy apart (its column).
   struct Sums {

@@ -28,7 +28,7 @@ std::unique_ptr<Simulation> Simulation::create(const SimulationInput& input,
   sim->root_ = session.rank() == 0;
   const bool more_to_do = agreed_by_all_ranks(session, [&] {
     sim->read_input(input, session);
-    return !(sim->restart_ && sim->first_step_ >= sim->config_.run.steps);
+    return input.library || !(sim->restart_ && sim->first_step_ >= sim->config_.run.steps);
   });
   if (!more_to_do) {
     fmt::print(
@@ -42,12 +42,22 @@ std::unique_ptr<Simulation> Simulation::create(const SimulationInput& input,
   return sim;
 }
 
-Simulation::~Simulation() = default;
+Simulation::~Simulation() {
+  try {
+    close();
+  } catch (const std::exception&) {  // a destructor reports nothing; close() is there for that
+  }
+}
 
 /// The input, read by every rank alike (no communication: every rank fails alike, too).
 void Simulation::read_input(const SimulationInput& input, const parallel::MpiSession& session) {
   input_ = input;
-  config_ = io::load_config(input.config, input.overrides);
+  if (input.config_text) {
+    config_ = io::parse_config(*input.config_text, input.config.string(), input.overrides);
+    config_.file = input.config;
+  } else {
+    config_ = io::load_config(input.config, input.overrides);
+  }
   backend_name_ = std::string(backend::resolve_backend_name(config_.backend));
   // The CPU's lists are per particle whatever the layout resolved to (the skin depends on it).
   if (backend_name_ != "cuda") config_.neighbors.layout = neighbors::ListLayout::Atoms;
@@ -58,13 +68,21 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
     particles_ = restart_->data.state.particles;
     first_step_ = restart_->data.step;
   } else {
-    io::InitialSystem initial = io::build_initial_system(config_);
+    io::InitialSystem initial = input.particles
+                                    ? io::build_initial_system(config_, *input.particles)
+                                    : io::build_initial_system(config_);
     box_ = initial.box;
     particles_ = std::move(initial.particles);
   }
-  if (restart_ && first_step_ >= config_.run.steps) return;
+  step_ = first_step_;
+  forces_current_ = restart_.has_value();  // a checkpoint holds its step's forces
+  if (restart_ && first_step_ >= config_.run.steps && !input.library) return;
   if (root_) {  // every output checked before anything is written, by the rank that writes
     planned_outputs_ = planned_outputs(config_);
+    // A library user's run writes a checkpoint only where the config asks for one.
+    if (input.library && !config_.output.checkpoint.configured)
+      std::erase_if(planned_outputs_,
+                    [](const PlannedOutput& o) { return o.key == "output.checkpoint.file"; });
     const RunInputs inputs{input.config, config_.system.structure.read, input.restart};
     check_outputs(config_, planned_outputs_, inputs, particles_.size(),
                   core::count_by_type(particles_, config_.system.species.size()),
@@ -73,6 +91,10 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   if (config_.system.topology) molecular_ = io::molecular_system(config_);
   for (const auto& f : config_.forces) term_columns_.push_back(forces::energy_column(f));
   for (const auto& b : molecular_.bonded) term_columns_.push_back(forces::energy_column(b));
+  for (const auto& f : config_.forces) term_names_.push_back(forces::name_of(f));
+  for (const auto& b : molecular_.bonded)
+    term_names_.push_back(std::visit([](const auto& s) { return std::string(s.kName); }, b));
+  if (config_.rigid_sites) term_names_.push_back("rigid_sites");
   grid_ = parallel::choose_grid(session.size(), particles_.size(), config_.parallel);
   count_ = core::count_by_type(particles_, config_.system.species.size());
   io::settle_thomas_fermi(config_.forces, config_.system.species, count_, box_.volume());
@@ -179,8 +201,9 @@ void Simulation::open_outputs() {
                                           root_, plasma_, term_columns_);
 }
 
-RunResult Simulation::run(const StopSignals* signals,
-                          std::chrono::steady_clock::time_point started) {
+RunContext Simulation::run_context(const StopSignals* signals,
+                                   std::chrono::steady_clock::time_point started) {
+  if (closed_) throw core::RunError("the simulation is closed; expected a simulation still open");
   open_outputs();
   RunContext context{config_,
                      *backend_,
@@ -188,13 +211,162 @@ RunResult Simulation::run(const StopSignals* signals,
                      *outputs_,
                      *analyzer_,
                      [&](std::int64_t step) {
-                       save_checkpoint(config_.output.checkpoint.file, config_, *backend_,
-                                       *integrator_, backend_->box(), step, backend_name_, root_);
+                       app::save_checkpoint(config_.output.checkpoint.file, config_, *backend_,
+                                            *integrator_, backend_->box(), step, backend_name_,
+                                            root_);
                      },
                      started,
                      communicator_.get(),
                      signals};
-  return run_simulation(context, first_step_, restart_.has_value());
+  context.console = input_.console;
+  return context;
+}
+
+RunResult Simulation::run(const StopSignals* signals,
+                          std::chrono::steady_clock::time_point started) {
+  RunContext context = run_context(signals, started);
+  context.last_step = config_.run.steps;
+  const RunResult result =
+      run_simulation(context, first_step_, restart_ ? LoopStart::Restart : LoopStart::Fresh);
+  step_ = result.last_step;
+  forces_current_ = true;
+  loops_ = 1;
+  return result;
+}
+
+RunResult Simulation::run_steps(std::int64_t steps, std::vector<StepCallback> callbacks,
+                                const StopSignals* signals) {
+  if (steps < 0) throw core::InputError(fmt::format("run: steps is {}; expected 0 or more", steps));
+  for (const auto& c : callbacks)
+    if (c.every < 1)
+      throw core::InputError(
+          fmt::format("run: a callback's interval is {}; expected 1 or more steps", c.every));
+  RunContext context = run_context(signals, std::chrono::steady_clock::now());
+  context.last_step = step_ + steps;
+  // A callback that throws leaves the state at its step, complete: the next run goes on there.
+  for (auto& c : callbacks)
+    c.call = [this, call = std::move(c.call)](std::int64_t step) {
+      step_ = step;
+      call(step);
+    };
+  context.callbacks = std::move(callbacks);
+  context.checkpoint_on_stop = config_.output.checkpoint.configured;
+  context.finish_analysis = false;
+  const LoopStart start = loops_ > 0 ? LoopStart::Continuation
+                          : restart_ ? LoopStart::Restart
+                                     : LoopStart::Fresh;
+  ++loops_;
+  RunResult result = run_simulation(context, step_, start);
+  step_ = result.last_step;
+  forces_current_ = true;
+  return result;
+}
+
+void Simulation::close() {
+  if (closed_) return;
+  closed_ = true;
+  if (analyzer_ && outputs_) analyzer_->finish();
+  outputs_.reset();
+  output_lock_ = OutputLock();  // the files are free for another run
+}
+
+void Simulation::ensure_forces() {
+  if (forces_current_) return;
+  backend_->compute_forces(backend::EnergyRequest::Compute);
+  forces_current_ = true;
+}
+
+analysis::ThermoState Simulation::thermo() {
+  ensure_forces();
+  open_outputs();
+  return outputs_->thermo_state(step_, *backend_, *integrator_);
+}
+
+std::vector<std::pair<std::string, double>> Simulation::term_energies() {
+  ensure_forces();
+  const backend::Observables observed = backend_->observables();
+  const std::vector<std::string>& names = term_names_;
+  std::vector<std::pair<std::string, double>> energies;
+  for (std::size_t t = 0; t < observed.term_energy.size() && t < names.size(); ++t) {
+    const auto repeats = std::count_if(energies.begin(), energies.end(), [&](const auto& e) {
+      return e.first == names[t] || e.first.starts_with(names[t] + ":");
+    });
+    energies.emplace_back(repeats == 0 ? names[t] : fmt::format("{}:{}", names[t], repeats + 1),
+                          observed.term_energy[t]);
+  }
+  const double tail =
+      tail_corrections(config_, count_, backend_->box().volume(), /*with_self_energy=*/true).energy;
+  if (tail != 0.0) energies.emplace_back("tail", tail);
+  return energies;
+}
+
+void Simulation::set_particle_vectors(const std::vector<double>& xyz, bool positions) {
+  const std::size_t n = backend_->size();
+  const char* what = positions ? "positions" : "velocities";
+  if (xyz.size() != 3 * n)
+    throw core::InputError(
+        fmt::format("{}: {} values; expected 3 per particle ({} x 3)", what, xyz.size(), n));
+  for (std::size_t k = 0; k < xyz.size(); ++k)
+    if (!std::isfinite(xyz[k]))
+      throw core::InputError(fmt::format(
+          "{}: the value of particle {} along {} is not finite; expected finite numbers", what,
+          k / 3, "xyz"[k % 3]));
+  ensure_forces();
+  integrator_->complete_step(*backend_);
+  backend::BackendState state = backend_->save_state();
+  auto& p = state.particles;
+  auto& target = positions ? p.position : p.velocity;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto id = static_cast<std::size_t>(p.id[i]);
+    target.set(i, {xyz[3 * id], xyz[3 * id + 1], xyz[3 * id + 2]});
+  }
+  if (positions) {
+    const auto view = backend_->box().view<double>();
+    for (std::size_t i = 0; i < p.size(); ++i) p.position.set(i, view.wrap(p.position.get(i)));
+  }
+  backend_->restore_state(state);
+  if (positions) backend_->compute_forces(backend::EnergyRequest::Compute);
+}
+
+void Simulation::set_positions(const std::vector<double>& xyz) {
+  set_particle_vectors(xyz, true);
+}
+void Simulation::set_velocities(const std::vector<double>& xyz) {
+  set_particle_vectors(xyz, false);
+}
+
+void Simulation::set_box(const core::Box& box, bool scale_positions) {
+  const auto& L = box.length();
+  for (double edge : {L.x, L.y, L.z})
+    if (!(edge > 0.0) || !std::isfinite(edge))
+      throw core::InputError(fmt::format(
+          "box: [{}, {}, {}]; expected three positive, finite edge lengths", L.x, L.y, L.z));
+  ensure_forces();
+  integrator_->complete_step(*backend_);
+  std::vector<double> kept;
+  if (!scale_positions) {
+    const auto& p = backend_->particles_on_host();
+    kept.resize(3 * p.size());
+    for (std::size_t i = 0; i < p.size(); ++i)
+      for (int a = 0; a < 3; ++a) kept[3 * i + a] = p.position.components()[a]->at(i);
+  }
+  try {
+    backend_->rescale_box(box);
+  } catch (const core::RunError& e) {
+    throw core::InputError(fmt::format("box: {}", e.what()));
+  }
+  if (scale_positions)
+    backend_->compute_forces(backend::EnergyRequest::Compute);
+  else
+    set_positions(kept);
+}
+
+void Simulation::save_checkpoint(const std::filesystem::path& file) {
+  ensure_forces();
+  integrator_->complete_step(*backend_);
+  if (auto* barostat = integrator_->barostat()) barostat->prepare_checkpoint(*backend_);
+  app::save_checkpoint(file, config_, *backend_, *integrator_, backend_->box(), step_,
+                       backend_name_, root_);
 }
 
 }  // namespace novamd::app

@@ -25,6 +25,7 @@
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/config_overrides.hpp"
+#include "novamd/io/initial_system.hpp"
 #include "novamd/io/molecular_system.hpp"
 #include "novamd/parallel/communicator.hpp"
 #include "novamd/parallel/mpi_session.hpp"
@@ -37,6 +38,17 @@ struct SimulationInput {
   std::filesystem::path config;
   std::vector<io::Override> overrides;           ///< --set, then --backend/--precision/--steps
   std::optional<std::filesystem::path> restart;  ///< --restart FILE: continue a checkpoint
+  /// The config as YAML text instead of a file (a library user's dict); `config` then names it
+  /// in messages, and relative paths in it are taken from the working directory.
+  std::optional<std::string> config_text;
+  /// The particles as arrays, in place of the config's structure (a library user's).
+  std::optional<io::GivenParticles> particles;
+  /// Driven by a library user (Python) rather than the command line: run_steps() decides how
+  /// far each run goes (run.steps is only the default), a restart at or past run.steps is still
+  /// built, and a stop by a signal writes a checkpoint only where output.checkpoint asks.
+  bool library = false;
+  /// Whether runs print the thermo table and the progress line.
+  bool console = true;
 };
 
 class Simulation {
@@ -59,6 +71,40 @@ class Simulation {
   /// checkpoint (none: installed for the run); `started`: where run.walltime counts from.
   RunResult run(const StopSignals* signals = nullptr,
                 std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now());
+
+  /// A library user's run: `steps` more steps from the current one (fresh: step 0's forces and
+  /// output first), calling `callbacks` after their steps. Output files stay open between runs,
+  /// and the analyses go on; close() ends them. The last step of each run is written as the
+  /// last step of a command-line run is.
+  RunResult run_steps(std::int64_t steps, std::vector<StepCallback> callbacks = {},
+                      const StopSignals* signals = nullptr);
+  /// Writes the analyses' final averages and closes the output files (idempotent; the
+  /// destructor does it).
+  void close();
+  /// The step the state is at: the last step taken (or the first step before any).
+  std::int64_t step() const { return step_; }
+  /// Evaluates the forces and energies if no run has yet (a fresh simulation's step 0).
+  void ensure_forces();
+  /// The thermo quantities of the current state (every column's value, and each term's energy).
+  analysis::ThermoState thermo();
+  /// Each force term's energy now, by the term's config name ("lennard_jones", "bond_harmonic";
+  /// a repeated name gets ":2", ":3"), and the tail correction ("tail") where there is one.
+  std::vector<std::pair<std::string, double>> term_energies();
+  /// Positions (wrapped into the box), velocities and forces in id order.
+  const core::ParticleData& particles() { return backend_->particles_on_host(); }
+  /// Sets every particle's position or velocity (x, y, z per particle in id order); the forces
+  /// are evaluated again for the new positions.
+  /// @throws core::InputError for the wrong number of values or one that is not finite.
+  void set_positions(const std::vector<double>& xyz);
+  void set_velocities(const std::vector<double>& xyz);
+  /// Changes the box; positions scale with it (`scale_positions`), else they stay where they are
+  /// (wrapped into the new box). The forces are evaluated again.
+  /// @throws core::InputError for an edge that is not positive and finite, or a cutoff beyond half
+  ///   the new shortest edge.
+  void set_box(const core::Box& box, bool scale_positions);
+  /// Writes a checkpoint of the current state to `file` (run_command's format: `novamd run
+  /// --restart` continues it).
+  void save_checkpoint(const std::filesystem::path& file);
 
   const io::Config& config() const { return config_; }
   const SimulationInput& input() const { return input_; }
@@ -95,6 +141,8 @@ class Simulation {
   void make_analyzer();
   constraints::ConstraintPlan constraint_plan() const;
   void start_at_exact_temperature();
+  RunContext run_context(const StopSignals* signals, std::chrono::steady_clock::time_point started);
+  void set_particle_vectors(const std::vector<double>& xyz, bool positions);
 
   SimulationInput input_;
   io::Config config_;
@@ -112,6 +160,8 @@ class Simulation {
   io::MolecularSystem molecular_;
   /// The thermo column of each of the backend's force terms, in its order.
   std::vector<std::string> term_columns_;
+  /// The config name of each of the backend's force terms, in its order.
+  std::vector<std::string> term_names_;
   std::shared_ptr<const parallel::Communicator> communicator_;
   std::unique_ptr<backend::Backend> backend_;
   std::unique_ptr<integrate::Integrator> integrator_;
@@ -121,6 +171,10 @@ class Simulation {
   std::unique_ptr<Analyzer> analyzer_;
   std::optional<analysis::PlasmaParameters> plasma_;
   std::optional<forces::EwaldErrorEstimate> ewald_error_;
+  std::int64_t step_ = 0;        ///< the step the state is at
+  bool forces_current_ = false;  ///< the state's forces were evaluated (by a run, or a restart)
+  bool closed_ = false;
+  int loops_ = 0;  ///< runs of the step loop so far
 };
 
 }  // namespace novamd::app

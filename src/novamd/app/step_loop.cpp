@@ -97,17 +97,29 @@ void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit
   stop_if_unstable(run.backend, 0, limit, run.config);
   result.initial = result.final =
       run.outputs.write_due(0, last_step == 0, run.backend, run.integrator);
-  if (result.initial) print_thermo_row(*result.initial);
+  if (result.initial && run.console) print_thermo_row(*result.initial);
   queue_pressure(run, 0);
   measure_pressure(run, 0);
   run.integrator.start(run.backend);
 }
 
+/// Whether a callback is due after `step`.
+bool callback_due(const RunContext& run, std::int64_t step) {
+  return std::any_of(run.callbacks.begin(), run.callbacks.end(),
+                     [step](const StepCallback& c) { return step % c.every == 0; });
+}
+
+void call_callbacks(const RunContext& run, std::int64_t step) {
+  for (const auto& c : run.callbacks)
+    if (step % c.every == 0) c.call(step);
+}
+
 }  // namespace
 
-RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted) {
+RunResult run_simulation(RunContext& run, std::int64_t first_step, LoopStart from) {
   const auto& config = run.config;
-  const std::int64_t last = config.run.steps;
+  const std::int64_t last = run.last_step;
+  const bool restarted = from != LoopStart::Fresh;
   const auto& checkpoints = config.output.checkpoint;
   RunResult result;
   result.first_step = result.last_step = first_step;
@@ -116,13 +128,15 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
   WalltimeGuard walltime(config.run.walltime, run.started);
 
   const StepLimit limit = step_limit(config, run.backend.box());
-  print_thermo_table_header(config.units);
+  if (from != LoopStart::Continuation && run.console) print_thermo_table_header(config.units);
   if (!restarted) start_fresh(run, last, limit, result);
   // run.steps = 0 evaluates the initial state: its checkpoint holds the step-0 forces.
   if (!restarted && last == 0 && checkpoints.configured) checkpoint(run, 0, walltime, result);
-  run.analysis.after_step(first_step, run.backend);  // a restart starts the analyses anew
+  // A restart starts the analyses anew; a continuation sampled this step at the end of its loop.
+  if (from != LoopStart::Continuation) run.analysis.after_step(first_step, run.backend);
 
-  ProgressLine progress(first_step, last, !run.communicator || run.communicator->rank() == 0);
+  ProgressLine progress(first_step, last,
+                        run.console && (!run.communicator || run.communicator->rank() == 0));
   const auto start = Clock::now();
   for (std::int64_t step = first_step + 1; step <= last; ++step) {
     const bool last_step = step == last;
@@ -136,7 +150,9 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     const bool output_due = run.outputs.any_due(step, last_step);
     // Where nothing reads this step's state, the integrator may leave its closing kick to the
     // next step (a stop request completes it before the checkpoint below).
-    const bool read = last_step || energy_due || checkpoint_due || check_due || output_due;
+    const bool called = callback_due(run, step);
+    const bool read =
+        last_step || energy_due || checkpoint_due || check_due || output_due || called;
     // (energy_due includes a barostat's sampled step: it reads the velocities too)
     // A barostat's sample needs the energy and virial sums alone; a thermo row each term's.
     const auto energy = thermo_due           ? backend::EnergyRequest::Compute
@@ -153,19 +169,23 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     if (pressure && (checkpoint_due || !samples_deferred(run))) measure_pressure(run, step);
     if (const auto state = run.outputs.write_due(step, last_step, run.backend, run.integrator)) {
       progress.clear();
-      print_thermo_row(*state);
+      if (run.console) print_thermo_row(*state);
       if (!result.initial) result.initial = state;
       result.final = state;
     }
     run.analysis.after_step(step, run.backend);
     if (checkpoint_due) checkpoint(run, step, walltime, result);
+    if (called) {
+      progress.clear();
+      call_callbacks(run, step);
+    }
     const int stop = last_step ? 0 : stop_request(run, signals, walltime, step - first_step);
     if (stop != 0) {
       progress.clear();
       result.signal = stop != kWalltimeStop ? stop : 0;
       result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
-      if (!checkpoint_due) {
-        run.integrator.complete_step(run.backend);
+      run.integrator.complete_step(run.backend);  // the state stays whole for what follows
+      if (!checkpoint_due && run.checkpoint_on_stop) {
         stop_if_unstable(run.backend, step, limit, config);  // a checkpoint must be sound
         if (pressure && samples_deferred(run)) measure_pressure(run, step);  // for the checkpoint
         checkpoint(run, step, walltime, result);
@@ -175,7 +195,10 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarte
     progress.update(step);
   }
   progress.clear();
-  result.analysis = run.analysis.finish();
+  if (run.finish_analysis)
+    result.analysis = run.analysis.finish();
+  else
+    run.analysis.flush();
   if (const auto* barostat = run.integrator.barostat()) result.barostat = barostat->summary();
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.thermo_rows = run.outputs.thermo_rows();

@@ -39,6 +39,19 @@ struct RunResult {
   std::int64_t steps() const { return last_step - first_step; }
 };
 
+/// A library user's function called after every `every`-th step, with the step; the state is
+/// complete then (the integrator's closing kick done), so it may be read.
+struct StepCallback {
+  std::int64_t every = 1;
+  std::function<void(std::int64_t)> call;
+};
+
+/// Where the loop starts: a fresh run (forces and output of step 0 first), a restart from a
+/// checkpoint (the restored forces are current; the analyses start anew), or a continuation of
+/// an earlier loop of the same simulation (a library user's next `run`: nothing is repeated, and
+/// the analyses go on).
+enum class LoopStart { Fresh, Restart, Continuation };
+
 /// What the loop needs besides the config: the state's owners and where checkpoints go.
 struct RunContext {
   const io::Config& config;
@@ -55,11 +68,22 @@ struct RunContext {
   const parallel::Communicator* communicator = nullptr;
   /// SIGTERM and SIGINT, installed before the run wrote anything (none: installed here).
   const StopSignals* signals = nullptr;
+  /// The last step to take (config.run.steps for the command line).
+  std::int64_t last_step = 0;
+  /// Called after their steps (none for the command line).
+  std::vector<StepCallback> callbacks;
+  /// Whether a stop by a signal or the wall-clock limit writes a checkpoint (always for the
+  /// command line; a library user's run writes one only where output.checkpoint asks for it).
+  bool checkpoint_on_stop = true;
+  /// Whether the analyses write their final averages and close their files at the end (false:
+  /// they flush them, and a later loop goes on sampling).
+  bool finish_analysis = true;
+  /// Whether the thermo table and the progress line are printed (rank 0).
+  bool console = true;
 };
 
-/// Runs from step `first_step` to config.run.steps (on every rank of a decomposed run). A fresh run
-/// (`restarted` false) evaluates the forces and writes the output of step 0 first; a restart
-/// continues from the restored state, whose forces are current.
-RunResult run_simulation(RunContext& run, std::int64_t first_step, bool restarted);
+/// Runs from step `first_step` to run.last_step (on every rank of a decomposed run), starting as
+/// `from` says.
+RunResult run_simulation(RunContext& run, std::int64_t first_step, LoopStart from);
 
 }  // namespace novamd::app

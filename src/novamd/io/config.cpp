@@ -418,7 +418,13 @@ SystemSettings parse_system(const YamlReader& node, const core::UnitSystem& unit
     } else {
       settings.species = parse_species(node.required("species"), units);
     }
-    settings.structure = parse_structure(node.required("structure"), settings.species);
+    if (node.has("structure"))
+      settings.structure = parse_structure(node.required("structure"), settings.species);
+    else
+      settings.structure.missing = fmt::format(
+          "{}.structure: required key is missing; expected generate ({{lattice, counts}}) or read "
+          "(an extended XYZ file)",
+          located_key(node));
     if (settings.structure.format == "ls1" && settings.components.empty())
       node.required("structure")
           .required("read")

@@ -49,6 +49,9 @@ struct StructureSettings {
   /// `format` of `read`: "xyz" (extended XYZ), or "ls1" (ls1-mardyn's phase-space file, rigid
   /// molecules); by default from the extension (.inp: ls1).
   std::string format = "xyz";
+  /// Where the config has no `structure` (particles given as arrays by a library user need
+  /// none): the message that names the missing key; empty where it is there.
+  std::string missing;
 };
 
 /// `system.velocities`

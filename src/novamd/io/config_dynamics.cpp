@@ -106,6 +106,7 @@ ThermoOutputSettings parse_thermo(const YamlReader& node) {
   ThermoOutputSettings settings;
   settings.every = node.integer_or("every", settings.every, ValueRange::at_least(1));
   settings.file = node.string_or("file", settings.file.string());
+  if (settings.file == "none") settings.file.clear();  // rows on the console only
   if (const auto columns = node.optional("columns")) {
     settings.columns_given = true;
     const NameList allowed(analysis::kExtraThermoColumns.begin(),

@@ -258,16 +258,51 @@ InitialSystem from_topology(const Config& config) {
   return system;
 }
 
-InitialSystem build_initial_system(const Config& config) {
-  if (config.system.topology) return from_topology(config);
-  const StructureSettings& structure = config.system.structure;
-  if (structure.generate.has_value() == structure.read.has_value())
+namespace {
+
+/// The particles a library user gave, checked.
+InitialSystem from_given(const Config& config, const GivenParticles& given) {
+  const std::size_t n = given.type.size();
+  if (given.position.size() != 3 * n || (!given.velocity.empty() && given.velocity.size() != 3 * n))
+    throw core::InputError(fmt::format(
+        "particles: {} types, {} position and {} velocity values; expected 3 values of each per "
+        "particle",
+        n, given.position.size(), given.velocity.size()));
+  const auto species = static_cast<std::int32_t>(config.system.species.size());
+  core::ParticleData p;
+  p.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (given.type[i] < 0 || given.type[i] >= species)
+      throw core::InputError(fmt::format(
+          "particles: particle {} has type {}; expected an index into system.species (0 to {})", i,
+          given.type[i], species - 1));
+    p.type[i] = given.type[i];
+    p.id[i] = static_cast<std::int32_t>(i);
+    for (int a = 0; a < 3; ++a) {
+      const double r = given.position[3 * i + a];
+      const double v = given.velocity.empty() ? 0.0 : given.velocity[3 * i + a];
+      if (!std::isfinite(r) || !std::isfinite(v))
+        throw core::InputError(fmt::format(
+            "particles: particle {} has a position or velocity that is not finite; expected "
+            "finite numbers",
+            i));
+      p.position.components()[a]->at(i) = r;
+      p.velocity.components()[a]->at(i) = v;
+    }
+  }
+  p.force.fill_zero();
+  const std::optional<core::Box> box =
+      config_box(config, core::count_by_type(p, config.system.species.size()));
+  if (!box)
     throw core::InputError(
-        "system.structure: expected exactly one of generate ({lattice, counts}) or read (an "
-        "extended XYZ file)");
-  InitialSystem system = !structure.read             ? generate(config)
-                         : structure.format == "ls1" ? read_ls1_structure(config)
-                                                     : read_structure(config);
+        "system: the box is unknown; expected system.box ([Lx, Ly, Lz]) or system.density");
+  return {*box, std::move(p)};
+}
+
+/// What every structure goes through once built: velocities, wrapping, charges, rigid bodies,
+/// and the checks.
+InitialSystem finished(const Config& config, InitialSystem system,
+                       const std::optional<std::filesystem::path>& file) {
   if (system.particles.size() == 0)
     throw core::InputError(
         "system.structure: the structure has no particles; expected at least "
@@ -281,9 +316,32 @@ InitialSystem build_initial_system(const Config& config) {
     start_rigid_molecules(system.particles, config.system.components, config.units,
                           config.system.velocities.temperature, config.seed);
   check_cutoffs(config, system.box);
-  check_duplicates(system.particles,
-                   structure.read ? std::optional(structure_path(config)) : std::nullopt);
+  check_duplicates(system.particles, file);
   return system;
+}
+
+}  // namespace
+
+InitialSystem build_initial_system(const Config& config) {
+  if (config.system.topology) return from_topology(config);
+  const StructureSettings& structure = config.system.structure;
+  if (!structure.missing.empty()) throw core::InputError(structure.missing);
+  if (structure.generate.has_value() == structure.read.has_value())
+    throw core::InputError(
+        "system.structure: expected exactly one of generate ({lattice, counts}) or read (an "
+        "extended XYZ file)");
+  InitialSystem system = !structure.read             ? generate(config)
+                         : structure.format == "ls1" ? read_ls1_structure(config)
+                                                     : read_structure(config);
+  return finished(config, std::move(system),
+                  structure.read ? std::optional(structure_path(config)) : std::nullopt);
+}
+
+InitialSystem build_initial_system(const Config& config, const GivenParticles& given) {
+  if (config.system.topology)
+    throw core::InputError(
+        "particles: given as arrays together with system.topology; expected one of the two");
+  return finished(config, from_given(config, given), std::nullopt);
 }
 
 }  // namespace novamd::io

@@ -2,6 +2,9 @@
 /// @file initial_system.hpp
 /// The state a run starts from: the box and the particles, built from a validated Config.
 
+#include <cstdint>
+#include <vector>
+
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
 #include "novamd/io/config.hpp"
@@ -12,6 +15,15 @@ namespace novamd::io {
 struct InitialSystem {
   core::Box box;
   core::ParticleData particles;
+};
+
+/// Particles given as arrays by a library user (Python), in place of `system.structure`: one
+/// type (an index into system.species) per particle, positions (and velocities, or none) as
+/// x, y, z per particle, in id order.
+struct GivenParticles {
+  std::vector<std::int32_t> type;
+  std::vector<double> position;
+  std::vector<double> velocity;  ///< empty: zero, or Maxwell-Boltzmann where the config asks
 };
 
 /// Builds the initial state of a run from `config`:
@@ -32,5 +44,11 @@ struct InitialSystem {
 /// @throws core::InputError naming the key (`system.box`, `forces[i].<name>.cutoff`,
 ///   `system.structure`, ...) or the file and line, and what is expected.
 InitialSystem build_initial_system(const Config& config);
+
+/// The same with the particles given (`system.structure` then stands unused; the box comes from
+/// system.box or system.density).
+/// @throws core::InputError for a type out of range, a position or velocity that is not finite,
+///   arrays of different lengths, or a box that is unknown.
+InitialSystem build_initial_system(const Config& config, const GivenParticles& given);
 
 }  // namespace novamd::io
