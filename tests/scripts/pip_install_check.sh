@@ -13,7 +13,8 @@ mkdir -p "$work"
 # Debian's Python, whose NumPy the environment sees (pip would fetch one otherwise).
 /usr/bin/python3 -m venv --system-site-packages "$work/env"
 "$work/env/bin/python" -m pip install -q \
-  -C cmake.define.NOVAMD_ENABLE_CUDA=OFF -C build-dir="$work/build" "$root"
+  --config-settings=cmake.define.NOVAMD_ENABLE_CUDA=OFF --config-settings=build-dir="$work/build" \
+  "$root"
 cd "$work"
 "$work/env/bin/python" - <<'PY'
 import novamd
