@@ -68,19 +68,9 @@ class Calculator(AseCalculator):
         self.simulation = None
 
     def _build(self, atoms):
-        symbols = atoms.get_chemical_symbols()
-        names = list(dict.fromkeys(symbols))
-        masses = atoms.get_masses()
-        species = []
-        for name in names:
-            species.append({"name": name, "mass": float(masses[symbols.index(name)]),
-                            "charge": float(self.charges.get(name, 0.0))})
-        types = np.array([names.index(s) for s in symbols], dtype=np.int32)
-        self.simulation = Simulation.from_arrays(
-            box=orthorhombic_box(atoms), species=species, types=types,
-            positions=atoms.get_positions(), forces=self.force_terms,
-            integrator=integrators.VelocityVerlet(timestep=1.0), units="real",
-            backend=self.backend, precision=self.precision, **self.config)
+        self.simulation = simulation_from_atoms(
+            atoms, self.force_terms, integrators.VelocityVerlet(timestep=1.0),
+            charges=self.charges, backend=self.backend, precision=self.precision, **self.config)
 
     def calculate(self, atoms=None, properties=("energy",), system_changes=all_changes):
         super().calculate(atoms, properties, system_changes)
@@ -93,6 +83,26 @@ class Calculator(AseCalculator):
         energy = self.simulation.energies()["potential"] * KCAL_PER_MOL
         self.results["energy"] = self.results["free_energy"] = energy
         self.results["forces"] = self.simulation.state().forces * KCAL_PER_MOL
+
+
+def simulation_from_atoms(atoms, forces, integrator, *, charges=None, **config):
+    """A simulation of an ASE ``Atoms`` in ``real`` units: species from the chemical symbols
+    with ASE's masses (g/mol) and ``charges`` (``{"Na": 1.0}``, default 0), positions in A,
+    velocities converted from ASE's unit to A/fs where the atoms have them. Further keyword
+    arguments are config keys, as for ``Simulation.from_arrays``."""
+    symbols = atoms.get_chemical_symbols()
+    names = list(dict.fromkeys(symbols))
+    masses = atoms.get_masses()
+    charges = dict(charges or {})
+    species = [{"name": name, "mass": float(masses[symbols.index(name)]),
+                "charge": float(charges.get(name, 0.0))} for name in names]
+    types = np.array([names.index(s) for s in symbols], dtype=np.int32)
+    velocities = atoms.get_velocities()
+    if velocities is not None and np.any(velocities):
+        config.setdefault("velocities", velocities * ase_units.fs)
+    return Simulation.from_arrays(box=orthorhombic_box(atoms), species=species, types=types,
+                                  positions=atoms.get_positions(), forces=forces,
+                                  integrator=integrator, units="real", **config)
 
 
 def to_atoms(simulation):

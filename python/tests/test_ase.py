@@ -71,3 +71,18 @@ def test_a_simulation_becomes_ase_atoms(in_tmp):
     np.testing.assert_allclose(back.positions, wrapped, atol=1e-12)
     back.calc = novamd.ase.Calculator(forces=[ARGON])
     assert back.get_potential_energy() == pytest.approx(atoms.get_potential_energy(), rel=1e-12)
+
+
+def test_atoms_with_velocities_make_a_simulation_and_come_back(in_tmp):
+    from ase.md.velocitydistribution import MaxwellBoltzmannDistribution
+    atoms = argon()
+    MaxwellBoltzmannDistribution(atoms, temperature_K=90, rng=np.random.default_rng(2))
+    sim = novamd.ase.simulation_from_atoms(
+        atoms, [ARGON], novamd.integrators.VelocityVerlet(timestep=2.0))
+    back = novamd.ase.to_atoms(sim)
+    # A/fs and back: one multiplication and one division by ASE's fs.
+    np.testing.assert_allclose(back.get_velocities(), atoms.get_velocities(), rtol=1e-14)
+    # The same kinetic energy in both unit systems (the constants of NovaMD's real units and
+    # ASE's agree to ~1e-10).
+    assert sim.thermo()["kinetic_energy"] * novamd.ase.KCAL_PER_MOL == pytest.approx(
+        atoms.get_kinetic_energy(), rel=1e-9)
