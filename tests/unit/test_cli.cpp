@@ -11,6 +11,7 @@
 
 #include "novamd/backend/cuda_device.hpp"
 #include "support/cli_runner.hpp"
+#include "support/expect_has.hpp"
 
 namespace {
 
@@ -201,6 +202,17 @@ TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   EXPECT_DOUBLE_EQ(values[5], values[3] + values[4]);  // total = kinetic + potential
   EXPECT_EQ(values[7], values[5]);                     // NVE: conserved = total
   EXPECT_NEAR(values[2], 1.0, 1e-12);                  // temperature set exactly
+  EXPECT_HAS(result.output, "Wrote 1 thermo row\n");  // one row, in the singular
+}
+
+TEST(Cli, AConfigWithoutTheRunCommandSuggestsIt) {
+  TempDir dir;
+  dir.write("two.yaml", kTwoIons);
+  const auto result = run_novamd("two.yaml", dir.path());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_HAS(result.output, "Did you mean: ");
+  EXPECT_HAS(result.output, " run two.yaml");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
 }
 
 TEST(Cli, PressureTensorColumnsAverageToThePressure) {

@@ -512,8 +512,29 @@ TEST(ConfigErrors, MissingFileIsAnInputError) {
     novamd::io::load_config("/nonexistent/novamd/wd.yaml");
     FAIL() << "no InputError";
   } catch (const InputError& error) {
-    EXPECT_HAS(std::string(error.what()), "cannot read config file '/nonexistent/novamd/wd.yaml'");
+    EXPECT_HAS(std::string(error.what()),
+               "cannot read config file '/nonexistent/novamd/wd.yaml': no such file");
   }
+}
+
+TEST(ConfigErrors, ATabInTheIndentationIsNamed) {
+  const std::string tabbed = with(kFull, "  box:", "\tbox:");
+  EXPECT_HAS(error_of(tabbed), "is indented with a tab, which YAML does not allow");
+  // A tab inside a value is no indentation: no hint there.
+  try {
+    novamd::io::parse_config("units: lj\nseed: [1,\t2\n", "t.yaml");
+    FAIL() << "no InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()).find("indented with a tab"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(ConfigErrors, AnotherEnginesUnitsAreRefusedWithWhatEachSystemIs) {
+  const std::string message = error_of(with(kFull, "units: nuclear", "units: metal"));
+  EXPECT_HAS(message, "wd.yaml:1: units: 'metal' units (LAMMPS's) are not supported; expected "
+                      "nuclear (fm, MeV, fm/c), lj (reduced");
+  EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
 }
 
 TEST(ConfigErrors, FileErrorsNameTheFile) {

@@ -74,7 +74,8 @@ std::string MeanSquaredDisplacement::add_row(std::int64_t step, double time, dou
   }
   lags_.push_back(lag);
   msd_.push_back(row);
-  std::string text = fmt::format("{},{:.17g},{:.17g}", step, time, lag);
+  // Times in the shortest text that reads back as the same double (0.55, not 0.55000000000000004).
+  std::string text = fmt::format("{},{},{}", step, time, lag);
   for (double value : row) text += fmt::format(",{:.17g}", value);
   for (double value : row)
     text += fmt::format(",{:.17g}",

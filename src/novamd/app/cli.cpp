@@ -7,8 +7,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <new>
 #include <optional>
+#include <string>
+#include <system_error>
 
 #include "novamd/app/bench_command.hpp"
 #include "novamd/app/check_command.hpp"
@@ -113,6 +116,14 @@ int dispatch(CLI::App& app, novamd::app::RunOptions& run, novamd::app::CheckOpti
   return novamd::app::bench_command(bench);
 }
 
+/// Whether a first argument that is no command names a config (`novamd cfg.yaml`, where `novamd
+/// run cfg.yaml` was meant): a YAML file name, or a file that exists.
+bool looks_like_a_config(const std::string& argument) {
+  std::error_code ec;
+  return argument.ends_with(".yaml") || argument.ends_with(".yml") ||
+         std::filesystem::is_regular_file(argument, ec);
+}
+
 /// Prints a failure on standard error, naming the rank where there are several. A failure one
 /// rank met alone during the run (`alone`) ends every rank: the others would wait for it in
 /// their next collective.
@@ -153,6 +164,8 @@ int run_cli(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    if (argc >= 2 && argv[1][0] != '-' && looks_like_a_config(argv[1]))
+      fmt::print(stderr, "Did you mean: {} run {}\n", argv[0], argv[1]);
     return kExitBadInput;
   }
   if (show_version) {

@@ -15,6 +15,7 @@
 #include "novamd/app/stop_signals.hpp"
 #include "novamd/app/version.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/core/wording.hpp"
 #include "novamd/forces/rigid_kspace.hpp"
 #include "novamd/parallel/communicator.hpp"
 #include "novamd/parallel/mpi_session.hpp"
@@ -241,9 +242,10 @@ void print_summary(const RunResult& r, const backend::Backend& backend, const io
   } else {
     fmt::print("Done: initial state evaluated (run.steps = 0)\n");
   }
-  fmt::print("Wrote {} thermo rows", r.thermo_rows);
-  if (r.trajectory_frames > 0) fmt::print(", {} trajectory frames", r.trajectory_frames);
-  if (r.checkpoints > 0) fmt::print(", {} checkpoints", r.checkpoints);
+  fmt::print("Wrote {}", core::counted(r.thermo_rows, "thermo row"));
+  if (r.trajectory_frames > 0)
+    fmt::print(", {}", core::counted(r.trajectory_frames, "trajectory frame"));
+  if (r.checkpoints > 0) fmt::print(", {}", core::counted(r.checkpoints, "checkpoint"));
   fmt::print("\n");
 }
 

@@ -16,6 +16,7 @@
 #include "novamd/backend/for_each_particle.hpp"
 #include "novamd/backend/molecular_terms.hpp"
 #include "novamd/core/error.hpp"
+#include "novamd/core/wording.hpp"
 #include "novamd/forces/cpu_bonded_force.hpp"
 #include "novamd/forces/cpu_rigid_molecules.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
@@ -115,7 +116,7 @@ void CpuBackend::constrain_initial_state() {
 }
 
 std::string CpuBackend::description() const {
-  return fmt::format("cpu (OpenMP, {} threads)", omp_get_max_threads());
+  return fmt::format("cpu (OpenMP, {})", core::counted(omp_get_max_threads(), "thread"));
 }
 
 void CpuBackend::compute_forces(EnergyRequest energy) {

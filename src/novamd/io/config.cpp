@@ -555,10 +555,22 @@ void check_rigid_dynamics(const YamlReader& root, const Config& config) {
 
 // --- the document ------------------------------------------------------------------------------
 
+/// `units`: one of NovaMD's three systems. Another engine's name (LAMMPS's metal, si, cgs,
+/// electron, micro, nano) is refused with what each of the three is, not with the nearest name.
+std::string unit_system_name(const YamlReader& node) {
+  static const NameList kOtherEngines{"metal", "si", "cgs", "electron", "micro", "nano"};
+  const std::string name = node.string();
+  if (std::find(kOtherEngines.begin(), kOtherEngines.end(), name) != kOtherEngines.end())
+    node.fail(fmt::format("'{}' units (LAMMPS's) are not supported", name),
+              "nuclear (fm, MeV, fm/c), lj (reduced: sigma, epsilon, tau) or real (A, kcal/mol, "
+              "fs; docs/units.md)");
+  return node.choice({"nuclear", "lj", "real"});
+}
+
 Config parse_root(const YamlReader& root) {
   root.check_keys(kRootKeys);
   Config config;
-  config.units = *core::find_unit_system(root.required("units").choice({"nuclear", "lj", "real"}));
+  config.units = *core::find_unit_system(unit_system_name(root.required("units")));
   config.backend = root.choice_or("backend", config.backend, {"auto", "cpu", "cuda"});
   config.precision =
       *core::parse_precision(root.choice_or("precision", "double", {"double", "mixed", "single"}));

@@ -15,12 +15,14 @@ namespace novamd::io {
 
 std::string ThermoWriter::header(const std::vector<std::string>& extra_columns) {
   std::string text;
-  for (const auto& column : analysis::kStandardThermoColumns) text += (text.empty() ? "" : ",") + column;
+  for (const auto& column : analysis::kStandardThermoColumns)
+    text += (text.empty() ? "" : ",") + column;
   for (const auto& column : extra_columns) text += "," + column;
   return text;
 }
 
-ThermoWriter::ThermoWriter(const std::filesystem::path& file, std::vector<std::string> extra_columns,
+ThermoWriter::ThermoWriter(const std::filesystem::path& file,
+                           std::vector<std::string> extra_columns,
                            std::optional<std::int64_t> resume_after_step)
     : path_(file), extra_(std::move(extra_columns)), file_(nullptr, &std::fclose) {
   const std::string head = header(extra_);
@@ -56,11 +58,13 @@ bool ThermoWriter::keep_rows_up_to(std::int64_t step, const std::string& expecte
 }
 
 void ThermoWriter::write(const analysis::ThermoState& s) {
-  // 17 significant digits: doubles round-trip, so energy drift can be measured from the file.
-  std::string row = fmt::format("{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}",
-                                s.step, s.time, s.temperature, s.kinetic_energy,
-                                s.potential_energy, s.total_energy, s.pressure, s.conserved_energy);
-  for (const auto& column : extra_) row += fmt::format(",{:.17g}", analysis::thermo_value(s, column));
+  // 17 significant digits: doubles round-trip, so energy drift can be measured from the file. The
+  // time in the shortest text that reads back as the same double (0.55, not 0.55000000000000004).
+  std::string row = fmt::format("{},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}", s.step,
+                                s.time, s.temperature, s.kinetic_energy, s.potential_energy,
+                                s.total_energy, s.pressure, s.conserved_energy);
+  for (const auto& column : extra_)
+    row += fmt::format(",{:.17g}", analysis::thermo_value(s, column));
   fmt::print(file_.get(), "{}\n", row);
   flush();
 }

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -51,15 +54,15 @@ bool is_blank_or_comment(std::string_view line) {
 
 /// Whether a line is the marker `marker` ("---" or "...") at column 0, then the end or a blank.
 bool is_marker(std::string_view line, std::string_view marker) {
-  return line.starts_with(marker) && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' ||
-                                      line[3] == '\r');
+  return line.starts_with(marker) &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
 }
 
 /// The line (1-based) where a second document with content begins, if any. "---" and "..." at
 /// column 0 always start and end documents in YAML; a "---" before any content opens the first,
 /// and a document of nothing but blanks and comments is harmless.
 std::optional<int> second_document_line(std::string_view text) {
-  bool content = false;  // the first document has begun
+  bool content = false;     // the first document has begun
   std::optional<int> next;  // where the next document was opened, once the first has content
   int number = 0;
   for (std::size_t at = 0; at <= text.size();) {
@@ -81,16 +84,39 @@ std::optional<int> second_document_line(std::string_view text) {
   return std::nullopt;
 }
 
+/// Where line `line` (from 0) or the one before it is indented with a tab, which YAML does not
+/// allow (yaml-cpp then reports a map or value error of its own): the hint that says so.
+std::string tab_hint(const std::string& text, int line) {
+  std::istringstream lines(text);
+  std::string current;
+  for (int k = 0; std::getline(lines, current) && k <= line; ++k) {
+    if (k < line - 1) continue;
+    const auto indent = current.find_first_not_of(" \t");
+    if (current.substr(0, indent).find('\t') != std::string::npos)
+      return fmt::format(
+          "; line {} is indented with a tab, which YAML does not allow: indent "
+          "with spaces",
+          k + 1);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string read_config_text(const std::filesystem::path& file) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec))
-    throw core::InputError(
-        fmt::format("cannot read config file '{}': it is a folder; expected a YAML file",
-                    file.string()));
+    throw core::InputError(fmt::format(
+        "cannot read config file '{}': it is a folder; expected a YAML file", file.string()));
+  if (!std::filesystem::exists(file, ec))
+    throw core::InputError(fmt::format(
+        "cannot read config file '{}': no such file (from the folder {}); expected the path of a "
+        "YAML config",
+        file.string(), std::filesystem::current_path(ec).string()));
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw core::InputError(fmt::format("cannot read config file '{}'", file.string()));
+  if (!in)
+    throw core::InputError(
+        fmt::format("cannot read config file '{}': {}", file.string(), std::strerror(errno)));
   std::string text;
   std::vector<char> chunk(1 << 16);
   while (in) {
@@ -113,14 +139,15 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& source
   } catch (const YAML::Exception& error) {
     if (error.mark.is_null())
       throw core::InputError(fmt::format("{}: YAML syntax error: {}", source_name, error.msg));
-    throw core::InputError(fmt::format("{}:{}: YAML syntax error: {} (column {}){}", source_name,
+    throw core::InputError(fmt::format("{}:{}: YAML syntax error: {} (column {}){}{}", source_name,
                                        error.mark.line + 1, error.msg, error.mark.column + 1,
+                                       tab_hint(text, error.mark.line),
                                        quoted_line(text, error.mark.line, error.mark.column)));
   }
   if (const auto line = second_document_line(text))
     throw core::InputError(fmt::format(
-        "{}:{}: a second YAML document (after --- or ...); expected one config per file", source_name,
-        *line));
+        "{}:{}: a second YAML document (after --- or ...); expected one config per file",
+        source_name, *line));
   return root;
 }
 
