@@ -359,6 +359,20 @@ def compare(args):
         run_twice(mpirun_command(args, ranks, grid_value), directory, env, args, args.case)
         print(f"{args.case}: {ranks} ranks, grid {grid} ({time.time() - start:.1f} s)")
         compare_runs(f"{args.case} {grid}", directory, reference, max(box), step0)
+        check_header(args.case, ranks, (directory / "console.log").read_text())
+
+
+def check_header(case, ranks, console):
+    """A header under several ranks names no neighbour lists the force matrix does not build,
+    and a cutoff run says what its blocks cost."""
+    neighbors = [line for line in console.splitlines() if line.strip().startswith("neighbors")]
+    if ranks > 1 and case == "lj":
+        if not neighbors or "none: each rank tests every pair" not in neighbors[0]:
+            fail(f"{case}, {ranks} ranks: the header's neighbors line is {neighbors}")
+        if "Note: under mpirun the force matrix" not in console:
+            fail(f"{case}, {ranks} ranks: no note on the cost of a cutoff under the force matrix")
+    elif "Note: under mpirun" in console:
+        fail(f"{case}, {ranks} ranks: a note on cutoffs where it does not apply")
 
 
 def restart(args):

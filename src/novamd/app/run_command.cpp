@@ -32,10 +32,12 @@ std::string describe_method(const io::Config& config, const forces::ForceSetting
   const double rc = forces::cutoff_of(term);
   switch (neighbors::resolve_method(config.neighbors, rc, box.shortest_edge())) {
     case neighbors::NeighborMethod::NeighborList:
-      return fmt::format("Verlet lists{}, skin {:.6g} {}, checked every {} steps",
+      return fmt::format("Verlet lists{}, skin {:.6g} {}, checked every {}",
                          cluster_pairs ? " of cluster pairs (32 x 32)" : "",
                          config.neighbors.skin_for(rc, box.shortest_edge()), config.units.length,
-                         config.neighbors.check_every);
+                         config.neighbors.check_every == 1
+                             ? std::string("step")
+                             : core::counted(config.neighbors.check_every, "step"));
     case neighbors::NeighborMethod::CellList:
       return "cell lists";
     default:
@@ -71,14 +73,18 @@ std::string describe_particles(const std::vector<std::int64_t>& count,
 std::string describe_integrator(const io::Config& config);
 std::string describe_barostat(const io::Config& config);
 
+/// Whether a pair force of the config has a finite cutoff.
+bool has_cutoff(const io::Config& config) {
+  return std::any_of(config.forces.begin(), config.forces.end(),
+                     [](const auto& f) { return !std::isinf(forces::cutoff_of(f)); });
+}
+
 /// "4 (grid 2 x 2: 2 blocks of targets, 2 of sources)", and how the pair forces run then.
 std::string describe_ranks(const parallel::GridShape& grid, const io::Config& config) {
   std::string text = fmt::format("{} (grid {} x {}{})", grid.ranks(), grid.rows, grid.columns,
                                  config.parallel.grid ? "" : ", auto");
   if (grid.ranks() == 1) return text;
-  bool cutoff = false;
-  for (const auto& f : config.forces) cutoff = cutoff || !std::isinf(forces::cutoff_of(f));
-  if (cutoff)
+  if (has_cutoff(config))
     text +=
         "; force-matrix blocks: pair forces with a cutoff test every pair of the block "
         "(no neighbour lists)";
@@ -305,7 +311,17 @@ void print_run_header(const Simulation& sim) {
           sim.grid().ranks());
     lines.insert(lines.begin() + 2, {"ranks", ranks});
   }
+  const bool blocks_with_cutoff = sim.grid().ranks() > 1 && has_cutoff(config);
+  if (blocks_with_cutoff)  // the force matrix builds no lists: the header must not name any
+    for (auto& line : lines)
+      if (line.key == "neighbors")
+        line.value = "none: each rank tests every pair of its force-matrix block";
   print_header(lines);
+  if (blocks_with_cutoff && sim.writes_files())
+    fmt::print(
+        "Note: under mpirun the force matrix splits all pairs over the ranks; with a cutoff each "
+        "rank still tests every pair of its block, which costs more than one rank with neighbour "
+        "lists (OpenMP threads or one GPU) for all but the longest cutoffs\n");
   if (sim.restart()) {
     fmt::print("Restarting from {} at step {}\n", sim.input().restart->string(), sim.first_step());
     for (const auto& note : sim.restart()->notes) fmt::print("Note: {}\n", note);
