@@ -68,7 +68,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 started=$SECONDS
 cmake -S . -B build "${cmake_args[@]}" >/dev/null
 cmake --build build -j "$jobs" --target novamd
-echo "setup: build/novamd is ready ($((SECONDS - started)) s); try: build/novamd run examples/white_dwarf_co.yaml"
+echo "setup: build/novamd is ready ($((SECONDS - started)) s); try: mkdir -p runs && cd runs &&" \
+  "../build/novamd run ../examples/white_dwarf_co.yaml"
 if ((with_tests)); then
   cmake --build build -j "$jobs"
   echo "setup: the tests are built; run them with: ctest --test-dir build --output-on-failure -j 2"
