@@ -171,18 +171,14 @@ class PySimulation {
   nb::dict thermo() {
     const novamd::analysis::ThermoState t = sim().thermo();
     nb::dict d;
-    d["step"] = t.step;
-    d["time"] = t.time;
-    d["temperature"] = t.temperature;
-    d["kinetic_energy"] = t.kinetic_energy;
-    d["potential_energy"] = t.potential_energy;
-    d["total_energy"] = t.total_energy;
-    d["pressure"] = t.pressure;
-    d["conserved_energy"] = t.conserved_energy;
-    for (const auto& column : novamd::analysis::kExtraThermoColumns) {
-      if (column == "plasma" || column == "wall_time") continue;
-      d[column.c_str()] = novamd::analysis::thermo_value(t, column);
-    }
+    d["step"] = t.step;  // an integer, where the other columns are numbers
+    for (const auto* columns :
+         {&novamd::analysis::kStandardThermoColumns, &novamd::analysis::kExtraThermoColumns})
+      for (const auto& column : *columns) {
+        // `plasma` stands for several columns (none here); `wall_time` is the run's, not a state's.
+        if (column == "step" || column == "plasma" || column == "wall_time") continue;
+        d[column.c_str()] = novamd::analysis::thermo_value(t, column);
+      }
     return d;
   }
 
@@ -193,7 +189,7 @@ class PySimulation {
     d["potential"] = t.potential_energy;
     d["kinetic"] = t.kinetic_energy;
     d["total"] = t.total_energy;
-    for (const auto& [name, energy] : s.term_energies()) d[name.c_str()] = energy;
+    for (const auto& [name, energy] : s.term_energies(t)) d[name.c_str()] = energy;
     return d;
   }
 

@@ -8,6 +8,8 @@ import subprocess
 
 import pytest
 
+import novamd
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
@@ -63,3 +65,14 @@ def lj_liquid(cells=4, steps=100, **extra):
     }
     config.update(extra)
     return config
+
+
+def whole_and_in_pieces(backend, pieces=(1, 29, 50, 0, 40)):
+    """The LJ liquid run once for sum(pieces) steps and once in `pieces`: their simulations."""
+    config = lj_liquid(steps=sum(pieces), output={"thermo": {"file": "none"}}, backend=backend)
+    whole = novamd.Simulation(config)
+    whole.run(sum(pieces))
+    parts = novamd.Simulation(config)
+    for steps in pieces:
+        parts.run(steps)
+    return whole, parts

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import novamd
-from conftest import lj_liquid
+from conftest import lj_liquid, whole_and_in_pieces
 
 pytestmark = pytest.mark.skipif(os.environ.get("NOVAMD_TEST_CUDA") != "1",
                                 reason="SKIPPED: no GPU here (NOVAMD_TEST_CUDA=1 on the GPU machine)")
@@ -67,12 +67,7 @@ def test_runs_in_pieces_on_the_gpu_agree_with_one_run_to_rounding(in_tmp):
     # read, so there the two half kicks stay apart: one rounding of v (~1e-16 relative) per
     # piece, which the liquid's chaos grows by ~exp(5 t / tau) over the 0.6 tau run: far below
     # 1e-12. A wrong continuation (a kick lost or doubled) moves atoms by ~1e-3.
-    config = lj_liquid(steps=120, output={"thermo": {"file": "none"}}, backend="cuda")
-    whole = novamd.Simulation(config)
-    whole.run(120)
-    pieces = novamd.Simulation(config)
-    for steps in (1, 29, 50, 0, 40):
-        pieces.run(steps)
+    whole, pieces = whole_and_in_pieces("cuda")
     a, b = whole.state(), pieces.state()
     np.testing.assert_allclose(b.positions, a.positions, rtol=0, atol=1e-12)
     np.testing.assert_allclose(b.velocities, a.velocities, rtol=0, atol=1e-12)

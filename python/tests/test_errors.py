@@ -56,6 +56,9 @@ def test_arrays_of_the_wrong_shape_or_with_nan_are_refused(in_tmp):
     np.testing.assert_array_equal(sim.state().positions, before)  # nothing changed
     with pytest.raises(novamd.ConfigError, match="expected 0 or more"):
         sim.run(-1)
+    with pytest.raises(novamd.ConfigError, match="a callback's interval is 0; expected 1 or more"):
+        sim.run(5, callbacks=[(0, lambda s: None)])
+    assert sim.step == 0  # refused before a step was taken
     sim.run(5)
     assert sim.step == 5
 

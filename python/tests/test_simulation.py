@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import novamd
-from conftest import EXAMPLES, ROOT, lj_liquid
+from conftest import EXAMPLES, lj_liquid, whole_and_in_pieces
 
 LJ_SETS = {"system.structure.generate.cells": 5, "run.steps": 200,
            "output.thermo": {"file": "thermo.csv", "every": 20},
@@ -49,12 +49,7 @@ def test_a_run_from_python_equals_the_command_lines_bit_for_bit(tmp_path, run_cl
 def test_runs_in_pieces_give_the_bits_of_one_run(in_tmp):
     # On the CPU every step is read (its check runs each step). On a GPU the end of a piece is
     # read where one run would have joined two half kicks: test_cuda.py has that case.
-    config = lj_liquid(steps=120, output={"thermo": {"file": "none"}}, backend="cpu")
-    whole = novamd.Simulation(config)
-    whole.run(120)
-    pieces = novamd.Simulation(config)
-    for steps in (1, 29, 50, 0, 40):
-        pieces.run(steps)
+    whole, pieces = whole_and_in_pieces("cpu")
     assert pieces.step == whole.step == 120
     a, b = whole.state(), pieces.state()
     np.testing.assert_array_equal(a.positions, b.positions)

@@ -202,7 +202,33 @@ TEST(Cli, ZeroStepsWritesTheInitialStateOnly) {
   EXPECT_DOUBLE_EQ(values[5], values[3] + values[4]);  // total = kinetic + potential
   EXPECT_EQ(values[7], values[5]);                     // NVE: conserved = total
   EXPECT_NEAR(values[2], 1.0, 1e-12);                  // temperature set exactly
-  EXPECT_HAS(result.output, "Wrote 1 thermo row\n");  // one row, in the singular
+  EXPECT_HAS(result.output, "Wrote 1 thermo row\n");   // one row, in the singular
+}
+
+TEST(Cli, ThermoFileNoneWritesNoThermoFile) {
+  TempDir dir;
+  dir.write("two.yaml", kTwoIons);
+  const auto result =
+      run_novamd("run two.yaml --set output.thermo.file=none --steps 3", dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_HAS(result.output, "output      no thermo file");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "none"));
+}
+
+TEST(Cli, AConfigWithoutAStructureNamesTheKeyAndWritesNothing) {
+  TempDir dir;
+  std::string config = kTwoIons;
+  const std::string structure =
+      "  structure: {generate: {lattice: random, counts: {A: 2}, min_separation: 1.0}}\n";
+  config.erase(config.find(structure), structure.size());
+  dir.write("bare.yaml", config);
+  const auto result = run_novamd("run bare.yaml", dir.path());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_HAS(result.output,
+             "bare.yaml:2: system.structure: required key is missing; expected generate "
+             "({lattice, counts}) or read (an extended XYZ file)");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
 }
 
 TEST(Cli, AConfigWithoutTheRunCommandSuggestsIt) {

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "novamd/analysis/plasma.hpp"
 #include "novamd/analysis/thermo_columns.hpp"
@@ -55,6 +56,10 @@ struct ThermoState {
   const PlasmaParameters* plasma = nullptr;  ///< for the plasma columns (ion plasmas only)
   /// The energy of each kind of term by its column (kTermEnergyColumns); absent: zero.
   std::map<std::string, double, std::less<>> term_energy;
+  /// Each of the backend's force terms' energy, in its order, and the tail correction's (filled
+  /// in by the run): what a library user's energies() names term by term.
+  std::vector<double> energy_by_term;
+  double tail_energy = 0.0;
 };
 
 /// P_ab = (2 K_ab + W_ab) / V in energy per length^3, the kinetic tensor scaled to the reported
@@ -103,9 +108,17 @@ inline ThermoState make_thermo_state(std::int64_t step, double time,
   return s;
 }
 
-/// The value of an extra thermo column (analysis/thermo_columns.hpp) by name.
+/// The value of a standard or extra thermo column (analysis/thermo_columns.hpp) by name.
 inline double thermo_value(const ThermoState& s, std::string_view column) {
   const double n = s.particles > 0 ? static_cast<double>(s.particles) : 1.0;
+  if (column == "step") return static_cast<double>(s.step);
+  if (column == "time") return s.time;
+  if (column == "temperature") return s.temperature;
+  if (column == "kinetic_energy") return s.kinetic_energy;
+  if (column == "potential_energy") return s.potential_energy;
+  if (column == "total_energy") return s.total_energy;
+  if (column == "pressure") return s.pressure;
+  if (column == "conserved_energy") return s.conserved_energy;
   if (column == "thermostat_energy") return s.thermostat_energy;
   if (column == "conserved_energy_drift") return s.conserved_energy_drift;
   if (column == "virial") return s.virial;

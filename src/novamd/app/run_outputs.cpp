@@ -107,6 +107,8 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
     if (!term_columns_[t].empty())
       state.term_energy[term_columns_[t]] += observables.term_energy[t];
   if (tail_energy != 0.0) state.term_energy["vdw_energy"] += tail_energy;
+  state.energy_by_term = observables.term_energy;
+  state.tail_energy = tail_energy;
   state.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return state;

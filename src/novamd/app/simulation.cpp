@@ -282,21 +282,17 @@ analysis::ThermoState Simulation::thermo() {
   return outputs_->thermo_state(step_, *backend_, *integrator_);
 }
 
-std::vector<std::pair<std::string, double>> Simulation::term_energies() {
-  ensure_forces();
-  const backend::Observables observed = backend_->observables();
-  const std::vector<std::string>& names = term_names_;
+std::vector<std::pair<std::string, double>> Simulation::term_energies(
+    const analysis::ThermoState& state) const {
   std::vector<std::pair<std::string, double>> energies;
-  for (std::size_t t = 0; t < observed.term_energy.size() && t < names.size(); ++t) {
-    const auto repeats = std::count_if(energies.begin(), energies.end(), [&](const auto& e) {
-      return e.first == names[t] || e.first.starts_with(names[t] + ":");
-    });
-    energies.emplace_back(repeats == 0 ? names[t] : fmt::format("{}:{}", names[t], repeats + 1),
-                          observed.term_energy[t]);
+  const auto& names = term_names_;
+  for (std::size_t t = 0; t < state.energy_by_term.size() && t < names.size(); ++t) {
+    const auto earlier =
+        std::count(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(t), names[t]);
+    energies.emplace_back(earlier == 0 ? names[t] : fmt::format("{}:{}", names[t], earlier + 1),
+                          state.energy_by_term[t]);
   }
-  const double tail =
-      tail_corrections(config_, count_, backend_->box().volume(), /*with_self_energy=*/true).energy;
-  if (tail != 0.0) energies.emplace_back("tail", tail);
+  if (state.tail_energy != 0.0) energies.emplace_back("tail", state.tail_energy);
   return energies;
 }
 
@@ -363,8 +359,7 @@ void Simulation::set_box(const core::Box& box, bool scale_positions) {
 
 void Simulation::save_checkpoint(const std::filesystem::path& file) {
   ensure_forces();
-  integrator_->complete_step(*backend_);
-  if (auto* barostat = integrator_->barostat()) barostat->prepare_checkpoint(*backend_);
+  prepare_checkpoint(*integrator_, *backend_);
   app::save_checkpoint(file, config_, *backend_, *integrator_, backend_->box(), step_,
                        backend_name_, root_);
 }

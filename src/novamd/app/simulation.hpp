@@ -87,9 +87,11 @@ class Simulation {
   void ensure_forces();
   /// The thermo quantities of the current state (every column's value, and each term's energy).
   analysis::ThermoState thermo();
-  /// Each force term's energy now, by the term's config name ("lennard_jones", "bond_harmonic";
-  /// a repeated name gets ":2", ":3"), and the tail correction ("tail") where there is one.
-  std::vector<std::pair<std::string, double>> term_energies();
+  /// Each force term's energy in `state` (thermo()), by the term's config name ("lennard_jones",
+  /// "harmonic_bond"; a repeated name gets ":2", ":3"), and the tail correction ("tail") where
+  /// there is one.
+  std::vector<std::pair<std::string, double>> term_energies(
+      const analysis::ThermoState& state) const;
   /// Positions (wrapped into the box), velocities and forces in id order.
   const core::ParticleData& particles() { return backend_->particles_on_host(); }
   /// Sets every particle's position or velocity (x, y, z per particle in id order); the forces

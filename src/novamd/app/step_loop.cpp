@@ -53,8 +53,7 @@ int stop_request(const RunContext& run, const StopSignals& signals, const Wallti
 /// Writes the checkpoint after `step` and times it.
 void checkpoint(RunContext& run, std::int64_t step, WalltimeGuard& walltime, RunResult& result) {
   const auto start = Clock::now();
-  run.integrator.complete_step(run.backend);  // a no-op: every checkpoint step is read
-  if (auto* barostat = run.integrator.barostat()) barostat->prepare_checkpoint(run.backend);
+  prepare_checkpoint(run.integrator, run.backend);  // completing: a no-op, the step was read
   run.write_checkpoint(step);
   walltime.record_checkpoint(std::chrono::duration<double>(Clock::now() - start).count());
   ++result.checkpoints;
@@ -115,6 +114,11 @@ void call_callbacks(const RunContext& run, std::int64_t step) {
 }
 
 }  // namespace
+
+void prepare_checkpoint(integrate::Integrator& integrator, backend::Backend& backend) {
+  integrator.complete_step(backend);
+  if (auto* barostat = integrator.barostat()) barostat->prepare_checkpoint(backend);
+}
 
 RunResult run_simulation(RunContext& run, std::int64_t first_step, LoopStart from) {
   const auto& config = run.config;

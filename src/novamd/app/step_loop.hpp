@@ -82,6 +82,10 @@ struct RunContext {
   bool console = true;
 };
 
+/// Makes the state now whole for a checkpoint: the integrator's step completed and a barostat's
+/// samples brought to the host.
+void prepare_checkpoint(integrate::Integrator& integrator, backend::Backend& backend);
+
 /// Runs from step `first_step` to run.last_step (on every rank of a decomposed run), starting as
 /// `from` says.
 RunResult run_simulation(RunContext& run, std::int64_t first_step, LoopStart from);
