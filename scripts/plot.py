@@ -210,6 +210,9 @@ class Table:
                 f"'{','.join(header)}'); expected a header starting with "
                 f"'{','.join(THERMO_START)}', 'r,g', 'q,modes,S' or 'step,time,lag_time,msd'")
         self.columns = columns_of(path, rows)
+        if len(rows) < 2:
+            raise InputFileError(f"{path}: no rows below the header; expected at least one "
+                                 "(a run that stopped before its first output writes none)")
 
     def label(self, text, column):
         """`text [unit]` with the unit of `column`, or `text` where the file gives none."""

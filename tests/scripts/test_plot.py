@@ -104,6 +104,13 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(axes["pressure"].get_xlabel(), "time")
         self.assertIn("(E - E0) / |E0|", axes["conserved energy drift"].get_ylabel())
 
+    def test_a_file_without_rows_is_refused_with_exit_code_2(self):
+        path = self.write("empty.csv", [REAL_UNITS, HEADER])
+        result = subprocess.run([sys.executable, PLOT, path], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("empty.csv: no rows below the header", result.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "empty.png")))
+
     def test_units_line_parsing(self):
         self.assertEqual(plot.parse_units("# units: time=fs pressure=atm"),
                          {"time": "fs", "pressure": "atm"})
