@@ -35,7 +35,8 @@ How they are run: each page gets a folder that looks like the repository (its fi
 `PATH` are the stand-ins. The stand-in shortens `novamd run` to 10 steps (20 after `--restart`,
 to go past the checkpoint of a shortened run; a run asked for fewer keeps them) and sets each
 analysis's `start` to 0, so that it samples; `novamd bench` to `--steps 1 --warmup 0` at one
-small size (unless sizes are given); everything else runs as shown.
+small size (unless sizes are given); `python -m novamd run` gets `--steps 10` where it has none;
+everything else runs as shown.
 """
 
 import argparse
@@ -309,11 +310,19 @@ def steps_asked(args):
 def analysis_keys(config):
     """The analyses (rdf, structure_factor, msd) a config file has."""
     try:
-        import yaml
         with open(config) as f:
-            document = yaml.safe_load(f)
+            text = f.read()
+    except OSError:  # an unreadable config: novamd reports it
+        return []
+    try:
+        import yaml
+        document = yaml.safe_load(text)
         return sorted((document or {}).get("analysis") or {})
-    except Exception:  # an unreadable config: novamd reports it
+    except ImportError:  # without PyYAML: the keys of a top-level `analysis:` block
+        match = re.search(r"(?ms)^analysis:(.*?)(?=^\S|\Z)", text)
+        return sorted(k for k in ("rdf", "structure_factor", "msd")
+                      if match and re.search(r"(^|[\s{,])" + k + r":", match.group(1)))
+    except Exception:  # a config that does not read: novamd reports it
         return []
 
 
@@ -341,6 +350,15 @@ def shortened(args):
             out += ["--sizes", BENCH_SIZES[case]]
         return out
     return args
+
+
+def shortened_python_module(text):
+    """`python -m novamd run ...` shortened as the stand-in shortens `novamd run` (to RUN_STEPS
+    steps where it asks for no --steps; its trailing comment dropped)."""
+    def shorten(match):
+        command = re.sub(r"\s+#.*$", "", match.group(0))
+        return command if "--steps" in command else command + f" --steps {RUN_STEPS}"
+    return re.sub(r"(?m)python3?\s+-m\s+novamd\s+run\b[^\n;&|]*", shorten, text)
 
 
 def stand_in(real, args):
@@ -406,6 +424,7 @@ def run_page(commands, source, novamd, python_package, verbose):
                     print(f"{command.where()}: not run (no --python-package): {command.text}")
                 continue
             text = command.text.replace(PLACEHOLDER, view)
+            text = shortened_python_module(text)
             if command.kind == "python":
                 script = os.path.join(root, "snippet.py")
                 with open(script, "w") as f:

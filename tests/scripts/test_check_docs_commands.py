@@ -80,6 +80,16 @@ class RuleTest(unittest.TestCase):
         self.assertEqual(check.shortened(["bench", "--case", "lj"]),
                          ["bench", "--case", "lj", "--steps", "1", "--warmup", "0", "--sizes", "500"])
 
+    def test_python_module_and_analysis_shortening(self):
+        self.assertEqual(check.shortened_python_module(
+            "python -m novamd run c.yaml   # the package"), "python -m novamd run c.yaml --steps 10")
+        config = os.path.join(self.dir, "a.yaml")
+        with open(config, "w") as f:
+            f.write("units: lj\nanalysis:\n  rdf: {every: 10}\n  msd: {}\nrun: {steps: 5}\n")
+        self.assertEqual(check.analysis_keys(config), ["msd", "rdf"])
+        self.assertEqual(check.shortened(["run", config])[-4:],
+                         ["--set", "analysis.msd.start=0", "--set", "analysis.rdf.start=0"])
+
     def test_a_failing_command_fails_the_check_naming_it(self):
         result = self.run_check(f"Text.\n\n{FENCE}sh\nnovamd run missing.yaml\n{FENCE}\n")
         self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
