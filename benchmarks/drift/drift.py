@@ -16,7 +16,7 @@ def main():
     parser.add_argument("--label", default="")
     args = parser.parse_args()
     with open(args.thermo) as f:
-        rows = list(csv.DictReader(f))
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     t = [float(r["time"]) * 1e-6 for r in rows]  # fs to ns
     e = [float(r["conserved_energy"]) for r in rows]
     n = len(t)

@@ -118,7 +118,8 @@ def test_set_positions_then_energies_equals_the_command_lines_energy_of_the_same
     config["system"]["structure"] = {"read": "start.xyz"}
     (in_tmp / "run.yaml").write_text(json.dumps(config))
     run_cli(["run", "run.yaml"], cwd=in_tmp)
-    header, row = (in_tmp / "thermo.csv").read_text().splitlines()[:2]
+    units, header, row = (in_tmp / "thermo.csv").read_text().splitlines()[:3]
+    assert units.startswith("# units: time=tau ")  # the lj units' names
     reference = dict(zip(header.split(","), map(float, row.split(","))))
     # The same pairs in both; their sums may run in another order (the lists were built from
     # other positions), so the two agree to double's rounding over ~10^4 pair terms.
@@ -208,7 +209,8 @@ def test_reporters_write_the_configs_outputs_and_show_progress(in_tmp):
     sim.run(100)
     sim.close()
     rows = (in_tmp / "t.csv").read_text().splitlines()
-    assert rows[0].endswith(",pxx") and len(rows) == 1 + 5  # steps 0, 25, 50, 75, 100
+    assert rows[0].endswith(" pxx=epsilon/sigma^3")  # the units line
+    assert rows[1].endswith(",pxx") and len(rows) == 2 + 5  # steps 0, 25, 50, 75, 100
     assert not (in_tmp / "thermo.csv").exists()
     frames = (in_tmp / "t.xyz").read_text().count("Lattice=")
     assert frames == 3  # steps 0, 50, 100

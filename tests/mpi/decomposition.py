@@ -217,7 +217,8 @@ def read_types_and_box(path):
 def thermo(path):
     """The thermo rows: a list of dicts of floats."""
     with open(path) as f:
-        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))  # the units line
+        return [{k: float(v) for k, v in row.items()} for row in rows]
 
 
 def fail(message):

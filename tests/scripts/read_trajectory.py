@@ -58,9 +58,12 @@ def read_reference(path):
         column = 0
         for name, _, count in zip(props[0::3], props[1::3], props[2::3]):
             count = int(count)
-            if name != "species":
-                frame[name] = np.array([[float(x) for x in r[column:column + count]]
-                                        for r in rows])
+            if name == "name":  # the species names where the species column holds elements
+                frame["species"] = [r[column] for r in rows]
+            elif name != "species":
+                key = "vel" if name == "velo" else name
+                frame[key] = np.array([[float(x) for x in r[column:column + count]]
+                                       for r in rows])
             column += count
         frames.append(frame)
         i += 2 + n
@@ -190,16 +193,20 @@ def check_h5md_mdanalysis(args, ref):
     u.load_new(args.file, format="H5MD", convert_units=args.convert_units)
     traj = u.trajectory
     expect(traj.n_frames == len(ref), f"MDAnalysis n_frames {traj.n_frames}, expected {len(ref)}")
-    velocity_scale, time_scale = 1.0, 1.0
+    velocity_scale, time_scale, force_scale = 1.0, 1.0, 1.0
     if args.convert_units:
-        # MDAnalysis must read our unit strings as these units, and converts them to A/ps and ps
-        # with its own factors (before the fix of MDAnalysis issue #5051 its A/fs -> A/ps factor
-        # is 1e-3 instead of 1e3; the file is right either way)
-        known = {key: traj.units[key] for key in ("length", "time", "velocity")}
-        expect(known == {"length": "Angstrom", "time": "fs", "velocity": "Angstrom/fs"},
+        # MDAnalysis must read our unit strings as these units, and converts them to A/ps, ps and
+        # kJ/(mol A) with its own factors (before the fix of MDAnalysis issue #5051 its A/fs ->
+        # A/ps factor is 1e-3 instead of 1e3; the file is right either way)
+        expected = {"length": "Angstrom", "time": "fs", "velocity": "Angstrom/fs",
+                    "force": "kcal/(mol*Angstrom)"}
+        known = {key: traj.units[key] for key in expected if traj.units[key] is not None}
+        expect(known == {key: expected[key] for key in known} and "length" in known,
                f"MDAnalysis reads the units as {traj.units}")
         velocity_scale = mda.units.get_conversion_factor("speed", "Angstrom/fs", "Angstrom/ps")
         time_scale = mda.units.get_conversion_factor("time", "fs", "ps")
+        force_scale = mda.units.get_conversion_factor("force", "kcal/(mol*Angstrom)",
+                                                      "kJ/(mol*Angstrom)")
     # float32 storage (2^-24); a conversion multiplies in float32 by the factor rounded to float32:
     # two more roundings of at most 2^-24 each
     rounding = 3 * F32 if args.convert_units else F32
@@ -214,7 +221,7 @@ def check_h5md_mdanalysis(args, ref):
                and np.all(ts.dimensions[3:] == 90.0), f"frame {k}: dimensions {ts.dimensions}")
         # MDAnalysis keeps coordinates as float32 whatever the file holds: float32 rounding
         for name, column, scale in (("positions", "pos", 1.0), ("velocities", "vel", velocity_scale),
-                                    ("forces", "forces", 1.0)):
+                                    ("forces", "forces", force_scale)):
             if not getattr(ts, f"has_{name}"):
                 continue
             expected = frame[column] * scale

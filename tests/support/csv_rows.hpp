@@ -9,10 +9,13 @@
 
 namespace novamd::test {
 
+/// The lines of `file` but its comment lines (those starting with '#', as the thermo CSV's
+/// `# units:` line), as CSV readers take them.
 inline std::vector<std::string> read_lines(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (std::string line; std::getline(in, line);)
+    if (line.empty() || line[0] != '#') lines.push_back(line);
   return lines;
 }
 

@@ -16,7 +16,8 @@ namespace novamd::test {
 inline std::map<std::string, double> first_thermo_row(const std::filesystem::path& dir) {
   std::ifstream in(dir / "thermo.csv");
   std::string header, row;
-  std::getline(in, header);
+  do std::getline(in, header);
+  while (in && header.starts_with('#'));  // the units line
   std::getline(in, row);
   std::map<std::string, double> values;
   std::stringstream names(header), cells(row);

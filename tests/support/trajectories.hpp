@@ -55,13 +55,15 @@ inline core::ParticleData frame_particles(int frame, unsigned seed = 0) {
   return p;
 }
 
-/// TrajectoryOpen with the usual test values: N = 50, `real` units (A, fs) unless given.
+/// TrajectoryOpen with the usual test values: N = 50, `real` units (A, fs, kcal/mol) unless
+/// given.
 inline io::TrajectoryOpen trajectory_open(const std::filesystem::path& file, io::FieldSet fields,
                                           const core::SpeciesTable& species,
                                           std::int64_t first_step, std::int64_t every,
                                           std::optional<std::int64_t> resume = std::nullopt,
                                           std::string length_unit = "A",
-                                          std::string time_unit = "fs") {
+                                          std::string time_unit = "fs",
+                                          std::string energy_unit = "kcal/mol") {
   return io::TrajectoryOpen{file,
                             fields,
                             species,
@@ -71,6 +73,7 @@ inline io::TrajectoryOpen trajectory_open(const std::filesystem::path& file, io:
                             0.5,
                             std::move(length_unit),
                             std::move(time_unit),
+                            std::move(energy_unit),
                             resume};
 }
 

@@ -93,7 +93,8 @@ double initial_potential_energy(const novamd::test::TempDir& dir, const std::str
   const auto result = novamd::test::run_novamd("run lj.yaml --backend cpu", dir.path());
   EXPECT_EQ(result.exit_code, 0) << result.output;
   std::ifstream in(dir.path() / "thermo.csv");
-  std::string header, row;
+  std::string units, header, row;
+  std::getline(in, units);
   std::getline(in, header);
   std::getline(in, row);
   std::stringstream cells(row);

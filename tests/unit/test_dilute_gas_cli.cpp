@@ -43,6 +43,7 @@ std::vector<std::vector<double>> thermo_rows(const std::filesystem::path& file) 
   std::ifstream in(file);
   std::vector<std::vector<double>> rows;
   std::string line;
+  std::getline(in, line);  // units
   std::getline(in, line);  // header
   while (std::getline(in, line)) {
     std::stringstream cells(line);

@@ -55,11 +55,13 @@ TEST(H5mdWriter, AllFieldsReadByH5pyAndMDAnalysis) {
     write_frames(writer, &ref, run.species, 0, 4, 0, 5, [](int) { return kAllFields; });
   }
   const std::vector<std::int64_t> steps{0, 5, 10, 15};
-  // h5py: layout, exact doubles; MDAnalysis (convert_units=False: forces carry no unit): float32
+  // h5py: layout, exact doubles; MDAnalysis with its defaults (it converts every field to its
+  // units, so every field needs a unit it knows): float32
   EXPECT_EQ(read_trajectory(fmt::format(
                 "h5md {} {} --species C,O{}{}{} --units position/value=Angstrom "
                 "--units 'velocity/value=Angstrom fs-1' --units position/time=fs "
-                "--units force/value=none --units box/edges/value=Angstrom --mdanalysis",
+                "--units 'force/value=kcal mol-1 Angstrom-1' --units box/edges/value=Angstrom "
+                "--mdanalysis --convert-units",
                 quoted(run.file), quoted(run.reference), steps_arg("position", steps),
                 steps_arg("velocity", steps), steps_arg("force", steps))),
             0);
@@ -86,8 +88,9 @@ TEST(H5mdWriter, UnitStringsOfNuclearAndLennardJonesUnits) {
   H5mdRun run;
   const auto lj = run.dir.path() / "lj.h5";
   {
-    H5mdWriter nuclear(trajectory_open(run.file, kAllFields, run.species, 0, 1, {}, "fm", "fm/c"));
-    H5mdWriter reduced(trajectory_open(lj, kAllFields, run.species, 0, 1, {}, "", ""));
+    H5mdWriter nuclear(
+        trajectory_open(run.file, kAllFields, run.species, 0, 1, {}, "fm", "fm/c", "MeV"));
+    H5mdWriter reduced(trajectory_open(lj, kAllFields, run.species, 0, 1, {}, "", "", ""));
     XyzWriter ref(run.reference, true, true, XyzWriter::kRoundTrip);
     write_frames(nuclear, &ref, run.species, 0, 2, 0, 1, [](int) { return kAllFields; });
     write_frames(reduced, nullptr, run.species, 0, 2, 0, 1, [](int) { return kAllFields; });
@@ -99,14 +102,15 @@ TEST(H5mdWriter, UnitStringsOfNuclearAndLennardJonesUnits) {
   EXPECT_EQ(read_trajectory(fmt::format(
                 "h5md {} {} --species C,O{} --units position/value=fm --units velocity/value=c "
                 "--units 'position/time=fm c-1' --units 'velocity/time=fm c-1' "
-                "--units box/edges/value=fm --units force/value=none --mdanalysis "
+                "--units box/edges/value=fm --units 'force/value=MeV fm-1' --mdanalysis "
                 "--register-unknown-units",
                 quoted(run.file), quoted(run.reference), steps)),
             0);
   // reduced LJ units: no unit attribute anywhere; MDAnalysis reads it with convert_units=False
   EXPECT_EQ(read_trajectory(fmt::format(
                 "h5md {} {} --species C,O{} --units position/value=none --units position/time=none "
-                "--units velocity/value=none --units box/edges/value=none --mdanalysis",
+                "--units velocity/value=none --units force/value=none --units box/edges/value=none "
+                "--mdanalysis",
                 quoted(lj), quoted(run.reference), steps)),
             0);
 }

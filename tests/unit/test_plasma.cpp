@@ -41,7 +41,8 @@ std::string mixture_config(const std::string& species, const std::string& densit
          "  structure:\n    generate: {lattice: random, fractions: {C: 0.5, O: 0.5}, total: 200}\n"
          "  velocities: {temperature: 0.001}\n"
          "forces:\n  - yukawa: {screening_length: thomas_fermi, cutoff: none}\n"
-         "integrator: {type: velocity_verlet, timestep: 200.0}\nrun: {steps: 0}\n" + extra;
+         "integrator: {type: velocity_verlet, timestep: 200.0}\nrun: {steps: 0}\n" +
+         extra;
 }
 
 const std::string kElementSpecies = "    - {element: C}\n    - {element: O}\n";
@@ -178,8 +179,8 @@ TEST(ThomasFermi, SettlesTheYukawaTermFromTheElectronDensity) {
   const double volume = 200.0 / 5.0e-8;
   novamd::io::settle_thomas_fermi(config.forces, config.system.species, count, volume);
   // n_e = 7 * 5e-8; the white-dwarf value of Horowitz, Berry and Brown (2007) is ~475 fm.
-  EXPECT_NEAR(yukawa.screening_length,
-              novamd::physics::thomas_fermi_screening_length(3.5e-7), 1e-12);
+  EXPECT_NEAR(yukawa.screening_length, novamd::physics::thomas_fermi_screening_length(3.5e-7),
+              1e-12);
   EXPECT_NEAR(yukawa.screening_length, 475.0, 2.0);
   std::string lj = mixture_config(kElementSpecies, "5.0e-8");
   lj.replace(lj.find("nuclear"), 7, "real");
@@ -221,9 +222,12 @@ TEST(PlasmaParameters, ThermoAndConsoleReportThem) {
   EXPECT_NE(result.output.find("(Thomas-Fermi)"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("Gamma at T = 0.001 MeV: C "), std::string::npos) << result.output;
   std::ifstream in(dir.path() / "t.csv");
-  std::string header, row;
+  std::string units, header, row;
+  std::getline(in, units);
   std::getline(in, header);
   std::getline(in, row);
+  EXPECT_EQ(units.find("gamma"), std::string::npos) << units;  // pure numbers have no unit
+  EXPECT_NE(units.find(" time=fm/c temperature=MeV "), std::string::npos) << units;
   EXPECT_NE(header.find(",gamma_C,gamma_O,kappa"), std::string::npos) << header;
   std::vector<double> values;
   std::stringstream fields(row);

@@ -1,8 +1,8 @@
 // Restarts through the command line: refusals of bad checkpoints, SIGTERM and walltime stops
 // that leave a checkpoint which continues the run bitwise, and appended output files.
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -73,20 +73,28 @@ TEST(RestartCli, DifferentConfigIsRefusedNamingEachDifference) {
   TempDir dir;
   checkpointed_run(dir);
   const auto r = run_novamd(
-      "run config.yaml --steps 80 --restart run.chk --set integrator.temperature=1.3 "
+      "run config.yaml --steps 80 --restart run.chk --set integrator.timestep=0.004 "
       "--set forces.0.lennard_jones.cutoff=2.4",
       dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("integrator.temperature: 1.2 in the checkpoint, 1.3 in this run"),
+  EXPECT_NE(r.output.find("integrator.timestep: 0.005 in the checkpoint, 0.004 in this run"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("forces.0.lennard_jones.cutoff: 2.5 in the checkpoint, 2.4 in this run"),
             std::string::npos)
       << r.output;
-  // Keys a restart may change are not refused: more steps, other output files.
+  // Keys a restart may change are not refused: more steps, other output files, the thermostat
+  // (with a note).
   const auto ok = run_novamd(
       "run config.yaml --steps 60 --restart run.chk --set output.thermo.every=5", dir.path());
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  const auto warmer = run_novamd(
+      "run config.yaml --steps 80 --restart run.chk --set integrator.temperature=1.3", dir.path());
+  EXPECT_EQ(warmer.exit_code, 0) << warmer.output;
+  EXPECT_NE(warmer.output.find("Note: the integrator changed (integrator.temperature: 1.2 in the "
+                               "checkpoint, 1.3 in this run)"),
+            std::string::npos)
+      << warmer.output;
 }
 
 TEST(RestartCli, CheckpointAtOrPastTheLastStepHasNothingToDo) {
@@ -125,7 +133,9 @@ TEST(RestartCli, CraftedCheckpointsAreRefused) {
        "particle id 1000000 at index 3 is out of range [0, 864)"},
       {[](auto& d) { d.state.particles.id[5] = d.state.particles.id[6]; }, "duplicate particle id"},
       {[](auto& d) { d.box[1] = 0.0; }, "the box edge (y) is 0"},
-      {[](auto& d) { d.box = {9.0, 4.9, 9.0}; },
+      {[](auto& d) {
+         d.box = {9.0, 4.9, 9.0};
+       },
        "the checkpoint's box 9 x 4.9 x 9 is too small for forces[0].lennard_jones.cutoff: 2.5"},
       {[](auto& d) { d.step = std::int64_t{1} << 62; }, "the step is 4611686018427387904"},
       {[](auto& d) { d.state.particles.position.x[9] = std::nan(""); },
@@ -183,7 +193,7 @@ TEST(RestartCli, SigtermWritesACheckpointThatContinuesBitwise) {
   const pid_t pid = spawn_novamd(dir.path(), {"run", "config.yaml", "--steps", "100000000"},
                                  dir.path() / "log.txt");
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(wait_for_lines(dir.path() / "thermo.csv", 3));  // past a few thermo rows
+  ASSERT_TRUE(wait_for_lines(dir.path() / "thermo.csv", 4));  // past a few thermo rows
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
@@ -196,8 +206,8 @@ TEST(RestartCli, SigtermWritesACheckpointThatContinuesBitwise) {
   const auto stopped = novamd::io::read_checkpoint(dir.path() / "run.chk");
   ASSERT_GT(stopped.step, 0);
   const std::string last = std::to_string(stopped.step + 25);
-  const auto restarted = run_novamd("run config.yaml --steps " + last + " --restart run.chk",
-                                    dir.path());
+  const auto restarted =
+      run_novamd("run config.yaml --steps " + last + " --restart run.chk", dir.path());
   ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
   const auto whole = run_novamd("run config.yaml --steps " + last, straight.path());
   ASSERT_EQ(whole.exit_code, 0) << whole.output;
@@ -212,8 +222,8 @@ TEST(RestartCli, WalltimeStopsCleanlyWithACheckpoint) {
   TempDir dir;
   dir.write("config.yaml", novamd::test::restart_config(kLangevin));
   const auto start = std::chrono::steady_clock::now();
-  const auto r = run_novamd(
-      "run config.yaml --steps 100000000 --set run.walltime=\"'00:00:03'\"", dir.path());
+  const auto r =
+      run_novamd("run config.yaml --steps 100000000 --set run.walltime=\"'00:00:03'\"", dir.path());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -243,10 +253,12 @@ TEST(TrajectoryFormats, OneRunWritesTheSamePositionsInEveryFormat) {
   dir.write("config.yaml", config);
   const auto r = run_novamd("run config.yaml --steps 50", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const auto check = novamd::test::run_shell(python + " '" NOVAMD_SOURCE_DIR
-                                     "/tests/scripts/compare_run_outputs.py' run.xyz run.dcd run.h5md",
-                                     dir.path());
+  const std::string python =
+      std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const auto check = novamd::test::run_shell(
+      python + " '" NOVAMD_SOURCE_DIR
+               "/tests/scripts/compare_run_outputs.py' run.xyz run.dcd run.h5md",
+      dir.path());
   EXPECT_EQ(check.exit_code, 0) << check.output;
 }
 

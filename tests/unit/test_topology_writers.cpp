@@ -279,8 +279,17 @@ int mdanalysis_reads(const TempDir& dir, const TopologyOutput& top, const Partic
   const std::vector<novamd::core::Box> boxes = {small_molecule_box(),
                                                 novamd::core::Box(12.75, 13.0, 13.5)};
   {
-    novamd::io::DcdWriter writer(novamd::io::TrajectoryOpen{
-        dcd, {true, false, false}, top.species, p.size(), 0, 10, 0.5, "A", "fs", std::nullopt});
+    novamd::io::DcdWriter writer(novamd::io::TrajectoryOpen{dcd,
+                                                            {true, false, false},
+                                                            top.species,
+                                                            p.size(),
+                                                            0,
+                                                            10,
+                                                            0.5,
+                                                            "A",
+                                                            "fs",
+                                                            "kcal/mol",
+                                                            std::nullopt});
     for (int f = 0; f < 2; ++f)
       writer.write({10 * f, 5.0 * f, boxes[f], frames[f], {true, false, false}});
   }

@@ -308,7 +308,7 @@ TEST(XyzTrajectoryWriter, WritesEveryFieldOfTheFileInEveryFrame) {
   std::string line;
   std::getline(in, line);
   std::getline(in, line);
-  EXPECT_NE(line.find("Properties=species:S:1:pos:R:3:vel:R:3:forces:R:3"), std::string::npos);
+  EXPECT_NE(line.find("Properties=species:S:1:pos:R:3:velo:R:3:forces:R:3"), std::string::npos);
 }
 
 TEST(XyzTrajectoryWriter, ResumeDropsLaterFramesAndAppends) {
@@ -416,19 +416,21 @@ TEST(TrajectoryFiles, OpenTrajectoryMakesTheWriterOfEachFormat) {
 }
 
 TEST(H5mdUnits, SpellingOfTheUnitsModule) {
+  using novamd::io::h5md_quotient_unit;
   using novamd::io::h5md_unit;
-  using novamd::io::h5md_velocity_unit;
   EXPECT_EQ(h5md_unit("fm"), "fm");
   EXPECT_EQ(h5md_unit("fm/c"), "fm c-1");
   EXPECT_EQ(h5md_unit("A"), "Angstrom");
   EXPECT_EQ(h5md_unit("kcal/mol"), "kcal mol-1");
   EXPECT_EQ(h5md_unit("um2 s-1"), "um2 s-1");
   EXPECT_EQ(h5md_unit(""), "");
-  EXPECT_EQ(h5md_velocity_unit("A", "fs"), "Angstrom fs-1");
-  EXPECT_EQ(h5md_velocity_unit("fm", "fm/c"), "c");
-  EXPECT_EQ(h5md_velocity_unit("sigma", "tau"), "sigma tau-1");
-  EXPECT_EQ(h5md_velocity_unit("", "fs"), "");
-  EXPECT_EQ(h5md_velocity_unit("fm", ""), "");
+  EXPECT_EQ(h5md_quotient_unit("A", "fs"), "Angstrom fs-1");
+  EXPECT_EQ(h5md_quotient_unit("fm", "fm/c"), "c");
+  EXPECT_EQ(h5md_quotient_unit("sigma", "tau"), "sigma tau-1");
+  EXPECT_EQ(h5md_quotient_unit("", "fs"), "");
+  EXPECT_EQ(h5md_quotient_unit("fm", ""), "");
+  EXPECT_EQ(h5md_quotient_unit("kcal/mol", "A"), "kcal mol-1 Angstrom-1");  // MDAnalysis's name
+  EXPECT_EQ(h5md_quotient_unit("MeV", "fm"), "MeV fm-1");
 }
 
 TEST(TrajectoryReadBack, TheScriptRejectsAMismatch) {

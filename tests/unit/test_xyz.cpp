@@ -130,7 +130,7 @@ TEST(XyzWriter, HeaderAndIdOrderWhenStorageIsPermuted) {
   EXPECT_EQ(lines[0], "25");
   EXPECT_EQ(lines[1],
             "Lattice=\"7.3 0.0 0.0 0.0 8.1 0.0 0.0 0.0 9.7\" "
-            "Properties=species:S:1:pos:R:3:vel:R:3:forces:R:3 Time=8.5 Step=42 pbc=\"T T T\"");
+            "Properties=species:S:1:pos:R:3:velo:R:3:forces:R:3 Time=8.5 Step=42 pbc=\"T T T\"");
   const auto frame = novamd::io::read_xyz(dir.path() / "t.xyz", two_species());
   for (std::size_t k = 0; k < p.size(); ++k) {  // line k holds id k
     EXPECT_EQ(frame.particles.type[k], p.type[k]);
@@ -158,7 +158,7 @@ TEST(XyzWriter, FlushesEachFrameAndAppendsFrames) {
   const auto lines = lines_of(dir.path() / "t.xyz");
   ASSERT_EQ(lines.size(), 24u);
   EXPECT_NE(lines[13].find("Step=10"), std::string::npos);
-  EXPECT_EQ(lines[1].find(":vel:"), std::string::npos);  // no velocity column unless asked
+  EXPECT_EQ(lines[1].find(":velo:"), std::string::npos);  // no velocity column unless asked
 }
 
 TEST(XyzWriter, UnwritablePathIsAnError) {
@@ -411,3 +411,38 @@ TEST(XyzReader, FileContentInMessagesIsEscapedAndCut) {
 }
 
 }  // namespace
+
+TEST(XyzWriter, ElementsInTheSpeciesColumnAndNamesBesideThem) {
+  // The nucleons p and n are no elements (ASE and MDAnalysis read them as phosphorus and
+  // nitrogen); Ne22 is neon: readers get the element, or X, and the names in a column of their
+  // own, which NovaMD reads back
+  TempDir dir;
+  const novamd::core::SpeciesTable species(
+      {{"p", 1.0, 938.3, 1}, {"n", 0.0, 939.6, -1}, {"Ne22", 10.0, 20469.0}});
+  ParticleData p = sample_particles(6);
+  for (std::size_t i = 0; i < p.size(); ++i) p.type[i] = static_cast<int>(i % 3);
+  XyzWriter(dir.path() / "t.xyz", false, false, XyzWriter::kRoundTrip)
+      .write_frame(0, 0.0, Box(7.3, 8.1, 9.7), p, species);
+  const auto lines = lines_of(dir.path() / "t.xyz");
+  EXPECT_NE(lines[1].find("Properties=species:S:1:pos:R:3:name:S:1 "), std::string::npos)
+      << lines[1];
+  const std::vector<std::string> expected{"X", "X", "Ne"}, names{"p", "n", "Ne22"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::istringstream atom(lines[2 + k]);
+    std::string element, name;
+    double x[3];
+    atom >> element >> x[0] >> x[1] >> x[2] >> name;
+    EXPECT_EQ(element, expected[k]);
+    EXPECT_EQ(name, names[k]);
+  }
+  const auto frame = novamd::io::read_xyz(dir.path() / "t.xyz", species);
+  EXPECT_EQ(frame.particles.type, p.type);
+  EXPECT_EQ(frame.particles.position.x, p.position.x);
+}
+
+TEST(XyzWriter, NoNameColumnWhenEveryNameIsAnElement) {
+  TempDir dir;
+  XyzWriter(dir.path() / "t.xyz")
+      .write_frame(0, 0.0, Box(7.3, 8.1, 9.7), sample_particles(4), two_species());
+  EXPECT_EQ(lines_of(dir.path() / "t.xyz")[1].find("name:S:1"), std::string::npos);
+}

@@ -69,11 +69,6 @@ void check_state(const std::filesystem::path& file, const io::CheckpointData& da
         "{}: the checkpoint holds no orientations; this config's system.components are rigid "
         "molecules (start it from a checkpoint of theirs)",
         file.string()));
-  if (data.integrator.type != config.integrator.type)
-    throw core::InputError(
-        fmt::format("{}: the checkpoint was written by integrator {}; this run "
-                    "uses {}",
-                    file.string(), data.integrator.type, config.integrator.type));
   check_cutoffs(file, data, config);
 }
 
@@ -82,7 +77,22 @@ void check_state(const std::filesystem::path& file, const io::CheckpointData& da
 Restart load_restart(const std::filesystem::path& file, const io::Config& config,
                      const std::string& backend_name) {
   Restart restart{io::read_checkpoint(file), {}};
-  const auto differences = io::config_differences(restart.data.config_yaml, config.effective_yaml);
+  // The integrator may change (not its timestep: a row's time is step x timestep); the
+  // simulation notes what that means when it takes the checkpoint's variables or not.
+  std::vector<std::string> differences, integrator_changes;
+  for (auto& line : io::config_differences(restart.data.config_yaml, config.effective_yaml)) {
+    const bool integrator = line.starts_with("integrator.") || line.starts_with("integrator:");
+    (integrator && !line.starts_with("integrator.timestep:") ? integrator_changes : differences)
+        .push_back(std::move(line));
+  }
+  if (!integrator_changes.empty()) {
+    std::string list;
+    for (const auto& line : integrator_changes) list += (list.empty() ? "" : "; ") + line;
+    restart.notes.push_back(fmt::format(
+        "the integrator changed ({}): the run continues from the checkpoint's state, but not "
+        "bit for bit as the checkpoint's config would have",
+        list));
+  }
   if (!differences.empty()) {
     std::string list;
     for (const auto& line : differences) list += "\n  " + line;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <system_error>
 
 #include "novamd/core/error.hpp"
@@ -91,7 +93,31 @@ io::TrajectoryOpen trajectory_open(const io::Config& config,
           config.integrator.timestep,
           lj ? "" : config.units.length,
           lj ? "" : config.units.time,
+          lj ? "" : config.units.energy,
           resume_after_step};
+}
+
+std::vector<std::string> trajectory_notes(const io::Config& config, std::int64_t last_step) {
+  std::vector<std::string> notes;
+  for (const auto& t : config.output.trajectories) {
+    const std::string file = t.file.string();
+    if (t.format == io::TrajectoryFormat::Dcd && t.every > 0 && last_step % t.every != 0)
+      notes.push_back(fmt::format(
+          "{}: DCD frames are evenly spaced, so its last frame is step {}, not the run's last "
+          "step {} (every {}); the other formats write the last step",
+          file, last_step / t.every * t.every, last_step, t.every));
+    std::vector<std::int64_t> intervals;
+    for (const std::int64_t every : {t.position_every, t.velocity_every, t.force_every})
+      if (every > 0) intervals.push_back(every);
+    const bool own_intervals = std::adjacent_find(intervals.begin(), intervals.end(),
+                                                  std::not_equal_to<>()) != intervals.end();
+    if (t.format == io::TrajectoryFormat::H5md && own_intervals)
+      notes.push_back(fmt::format(
+          "{}: its fields have their own intervals; h5py reads such a file, MDAnalysis only one "
+          "whose fields share their steps (give them one interval for MDAnalysis)",
+          file));
+  }
+  return notes;
 }
 
 void check_outputs(const io::Config& config, const std::vector<PlannedOutput>& outputs,

@@ -45,6 +45,11 @@ io::TrajectoryOpen trajectory_open(const io::Config& config,
                                    std::optional<std::int64_t> resume_after_step,
                                    const io::SiteFrames* sites = nullptr);
 
+/// What a user should know of the trajectory files of a run ending at `last_step`: a DCD file
+/// (evenly spaced frames) that cannot hold the last step, an H5MD file whose fields have their
+/// own intervals (which MDAnalysis cannot iterate). One sentence each, for "Note: ...".
+std::vector<std::string> trajectory_notes(const io::Config& config, std::int64_t last_step);
+
 /// Checks every output before any file is opened. `particles` (by species: `species_counts`) and
 /// `resume_after_step` (a restart's checkpoint step) describe the trajectories to be written or
 /// continued.

@@ -8,8 +8,10 @@
 #include <cmath>
 
 #include "novamd/app/console.hpp"
+#include "novamd/app/output_plan.hpp"
 #include "novamd/app/plasma_report.hpp"
 #include "novamd/app/rank_agreement.hpp"
+#include "novamd/app/run_stages.hpp"
 #include "novamd/app/simulation.hpp"
 #include "novamd/app/step_loop.hpp"
 #include "novamd/app/stop_signals.hpp"
@@ -130,6 +132,9 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
     lines.push_back({"neighbors", describe_neighbors(config, box, cluster_pairs)});
   }
   lines.push_back({"integrator", describe_integrator(config)});
+  if (!config.run.stages.empty())
+    for (const auto& span : stage_spans(config))
+      lines.push_back({"stages", describe_stage(span, config)});
   if (!config.barostat.type.empty()) lines.push_back({"barostat", describe_barostat(config)});
   if (const auto& c = config.constraints) {
     using constraints::BondConstraints;
@@ -165,7 +170,7 @@ std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& 
 }
 
 std::string describe_integrator(const io::Config& config) {
-  const auto& i = config.integrator;
+  const auto& i = config.run.stages.empty() ? config.integrator : config.run.stages[0].integrator;
   const auto& u = config.units;
   std::string text = fmt::format("{}, timestep {} {}", i.type, i.timestep, u.time);
   if (i.type == "langevin")
@@ -322,6 +327,9 @@ void print_run_header(const Simulation& sim) {
         "Note: under mpirun the force matrix splits all pairs over the ranks; with a cutoff each "
         "rank still tests every pair of its block, which costs more than one rank with neighbour "
         "lists (OpenMP threads or one GPU) for all but the longest cutoffs\n");
+  if (sim.writes_files())
+    for (const auto& note : trajectory_notes(config, config.run.steps))
+      fmt::print("Note: {}\n", note);
   if (sim.restart()) {
     fmt::print("Restarting from {} at step {}\n", sim.input().restart->string(), sim.first_step());
     for (const auto& note : sim.restart()->notes) fmt::print("Note: {}\n", note);

@@ -46,7 +46,7 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
     topology_output_ = io::topology_output_of(*config.system.topology->file);
   const auto thermo_columns = expand_thermo_columns(config, plasma_);  // checked on every rank
   if (writes_files && !config.output.thermo.file.empty())
-    thermo_.emplace(config.output.thermo.file, thermo_columns, resume_after_step);
+    thermo_.emplace(config.output.thermo.file, config.units, thermo_columns, resume_after_step);
   for (const auto& settings : config.output.trajectories) {
     const std::size_t entries = settings.sites ? sites_.count(species_counts_) : particles;
     const io::TrajectoryOpen open =

@@ -137,16 +137,13 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   setup.scaled_molecules = std::move(molecules);
   const std::size_t rotations = io::rotational_freedom(setup.particles, setup.components);
   backend_ = backend::make_backend(config_.backend, std::move(setup));
-  integrator_ =
-      integrate::make_integrator(config_.integrator, config_.units, config_.seed,
-                                 {backend_->size(), held, rotations}, config_.barostat, scaled);
-  integrator_->attach_barostat(integrate::make_barostat(
-      config_.barostat, config_.integrator.timestep,
-      config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed,
-      scaled));
+  freedom_ = {backend_->size(), held, rotations};
+  scaled_ = scaled;
+  integrator_settings_ = *span_after(config_, first_step_).integrator;
+  integrator_ = new_integrator(integrator_settings_);
   if (restart_) {
     backend_->restore_state(restart_->data.state);
-    integrator_->restore(restart_->data.integrator);
+    restore_integrator();
     if (auto* barostat = integrator_->barostat()) barostat->restore(restart_->data.barostat);
   } else if (held > 0) {
     backend_->constrain_initial_state();
@@ -155,6 +152,37 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   make_analyzer();
   plasma_ = analysis::plasma_of(config_.forces, config_.system.species, count_, box_.volume(),
                                 config_.units);
+}
+
+std::unique_ptr<integrate::Integrator> Simulation::new_integrator(
+    const integrate::IntegratorSettings& settings) const {
+  auto integrator = integrate::make_integrator(settings, config_.units, config_.seed, freedom_,
+                                               config_.barostat, scaled_);
+  integrator->attach_barostat(integrate::make_barostat(
+      config_.barostat, config_.integrator.timestep,
+      config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed,
+      scaled_));
+  return integrator;
+}
+
+void Simulation::restore_integrator() {
+  const std::string& saved = restart_->data.integrator.type;
+  if (saved == integrator_->name()) {
+    integrator_->restore(restart_->data.integrator);
+    return;
+  }
+  if (saved == "leapfrog" || integrator_->name() == "leapfrog")
+    throw core::InputError(fmt::format(
+        "{}: the checkpoint was written by integrator {}; this run's at step {} is {}, and "
+        "leapfrog's velocities lag half a step, which no other integrator takes over: expected "
+        "{} (or a run from the start)",
+        input_.restart->string(), saved, first_step_, integrator_->name(), saved));
+  integrator_->start(*backend_);
+  restart_->notes.push_back(fmt::format(
+      "the checkpoint was written by integrator {}; this run continues with {}, whose "
+      "thermostat starts afresh: the trajectory goes on from the checkpoint's state, but not as "
+      "the old integrator would have taken it",
+      saved, integrator_->name()));
 }
 
 /// The distances `constraints` holds, from the topology, the masses by particle id and the
@@ -222,16 +250,74 @@ RunContext Simulation::run_context(const StopSignals* signals,
   return context;
 }
 
+void Simulation::enter_stage(const StageSpan& span) {
+  if (same_integrator(*span.integrator, integrator_settings_)) return;
+  auto next = new_integrator(*span.integrator);
+  if (next->name() == integrator_->name()) {
+    next->restore(integrator_->save());  // the thermostat's variables go on
+  } else {
+    next->start(*backend_);
+  }
+  if (auto* barostat = integrator_->barostat(); barostat && next->barostat())
+    next->barostat()->restore(barostat->save());
+  integrator_ = std::move(next);
+  integrator_settings_ = *span.integrator;
+}
+
+RunResult Simulation::run_through_stages(std::int64_t from, std::int64_t last, LoopStart start,
+                                         const std::function<void(RunContext&)>& configure,
+                                         const StopSignals* signals,
+                                         std::chrono::steady_clock::time_point started) {
+  RunResult total;
+  total.first_step = total.last_step = from;
+  bool first_loop = true;
+  const auto spans = stage_spans(config_);
+  for (const StageSpan& span : spans) {
+    const bool final_span = span.index + 1 == spans.size();  // it goes on past its end
+    if (span.last_step <= from && !final_span) continue;
+    enter_stage(span);
+    RunContext context = run_context(signals, started);
+    configure(context);
+    context.last_step = final_span ? last : std::min(span.last_step, last);
+    if (context.last_step < last) context.finish_analysis = false;
+    if (span.stage && span.stage->ramp)
+      context.ramp = TemperatureRamp{span.first_step, span.last_step,
+                                     (*span.stage->ramp)[0] * config_.units.boltzmann,
+                                     (*span.stage->ramp)[1] * config_.units.boltzmann};
+    if (span.stage && context.console && root_ && from < context.last_step)
+      fmt::print("{}{}\n", first_loop ? "" : "\n", describe_stage(span, config_));
+    RunResult part = run_simulation(context, from, start);
+    step_ = part.last_step;
+    forces_current_ = true;
+    ++loops_;
+    if (first_loop) {
+      total = part;
+    } else {
+      total.last_step = part.last_step;
+      total.wall_seconds += part.wall_seconds;
+      if (!total.initial) total.initial = part.initial;
+      if (part.final) total.final = part.final;
+      total.thermo_rows = part.thermo_rows;
+      total.trajectory_frames = part.trajectory_frames;
+      total.checkpoints += part.checkpoints;
+      total.analysis = part.analysis;
+      total.barostat = part.barostat;
+      total.reason = part.reason;
+      total.signal = part.signal;
+    }
+    first_loop = false;
+    from = part.last_step;
+    start = LoopStart::Continuation;
+    if (part.reason != StopReason::Completed || from >= last) break;
+  }
+  return total;
+}
+
 RunResult Simulation::run(const StopSignals* signals,
                           std::chrono::steady_clock::time_point started) {
-  RunContext context = run_context(signals, started);
-  context.last_step = config_.run.steps;
-  const RunResult result =
-      run_simulation(context, first_step_, restart_ ? LoopStart::Restart : LoopStart::Fresh);
-  step_ = result.last_step;
-  forces_current_ = true;
-  loops_ = 1;
-  return result;
+  return run_through_stages(
+      first_step_, config_.run.steps, restart_ ? LoopStart::Restart : LoopStart::Fresh,
+      [](RunContext&) {}, signals, started);
 }
 
 RunResult Simulation::run_steps(std::int64_t steps, std::vector<StepCallback> callbacks,
@@ -241,25 +327,22 @@ RunResult Simulation::run_steps(std::int64_t steps, std::vector<StepCallback> ca
     if (c.every < 1)
       throw core::InputError(
           fmt::format("run: a callback's interval is {}; expected 1 or more steps", c.every));
-  RunContext context = run_context(signals, std::chrono::steady_clock::now());
-  context.last_step = step_ + steps;
   // A callback that throws leaves the state at its step, complete: the next run goes on there.
   for (auto& c : callbacks)
     c.call = [this, call = std::move(c.call)](std::int64_t step) {
       step_ = step;
       call(step);
     };
-  context.callbacks = std::move(callbacks);
-  context.checkpoint_on_stop = config_.output.checkpoint.configured;
-  context.finish_analysis = false;
   const LoopStart start = loops_ > 0 ? LoopStart::Continuation
                           : restart_ ? LoopStart::Restart
                                      : LoopStart::Fresh;
-  ++loops_;
-  RunResult result = run_simulation(context, step_, start);
-  step_ = result.last_step;
-  forces_current_ = true;
-  return result;
+  const auto configure = [&](RunContext& context) {
+    context.callbacks = callbacks;
+    context.checkpoint_on_stop = config_.output.checkpoint.configured;
+    context.finish_analysis = false;
+  };
+  return run_through_stages(step_, step_ + steps, start, configure, signals,
+                            std::chrono::steady_clock::now());
 }
 
 void Simulation::close() {

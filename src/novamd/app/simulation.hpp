@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "novamd/app/output_lock.hpp"
 #include "novamd/app/output_plan.hpp"
 #include "novamd/app/run_outputs.hpp"
+#include "novamd/app/run_stages.hpp"
 #include "novamd/app/step_loop.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/forces/kspace_parameters.hpp"
@@ -144,6 +146,20 @@ class Simulation {
   constraints::ConstraintPlan constraint_plan() const;
   void start_at_exact_temperature();
   RunContext run_context(const StopSignals* signals, std::chrono::steady_clock::time_point started);
+  /// A new integrator of `settings`, with the config's barostat.
+  std::unique_ptr<integrate::Integrator> new_integrator(
+      const integrate::IntegratorSettings& settings) const;
+  /// The restart's integrator variables where the checkpoint's integrator is this run's; else a
+  /// note that its thermostat starts afresh.
+  void restore_integrator();
+  /// Takes the integrator of `span` for its steps (a new one where the settings change; the
+  /// same kind keeps its variables).
+  void enter_stage(const StageSpan& span);
+  /// Runs from step `from` to `last`, stage by stage; `configure` completes each loop's context.
+  RunResult run_through_stages(std::int64_t from, std::int64_t last, LoopStart start,
+                               const std::function<void(RunContext&)>& configure,
+                               const StopSignals* signals,
+                               std::chrono::steady_clock::time_point started);
   void set_particle_vectors(const std::vector<double>& xyz, bool positions);
 
   SimulationInput input_;
@@ -167,6 +183,9 @@ class Simulation {
   std::shared_ptr<const parallel::Communicator> communicator_;
   std::unique_ptr<backend::Backend> backend_;
   std::unique_ptr<integrate::Integrator> integrator_;
+  integrate::IntegratorSettings integrator_settings_;  ///< integrator_'s
+  integrate::SystemFreedom freedom_;                   ///< for integrators made later (stages)
+  integrate::ScaledSystem scaled_;
   std::vector<PlannedOutput> planned_outputs_;
   OutputLock output_lock_;  ///< held by the rank that writes
   std::unique_ptr<RunOutputs> outputs_;

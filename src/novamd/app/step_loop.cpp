@@ -162,6 +162,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, LoopStart fro
     const auto energy = thermo_due           ? backend::EnergyRequest::Compute
                         : pressure || queued ? backend::EnergyRequest::Totals
                                              : backend::EnergyRequest::Skip;
+    if (run.ramp) run.integrator.set_temperature(run.ramp->at(step));
     run.integrator.step(run.backend, step, energy,
                         read ? integrate::StepEnd::Read : integrate::StepEnd::Continued);
     // Checked at the backend's interval, and before anything is written: no file gets garbage.

@@ -3,6 +3,7 @@
 /// The MD loop: integrate, check, write output and checkpoints when due, and stop cleanly on a
 /// signal or before the wall-clock limit.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -52,6 +53,21 @@ struct StepCallback {
 /// the analyses go on).
 enum class LoopStart { Fresh, Restart, Continuation };
 
+/// A thermostat's target going linearly from kT_first at step first_step to kT_last at
+/// last_step (a stage's `temperature: [T0, T1]`).
+struct TemperatureRamp {
+  std::int64_t first_step = 0, last_step = 0;
+  double kT_first = 0.0, kT_last = 0.0;
+  /// The target for the step that ends at `step`.
+  double at(std::int64_t step) const {
+    if (last_step <= first_step) return kT_last;
+    const double f = std::clamp(
+        static_cast<double>(step - first_step) / static_cast<double>(last_step - first_step), 0.0,
+        1.0);
+    return kT_first + (kT_last - kT_first) * f;
+  }
+};
+
 /// What the loop needs besides the config: the state's owners and where checkpoints go.
 struct RunContext {
   const io::Config& config;
@@ -80,6 +96,8 @@ struct RunContext {
   bool finish_analysis = true;
   /// Whether the thermo table and the progress line are printed (rank 0).
   bool console = true;
+  /// The thermostat's target through the loop (none: the integrator's own, constant).
+  std::optional<TemperatureRamp> ramp;
 };
 
 /// Makes the state now whole for a checkpoint: the integrator's step completed and a barostat's

@@ -3,7 +3,16 @@
 
 #include "novamd/integrate/integrator.hpp"
 
+#include <fmt/format.h>
+
+#include "novamd/core/error.hpp"
+
 namespace novamd::integrate {
+
+void Integrator::set_temperature(double) {
+  throw core::RunError(
+      fmt::format("integrator {} has no thermostat whose temperature could change", name()));
+}
 
 void Integrator::step(StepOperations& ops, std::int64_t step, EnergyRequest energy, StepEnd end) {
   if (barostat_ && barostat_->moves_at(step) && barostat_->move_point() == MovePoint::StepStart) {

@@ -77,6 +77,11 @@ class Integrator {
                      : thermostat;
   }
 
+  /// Sets the thermostat's target k_B T (energy units) for the steps to come: a temperature
+  /// ramp. The thermostats keep their coupling (friction, tau, the chain's masses).
+  /// @throws core::RunError for an integrator without a thermostat.
+  virtual void set_temperature(double kT);
+
   /// The integrator's own variables, for a checkpoint.
   virtual IntegratorState save() const { return {name(), {}}; }
   /// Continues from saved variables. @throws core::InputError when they do not fit.

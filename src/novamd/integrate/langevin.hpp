@@ -33,6 +33,7 @@ class Langevin final : public Integrator {
         c1_(std::exp(-friction * dt)),
         seed_(seed) {}
   std::string name() const override { return "langevin"; }
+  void set_temperature(double kT) override { kT_ = kT; }
 
   double thermostat_energy(StepOperations& ops) override { return -ops.langevin_heat(); }
 

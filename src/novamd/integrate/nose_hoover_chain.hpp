@@ -28,6 +28,9 @@ class NoseHooverChainState {
   /// sum_k Q_k v_k^2 / 2 + f kT xi_1 + kT sum_{k>1} xi_k.
   double energy() const;
 
+  /// The target k_B T; the masses stay those of the temperature the chain was made for.
+  void set_temperature(double kT) { kT_ = kT; }
+
   std::vector<double> values() const;  ///< xi, then v
   void set_values(const std::vector<double>& values);
   int length() const { return static_cast<int>(xi_.size()); }
@@ -53,6 +56,7 @@ class NoseHooverChain final : public Integrator {
                     {Operator::Thermostat}}),
         chain_(length, kT, tau, degrees_of_freedom()) {}
   std::string name() const override { return "nose_hoover"; }
+  void set_temperature(double kT) override { chain_.set_temperature(kT); }
 
   void start(StepOperations& ops) override { kinetic_ = ops.kinetic_energy(); }
   double thermostat_energy(StepOperations&) override { return chain_.energy(); }

@@ -45,6 +45,7 @@ class StochasticRescale final : public Integrator {
         dof_(degrees_of_freedom()),
         seed_(seed) {}
   std::string name() const override { return "bussi"; }
+  void set_temperature(double kT) override { kT_ = kT; }
 
   double thermostat_energy(StepOperations&) override { return removed_; }
 

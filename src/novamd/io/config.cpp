@@ -547,6 +547,11 @@ void check_rigid_dynamics(const YamlReader& root, const Config& config) {
         .required("type")
         .fail("leapfrog does not turn rigid molecules (system.components)",
               "velocity_verlet, langevin, nose_hoover or bussi");
+  for (const auto& stage : config.run.stages)
+    if (stage.integrator.type == "leapfrog")
+      root.required("run").required("stages").fail(
+          "a stage's leapfrog does not turn rigid molecules (system.components)",
+          "velocity_verlet, langevin, nose_hoover or bussi in every stage");
   if (config.barostat.type == "mttk")
     root.required("barostat")
         .required("type")
@@ -603,7 +608,7 @@ Config parse_root(const YamlReader& root) {
   // With constraints every barostat moves the molecules' centres (app/simulation.cpp).
   if (const auto barostat = root.optional("barostat"); barostat && !barostat->is_null())
     config.barostat = parse_barostat(*barostat, config.units, config.integrator);
-  config.run = parse_run(root.required("run"));
+  config.run = parse_run(root.required("run"), config.units, config.integrator, config.barostat);
   if (const auto output = root.optional("output"))
     config.output = parse_output(*output);
   else

@@ -79,8 +79,21 @@ struct SystemSettings {
 
 using IntegratorSettings = integrate::IntegratorSettings;
 
+/// One stage of a run in stages (`run.stages`): its steps, its integrator (the stage before's,
+/// or `integrator`, where it names none) and the thermostat's target, constant or ramped.
+struct RunStage {
+  std::int64_t steps = 0;
+  integrate::IntegratorSettings integrator;
+  /// `temperature: [T0, T1]`: the target goes linearly from T0 at the stage's first step to T1
+  /// at its last (temperature units); none: the integrator's own, constant.
+  std::optional<std::array<double, 2>> ramp;
+};
+
 struct RunSettings {
   std::int64_t steps = 0;  ///< the last step: a restart continues up to it
+  /// Stages in order (empty: one stage, `integrator` throughout). `steps` is at most their sum
+  /// (by default the sum): a run cut short ends in the stage that holds its last step.
+  std::vector<RunStage> stages;
   /// Wall-clock seconds the run may take (`walltime: "23:50:00"`): the run stops cleanly, with
   /// a checkpoint, when the next steps would not fit.
   std::optional<double> walltime;

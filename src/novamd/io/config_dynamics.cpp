@@ -19,7 +19,7 @@ const NameList kIntegrators{"velocity_verlet", "leapfrog", "langevin", "nose_hoo
 const NameList kOutputKeys{"thermo", "console", "trajectory", "checkpoint", "topology", "data"};
 const NameList kTrajectoryKeys{"every", "file", "fields", "format", "sites"};
 const NameList kTrajectoryFields{"position", "velocity", "force"};
-const NameList kFormats{"xyz", "dcd", "h5md"};
+const NameList kFormats{"xyz", "dcd", "h5md", "gsd"};
 
 /// The keys each integrator takes besides type and timestep; the thermostat's are required.
 NameList thermostat_keys(const std::string& type) {
@@ -43,7 +43,7 @@ void parse_fields(const YamlReader& node, std::int64_t every, TrajectoryOutputSe
   if (fields->is_map()) {
     if (settings.format != TrajectoryFormat::H5md)
       fields->fail("per-field intervals need the h5md format",
-                   "a list of fields (xyz and dcd write all fields in every frame)");
+                   "a list of fields (xyz, dcd and gsd write all fields in every frame)");
     for (const auto& [name, value] : fields->entries()) {
       if (!std::count(kTrajectoryFields.begin(), kTrajectoryFields.end(), name))
         value.fail(fmt::format("'{}' is not a field", name), join_names(kTrajectoryFields));
@@ -54,7 +54,9 @@ void parse_fields(const YamlReader& node, std::int64_t every, TrajectoryOutputSe
   }
   if (settings.format == TrajectoryFormat::Dcd &&
       (settings.velocity_every > 0 || settings.force_every > 0 || settings.position_every == 0))
-    fields->fail("DCD files hold positions only", "[position], or the xyz or h5md format");
+    fields->fail("DCD files hold positions only", "[position], or the xyz, h5md or gsd format");
+  if (settings.format == TrajectoryFormat::Gsd && settings.position_every == 0)
+    fields->fail("GSD frames hold the positions", "a list of fields with position");
 }
 
 /// The largest interval a DCD header holds (NSAVC, a 32-bit integer).
@@ -71,7 +73,7 @@ TrajectoryOutputSettings parse_trajectory(const YamlReader& node) {
   } else {
     node.key_reader("file").fail(
         fmt::format("'{}' has no extension that names a format", settings.file.string()),
-        "a file ending in .xyz, .dcd or .h5md, or a format key (xyz, dcd or h5md)");
+        "a file ending in .xyz, .dcd, .h5md or .gsd, or a format key (xyz, dcd, h5md or gsd)");
   }
   if (settings.format == TrajectoryFormat::H5md && !h5md_available())
     node.key_reader("file").fail("this build of novamd has no HDF5, so it cannot write H5MD",
@@ -249,10 +251,103 @@ constraints::ConstraintSettings parse_constraints(const YamlReader& node) {
   return settings;
 }
 
-RunSettings parse_run(const YamlReader& node) {
-  node.check_keys({"steps", "walltime", "max_energy_drift"});
+/// One of `run.stages`: `steps`, and `integrator` and `temperature` where the stage changes them.
+RunStage parse_stage(const YamlReader& node, const core::UnitSystem& units,
+                     const IntegratorSettings& before,
+                     const integrate::BarostatSettings& barostat) {
+  node.check_keys({"steps", "integrator", "temperature"});
+  RunStage stage;
+  stage.steps = node.required("steps").integer(ValueRange::at_least(1));
+  stage.integrator = before;
+  if (const auto integrator = node.optional("integrator"))
+    stage.integrator = parse_integrator(*integrator, units);
+  if (const auto temperature = node.optional("temperature")) {
+    if (!stage.integrator.temperature)
+      temperature->fail(
+          fmt::format("the stage's integrator, {}, has no thermostat", stage.integrator.type),
+          "a stage whose integrator is langevin, nose_hoover or bussi");
+    if (temperature->is_list()) {
+      const auto ends = temperature->elements();
+      if (ends.size() != 2)
+        temperature->fail(fmt::format("a list of {} temperatures", ends.size()),
+                          "[T_first, T_last], the ramp's two ends");
+      stage.ramp = {parse_temperature(ends[0], units, ValueRange::positive()),
+                    parse_temperature(ends[1], units, ValueRange::positive())};
+      if (!barostat.type.empty())
+        temperature->fail("a temperature ramp with a barostat",
+                          "a constant temperature in a stage of a run at constant pressure");
+      stage.integrator.temperature = (*stage.ramp)[0];
+    } else {
+      stage.integrator.temperature = parse_temperature(*temperature, units, ValueRange::positive());
+    }
+  }
+  if (!barostat.type.empty() && !stage.integrator.temperature)
+    node.fail(fmt::format("a barostat needs a thermostat, and this stage's integrator is {}",
+                          stage.integrator.type),
+              "integrator.type langevin, bussi or nose_hoover in every stage");
+  if (barostat.type == "mttk" && stage.integrator.type != "nose_hoover")
+    node.fail(fmt::format("mttk with a stage's integrator.type {}", stage.integrator.type),
+              "nose_hoover in every stage (MTTK is the Nose-Hoover chain at constant pressure)");
+  return stage;
+}
+
+/// What every stage keeps: the timestep (a row's time is step x timestep), and with a barostat
+/// the temperature it was made for (mttk: the whole integrator, whose part it is); leapfrog's
+/// half-step velocities cannot pass from or to another integrator.
+void check_stages(const YamlReader& node, const std::vector<RunStage>& stages,
+                  const IntegratorSettings& integrator,
+                  const integrate::BarostatSettings& barostat) {
+  for (std::size_t k = 0; k < stages.size(); ++k) {
+    const IntegratorSettings& s = stages[k].integrator;
+    const auto fail = [&](const std::string& found, const std::string& expected) {
+      node.elements()[k].fail(fmt::format("stage {}: {}", k + 1, found), expected);
+    };
+    if (s.timestep != integrator.timestep)
+      fail(fmt::format("timestep {} where integrator.timestep is {}", s.timestep,
+                       integrator.timestep),
+           "the same timestep in every stage (a row's time is step x timestep)");
+    if (s.type == "leapfrog" || (k == 0 && integrator.type == "leapfrog" && s.type != "leapfrog"))
+      fail("leapfrog in a run in stages",
+           "velocity_verlet, langevin, nose_hoover or bussi (leapfrog's velocities lag half a "
+           "step, which no other integrator takes over)");
+    if (!barostat.type.empty() && s.temperature != integrator.temperature)
+      fail(fmt::format("temperature {} at constant pressure, where integrator.temperature is {}",
+                       s.temperature.value_or(0.0), integrator.temperature.value_or(0.0)),
+           "the barostat's temperature, integrator.temperature, in every stage");
+    if (barostat.type == "mttk" &&
+        (s.type != integrator.type || s.tau != integrator.tau || s.chain != integrator.chain))
+      fail("another integrator at constant pressure with mttk",
+           "the integrator itself in every stage (mttk is part of it)");
+  }
+}
+
+RunSettings parse_run(const YamlReader& node, const core::UnitSystem& units,
+                      const IntegratorSettings& integrator,
+                      const integrate::BarostatSettings& barostat) {
+  node.check_keys({"steps", "stages", "walltime", "max_energy_drift"});
   RunSettings settings;
-  settings.steps = node.required("steps").integer(ValueRange::non_negative());
+  if (const auto stages = node.optional("stages")) {
+    IntegratorSettings before = integrator;
+    std::int64_t total = 0;
+    for (const YamlReader& element : stages->elements()) {
+      settings.stages.push_back(parse_stage(element, units, before, barostat));
+      before = settings.stages.back().integrator;
+      total += settings.stages.back().steps;
+    }
+    if (settings.stages.empty())
+      stages->fail("an empty list of stages", "stages, each a map with steps (>= 1)");
+    check_stages(*stages, settings.stages, integrator, barostat);
+    settings.steps = total;
+    if (const auto steps = node.optional("steps")) {
+      settings.steps = steps->integer(ValueRange::non_negative());
+      if (settings.steps > total)
+        steps->fail(
+            fmt::format("{} steps, more than the stages' {}", settings.steps, total),
+            fmt::format("at most {} (the stages' sum; leave steps out for all of them)", total));
+    }
+  } else {
+    settings.steps = node.required("steps").integer(ValueRange::non_negative());
+  }
   if (const auto walltime = node.optional("walltime")) {
     const auto seconds = parse_duration(walltime->string());
     if (!seconds || *seconds <= 0)

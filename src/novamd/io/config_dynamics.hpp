@@ -17,7 +17,11 @@ integrate::BarostatSettings parse_barostat(const YamlReader& node, const core::U
                                            const IntegratorSettings& integrator);
 
 /// `run: {steps, walltime}`.
-RunSettings parse_run(const YamlReader& node);
+/// `run`, with its stages' integrators starting from `integrator` (and each checked against
+/// `barostat`, which needs a thermostat throughout).
+RunSettings parse_run(const YamlReader& node, const core::UnitSystem& units,
+                      const IntegratorSettings& integrator,
+                      const integrate::BarostatSettings& barostat);
 
 /// `constraints: {bonds: none | h_bonds | all_bonds | [bond types], water: settle | none,
 /// tolerance}`.

@@ -72,10 +72,10 @@ std::string h5md_unit(std::string_view unit) {
   return format_unit(parse_unit(unit));
 }
 
-std::string h5md_velocity_unit(std::string_view length, std::string_view time) {
-  if (length.empty() || time.empty()) return {};
-  UnitPowers powers = parse_unit(length);
-  for (const auto& [symbol, power] : parse_unit(time)) add_power(powers, symbol, -power);
+std::string h5md_quotient_unit(std::string_view numerator, std::string_view denominator) {
+  if (numerator.empty() || denominator.empty()) return {};
+  UnitPowers powers = parse_unit(numerator);
+  for (const auto& [symbol, power] : parse_unit(denominator)) add_power(powers, symbol, -power);
   return format_unit(powers);
 }
 

@@ -13,9 +13,9 @@ namespace novamd::io {
 /// ampere).
 std::string h5md_unit(std::string_view unit);
 
-/// Length per time in H5MD's spelling, with powers of a common symbol added up: ("A", "fs")
-/// gives "Angstrom fs-1", ("fm", "fm/c") gives "c". Empty if either unit is empty (no unit
-/// known).
-std::string h5md_velocity_unit(std::string_view length, std::string_view time);
+/// A quotient in H5MD's spelling, with powers of a common symbol added up: a velocity ("A",
+/// "fs") gives "Angstrom fs-1", ("fm", "fm/c") gives "c"; a force ("kcal/mol", "A") gives
+/// "kcal mol-1 Angstrom-1". Empty if either unit is empty (no unit known).
+std::string h5md_quotient_unit(std::string_view numerator, std::string_view denominator);
 
 }  // namespace novamd::io

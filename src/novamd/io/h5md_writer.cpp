@@ -263,7 +263,7 @@ struct H5mdWriter::Impl {
   std::size_t particles = 0;
   FieldSet fields;
   int leading = 0;  ///< the field whose frames carry the box
-  std::string length_unit, time_unit, velocity_unit;
+  std::string length_unit, time_unit, velocity_unit, force_unit;
   Hdf5Handle file, all;  ///< the file and /particles/all
   std::array<std::optional<Element>, 3> elements;
   Hdf5Handle edges;  ///< /particles/all/box/edges/value
@@ -279,10 +279,11 @@ struct H5mdWriter::Impl {
         leading(first_field(open.fields)),
         length_unit(h5md_unit(open.length_unit)),
         time_unit(h5md_unit(open.time_unit)),
-        velocity_unit(h5md_velocity_unit(open.length_unit, open.time_unit)) {}
+        velocity_unit(h5md_quotient_unit(open.length_unit, open.time_unit)),
+        force_unit(h5md_quotient_unit(open.energy_unit, open.length_unit)) {}
 
   std::string unit_of(int field) const {
-    return field == 0 ? length_unit : field == 1 ? velocity_unit : std::string();
+    return field == 0 ? length_unit : field == 1 ? velocity_unit : force_unit;
   }
   void create(const TrajectoryOpen& open);
   void create_box();
@@ -376,8 +377,7 @@ void H5mdWriter::Impl::resume(std::int64_t resume_step, bool cut) {
         first_field(in_file) < 0 ? "a field" : kFieldNames[first_field(in_file)]));
   for (int f = 0; f < 3; ++f) {
     if (holds(in_file, f)) {
-      Element e =
-          open_element_until(check, all.get(), kFieldNames[f], particles, resume_step, cut);
+      Element e = open_element_until(check, all.get(), kFieldNames[f], particles, resume_step, cut);
       if (holds(fields, f)) elements[f] = std::move(e);
     } else if (holds(fields, f) && cut) {
       elements[f] =

@@ -9,23 +9,25 @@
 #include <sstream>
 
 #include "novamd/analysis/thermo_columns.hpp"
+#include "novamd/analysis/thermo_units.hpp"
 #include "novamd/core/error.hpp"
 
 namespace novamd::io {
 
-std::string ThermoWriter::header(const std::vector<std::string>& extra_columns) {
-  std::string text;
-  for (const auto& column : analysis::kStandardThermoColumns)
-    text += (text.empty() ? "" : ",") + column;
-  for (const auto& column : extra_columns) text += "," + column;
-  return text;
+std::string ThermoWriter::header(const std::vector<std::string>& extra_columns,
+                                 const core::UnitSystem& units) {
+  std::vector<std::string> columns = analysis::kStandardThermoColumns;
+  columns.insert(columns.end(), extra_columns.begin(), extra_columns.end());
+  std::string names;
+  for (const auto& column : columns) names += (names.empty() ? "" : ",") + column;
+  return analysis::thermo_units_line(columns, units) + "\n" + names;
 }
 
-ThermoWriter::ThermoWriter(const std::filesystem::path& file,
+ThermoWriter::ThermoWriter(const std::filesystem::path& file, const core::UnitSystem& units,
                            std::vector<std::string> extra_columns,
                            std::optional<std::int64_t> resume_after_step)
     : path_(file), extra_(std::move(extra_columns)), file_(nullptr, &std::fclose) {
-  const std::string head = header(extra_);
+  const std::string head = header(extra_, units);
   const bool resumed = resume_after_step && keep_rows_up_to(*resume_after_step, head);
   file_.reset(std::fopen(file.c_str(), resumed ? "a" : "w"));
   if (!file_)
@@ -37,10 +39,12 @@ ThermoWriter::ThermoWriter(const std::filesystem::path& file,
 
 bool ThermoWriter::keep_rows_up_to(std::int64_t step, const std::string& expected_header) {
   std::ifstream in(path_);
-  std::string line;
-  if (!in || !std::getline(in, line) || line != expected_header) return false;
+  std::string units, line;
+  if (!in || !std::getline(in, units) || !std::getline(in, line) ||
+      units + "\n" + line != expected_header)
+    return false;
   std::ostringstream kept;
-  kept << line << '\n';
+  kept << units << '\n' << line << '\n';
   while (std::getline(in, line)) {
     std::int64_t row_step = 0;
     const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), row_step);

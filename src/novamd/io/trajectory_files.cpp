@@ -11,6 +11,7 @@
 
 #include "novamd/core/error.hpp"
 #include "novamd/io/dcd_writer.hpp"
+#include "novamd/io/gsd_writer.hpp"
 #include "novamd/io/xyz_trajectory.hpp"
 #ifdef NOVAMD_HAVE_HDF5
 #include "novamd/io/h5md_writer.hpp"
@@ -25,6 +26,7 @@ std::optional<TrajectoryFormat> format_from_extension(const std::filesystem::pat
   if (ext == ".xyz" || ext == ".extxyz") return TrajectoryFormat::Xyz;
   if (ext == ".dcd") return TrajectoryFormat::Dcd;
   if (ext == ".h5" || ext == ".h5md" || ext == ".hdf5") return TrajectoryFormat::H5md;
+  if (ext == ".gsd") return TrajectoryFormat::Gsd;
   return std::nullopt;
 }
 
@@ -36,17 +38,22 @@ std::string_view to_string(TrajectoryFormat format) {
       return "dcd";
     case TrajectoryFormat::H5md:
       return "h5md";
+    case TrajectoryFormat::Gsd:
+      return "gsd";
   }
   return "unknown";
 }
 
 std::optional<TrajectoryFormat> format_named(std::string_view name) {
-  for (auto format : {TrajectoryFormat::Xyz, TrajectoryFormat::Dcd, TrajectoryFormat::H5md})
+  for (auto format : {TrajectoryFormat::Xyz, TrajectoryFormat::Dcd, TrajectoryFormat::H5md,
+                      TrajectoryFormat::Gsd})
     if (to_string(format) == name) return format;
   return std::nullopt;
 }
 
-bool holds_evenly_spaced_frames(TrajectoryFormat format) { return format == TrajectoryFormat::Dcd; }
+bool holds_evenly_spaced_frames(TrajectoryFormat format) {
+  return format == TrajectoryFormat::Dcd;
+}
 
 bool h5md_available() {
 #ifdef NOVAMD_HAVE_HDF5
@@ -62,6 +69,8 @@ void check_trajectory(TrajectoryFormat format, const TrajectoryOpen& open) {
       return XyzTrajectoryWriter::check(open);
     case TrajectoryFormat::Dcd:
       return DcdWriter::check(open);
+    case TrajectoryFormat::Gsd:
+      return GsdWriter::check(open);
     case TrajectoryFormat::H5md:
 #ifdef NOVAMD_HAVE_HDF5
       return H5mdWriter::check(open);
@@ -80,6 +89,8 @@ std::unique_ptr<TrajectoryWriter> open_trajectory(TrajectoryFormat format,
       return std::make_unique<XyzTrajectoryWriter>(open);
     case TrajectoryFormat::Dcd:
       return std::make_unique<DcdWriter>(open);
+    case TrajectoryFormat::Gsd:
+      return std::make_unique<GsdWriter>(open);
     case TrajectoryFormat::H5md:
 #ifdef NOVAMD_HAVE_HDF5
       return std::make_unique<H5mdWriter>(open);

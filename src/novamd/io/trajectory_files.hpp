@@ -1,7 +1,8 @@
 #pragma once
 /// @file trajectory_files.hpp
 /// Trajectory formats by name and file extension, and the one place that opens a writer for a
-/// format: extended XYZ (xyz_trajectory.hpp), DCD (dcd_writer.hpp), H5MD (h5md_writer.hpp).
+/// format: extended XYZ (xyz_trajectory.hpp), DCD (dcd_writer.hpp), H5MD (h5md_writer.hpp), GSD
+/// (gsd_writer.hpp).
 
 #include <filesystem>
 #include <memory>
@@ -12,20 +13,20 @@
 
 namespace novamd::io {
 
-enum class TrajectoryFormat { Xyz, Dcd, H5md };
+enum class TrajectoryFormat { Xyz, Dcd, H5md, Gsd };
 
-/// The format a file name implies: .xyz or .extxyz, .dcd, .h5, .h5md or .hdf5 (in any letter
-/// case); nothing for another extension.
+/// The format a file name implies: .xyz or .extxyz, .dcd, .h5, .h5md or .hdf5, .gsd (in any
+/// letter case); nothing for another extension.
 std::optional<TrajectoryFormat> format_from_extension(const std::filesystem::path& file);
 
-/// "xyz", "dcd" or "h5md".
+/// "xyz", "dcd", "h5md" or "gsd".
 std::string_view to_string(TrajectoryFormat format);
 
 /// Whether the format's frames must lie on one grid of steps (DCD: ISTART + k NSAVC), so that
 /// a run's last step gets no extra frame off that grid.
 bool holds_evenly_spaced_frames(TrajectoryFormat format);
 
-/// The format named "xyz", "dcd" or "h5md" (to_string's names), if it is one.
+/// The format named "xyz", "dcd", "h5md" or "gsd" (to_string's names), if it is one.
 std::optional<TrajectoryFormat> format_named(std::string_view name);
 
 /// Whether this build can write H5MD (it was built with HDF5).

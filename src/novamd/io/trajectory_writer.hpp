@@ -34,7 +34,7 @@ struct TrajectoryFrame {
 /// What a writer needs to open its file.
 struct TrajectoryOpen {
   std::filesystem::path file;
-  FieldSet fields;              ///< the fields the file will ever hold
+  FieldSet fields;  ///< the fields the file will ever hold
   const core::SpeciesTable& species;
   std::size_t particles = 0;    ///< N, constant for the run
   std::int64_t first_step = 0;  ///< step of the first frame
@@ -42,6 +42,7 @@ struct TrajectoryOpen {
   double timestep = 0.0;        ///< in the run's time unit
   std::string length_unit;      ///< "fm", "A" or "" (LJ units); written where the format has units
   std::string time_unit;        ///< "fm/c", "fs" or ""
+  std::string energy_unit;      ///< "MeV", "kcal/mol" or ""
   /// Continue an existing file after a restart from a checkpoint at this step: frames with a
   /// larger step (written after the checkpoint) are dropped and new frames are appended. A file
   /// that does not exist is created. Unset: create, truncating any file of that name.

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "novamd/core/chemical_symbols.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/core/excerpt.hpp"
 #include "novamd/io/text_fields.hpp"
@@ -140,6 +141,7 @@ struct ColumnLayout {
   std::string describe;   ///< "species:S:1:pos:R:3", for messages
   int orientation = -1;   ///< Orientation:R:4, OVITO's order x y z w (rigid molecules)
   int angular_momentum = -1;
+  int name = -1;  ///< name:S:1, the species name where the species column holds its element
 };
 
 ColumnLayout plain_layout() {
@@ -174,6 +176,7 @@ ColumnLayout parse_properties(const std::string& value, const std::string& at) {
                                   core::excerpt(parts[k])));
     const bool vector3 = type == "R" && *count == 3;
     if (name == "species" && type == "S" && *count == 1) layout.species = layout.total;
+    if (name == "name" && type == "S" && *count == 1) layout.name = layout.total;
     if (name == "pos" && vector3) layout.pos = layout.total;
     if ((name == "vel" || name == "velo" || name == "velocities") && vector3)
       layout.vel = layout.total;
@@ -244,7 +247,7 @@ void read_atom(std::string_view line, const ColumnLayout& layout, const core::Sp
   if (n_tokens < layout.total || (layout.extended && n_tokens > layout.total))
     throw core::InputError(fmt::format("{}: atom line has {} fields; expected {} ({})", at,
                                        n_tokens, layout.total, core::excerpt(layout.describe)));
-  const std::string name(tokens[layout.species]);
+  const std::string name(tokens[layout.name >= 0 ? layout.name : layout.species]);
   const auto type = species.find(name);
   if (!type)
     throw core::InputError(
@@ -410,10 +413,18 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
   fmt::memory_buffer out;
   auto it = std::back_inserter(out);
   const auto& L = box.length();
+  // Readers take the species column for an element: a name that is none goes in a column of
+  // its own, with the element it stands for (or X) in the species column.
+  const auto element_of = [&](int t) {
+    return t >= 0 && t < species.size() ? core::element_of(species[t]) : std::string_view("X");
+  };
+  bool named = false;
+  for (int t = 0; t < species.size(); ++t) named = named || element_of(t) != species[t].name;
   fmt::format_to(it,
                  "{}\nLattice=\"{} 0.0 0.0 0.0 {} 0.0 0.0 0.0 {}\" Properties=species:S:1:pos:R:3",
                  particles.size(), L.x, L.y, L.z);
-  if (write_velocity_) fmt::format_to(it, ":vel:R:3");
+  if (named) fmt::format_to(it, ":name:S:1");
+  if (write_velocity_) fmt::format_to(it, ":velo:R:3");
   if (write_force_) fmt::format_to(it, ":forces:R:3");
   // Every optional field the particles have (charges, image counts, ...), by its own name.
   core::for_each_field(
@@ -443,8 +454,9 @@ void XyzWriter::write_frame(std::int64_t step, double time, const core::Box& box
   };
   for (const std::size_t i : order) {
     const int t = particles.type[i];
-    fmt::format_to(it, "{}", t >= 0 && t < species.size() ? species[t].name : std::string("X"));
+    fmt::format_to(it, "{}", element_of(t));
     put3(particles.position, i);
+    if (named) fmt::format_to(it, " {}", t >= 0 && t < species.size() ? species[t].name : "X");
     if (write_velocity_) put3(particles.velocity, i);
     if (write_force_) put3(particles.force, i);
     core::for_each_field(

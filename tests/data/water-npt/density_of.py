@@ -45,7 +45,7 @@ def main():
     parser.add_argument("--blocks", type=int, default=20)
     parser.add_argument("--against", help="an OpenMM run's samples (run_npt.py) to compare with")
     args = parser.parse_args()
-    rows = [r for r in csv.DictReader(open(args.thermo)) if float(r["time"]) >= 1000 * args.skip_ps]
+    rows = [r for r in csv.DictReader(l for l in open(args.thermo) if not l.startswith("#")) if float(r["time"]) >= 1000 * args.skip_ps]
     density = [float(r["mass_density"]) for r in rows]
     volume = [float(r["volume"]) for r in rows]
     kT = BOLTZMANN_KCAL_PER_MOL_K * args.temperature
