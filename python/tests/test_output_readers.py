@@ -204,3 +204,61 @@ def test_lj_example_h5md_iterates_in_mdanalysis(in_tmp, run_cli):
     steps = [ts.data["step"] for ts in u.trajectory]
     assert steps == [0, 1000, 2000]
     assert all(ts.has_velocities for ts in u.trajectory)
+
+
+# The examples that write trajectories, run for 4 steps (their first and last frames), and the
+# particles each file holds.
+EXAMPLE_TRAJECTORIES = [
+    ("white_dwarf_co.yaml", ["white_dwarf_co.xyz"]),
+    ("tutorial/argon.yaml", ["argon.xyz"]),
+    ("lj_nvt.yaml", ["lj_nvt.dcd", "lj_nvt.h5md"]),
+    ("peptide/peptide.yaml", ["peptide.dcd"]),
+    ("amber-dipeptide/dipeptide.yaml", ["dipeptide.dcd"]),
+    ("rigid/co2.yaml", ["co2.xyz"]),
+]
+
+
+def read_with_every_tool(path, atoms):
+    """Frames of `path` as each tool that reads its format sees them; asserts their counts."""
+    suffix = path.suffix
+    if suffix == ".xyz":
+        images = ase_io.read(path, index=":")  # species must be elements (or X) for ASE
+        assert all(len(a) == atoms for a in images)
+        u = mda.Universe(str(path), format="XYZ")
+        assert len(u.atoms) == atoms and u.trajectory.n_frames == len(images)
+        return len(images)
+    if suffix == ".dcd":
+        topology = path.with_suffix(".psf")
+        u = (mda.Universe(str(topology), str(path)) if topology.exists()
+             else mda.Universe.empty(atoms, trajectory=True))
+        if not topology.exists():
+            u.load_new(str(path), format="DCD")
+        assert len(u.atoms) == atoms
+        return u.trajectory.n_frames
+    if suffix == ".h5md":
+        with h5py.File(path, "r") as f:
+            assert f["particles/all/position/value"].shape[1] == atoms
+        u = mda.Universe.empty(atoms, trajectory=True)
+        u.load_new(str(path), format="H5MD", convert_units=False)  # lj units: no unit names
+        return u.trajectory.n_frames
+    raise AssertionError(f"no reader for {path}")
+
+
+@pytest.mark.parametrize("example,files", EXAMPLE_TRAJECTORIES,
+                         ids=[e for e, _ in EXAMPLE_TRAJECTORIES])
+def test_every_examples_trajectory_opens_in_the_tools_that_read_it(in_tmp, run_cli, example,
+                                                                    files):
+    from conftest import EXAMPLES
+    run_cli(["run", EXAMPLES / example, "--steps", "4", "--backend", "cpu"], cwd=in_tmp)
+    thermo = next(in_tmp.glob("*thermo*.csv"))
+    assert thermo.read_text().startswith("# units:")
+    for name in files:
+        path = in_tmp / name
+        if path.suffix == ".xyz":
+            atoms = int(path.read_text().split("\n", 1)[0])
+        elif path.suffix == ".h5md":
+            with h5py.File(path, "r") as f:
+                atoms = f["particles/all/species"].shape[0]
+        else:
+            atoms = mda.coordinates.DCD.DCDReader(str(path)).n_atoms  # the header's N
+        assert read_with_every_tool(path, atoms) >= 1
