@@ -28,7 +28,7 @@ packages=(g++ cmake ninja-build git pkg-config libyaml-cpp-dev libcli11-dev libf
           libopenmpi-dev
           openmpi-bin)
 if ((with_tests)); then
-  packages+=(python3-h5py python3-mdanalysis python3-ase python3-numpy python3-matplotlib clang
+  packages+=(python3-h5py python3-mdanalysis python3-ase python3-gsd python3-numpy python3-matplotlib clang
              libclang-rt-dev lammps python3-dev python3-venv python3-pytest)
 fi
 missing=()
