@@ -95,6 +95,44 @@ BackendSetup pasta(std::uint64_t seed, double cutoff, Truncation nuclear_truncat
   return s;
 }
 
+/// The Lennard-Jones mixture of lennard_jones() as tables: each species pair's mixed potential
+/// sampled on 3000 rows evenly spaced in r^2 from 0.35 (under half of the closest approach, 0.8,
+/// which the moves keep) to the cutoff, with FPRIME; linear on those rows as knots, or splined.
+BackendSetup lennard_jones_table(std::uint64_t seed, forces::TableInterpolation style) {
+  auto s = lennard_jones(seed, Truncation::Cut, false);
+  const auto mixed = std::get<forces::LennardJonesSettings>(s.forces[0]).mixed(s.species);
+  forces::PairTableSettings table;
+  table.interpolation = style;
+  table.cutoff = kLjCutoff;
+  constexpr int kRows = 3000;
+  constexpr double kInner = 0.35;
+  for (int a = 0; a < 3; ++a) {
+    for (int b = a; b < 3; ++b) {
+      const double eps = mixed.epsilon[a * 3 + b], sigma = mixed.sigma[a * 3 + b];
+      const double c12 = 4 * eps * std::pow(sigma, 12), c6 = 4 * eps * std::pow(sigma, 6);
+      auto section = std::make_shared<forces::TableSection>();
+      section->keyword = s.species[a].name + s.species[b].name;
+      section->spacing = forces::TableSpacing::Rsq;
+      section->r_lo = kInner;
+      section->r_hi = kLjCutoff;
+      const auto slope = [&](double r) {
+        return -156 * c12 / std::pow(r, 14) + 42 * c6 / std::pow(r, 8);
+      };
+      section->fprime = std::array<double, 2>{slope(kInner), slope(kLjCutoff)};
+      for (int i = 0; i < kRows; ++i) {
+        const double r = std::sqrt(kInner * kInner +
+                                   (kLjCutoff * kLjCutoff - kInner * kInner) * i / (kRows - 1));
+        section->r.push_back(r);
+        section->energy.push_back(c12 / std::pow(r, 12) - c6 / std::pow(r, 6));
+        section->force.push_back(12 * c12 / std::pow(r, 13) - 6 * c6 / std::pow(r, 7));
+      }
+      table.pairs.push_back({s.species[a].name, s.species[b].name, section, kLjCutoff});
+    }
+  }
+  s.forces = {table};
+  return s;
+}
+
 std::vector<ForceTermCase> make_cases() {
   constexpr double inf = forces::kNoCutoff;
   using Y = forces::YukawaSettings;
@@ -177,6 +215,16 @@ std::vector<ForceTermCase> make_cases() {
          return pasta(seed, inf, Truncation::Cut, Y{10.0, 10.0, Truncation::ShiftForce});
        },
        0.5,
+       {}},
+      {"pair_table_linear",
+       0,
+       [](auto seed) { return lennard_jones_table(seed, forces::TableInterpolation::Linear); },
+       0.8,
+       {}},
+      {"pair_table_spline",
+       0,
+       [](auto seed) { return lennard_jones_table(seed, forces::TableInterpolation::Spline); },
+       0.8,
        {}},
   };
   for (std::size_t k = 0; k < cases.size(); ++k) cases[k].seed = 1001 + 7 * k;
@@ -293,6 +341,45 @@ TermModel::Bare bare_terms(const physics::Nuclear<double>::Params& p, double r,
   } else if (e1 < a.underflow) {
     b.lost_force = std::abs(f1);
     b.lost_energy = std::abs(v1);
+  }
+  return b;
+}
+
+/// A tabulated pair (physics/tabulated.hpp) between knots i and i+1 at s = r^2: magnitudes
+/// from the two knots' E and F/r (linear and spline tables alike: the spline's correction
+/// terms are of order delta^2 f'' and round with the rest). Sensitivity: the chord's slope in s,
+/// |d(F/r)/dr| r^2 = 2 r^3 |(F/r)_i+1 - (F/r)_i| / delta, the largest of this interval and its
+/// neighbours (a rounded separation may land in them), doubled for the spline, whose slope
+/// within an interval departs from the chord's by a fraction of the change between intervals.
+/// Rounding: each knot rounded to the pair type (1/2 each) and the interpolation's products and
+/// sums (2): 3 on each knot's magnitude; b = (s - s_i) / delta is off by about 2 eps s / delta,
+/// which moves F/r by eps G / r^2 and E by 2 eps s |E_i+1 - E_i| / delta: 2 G and twice that.
+TermModel::Bare bare_terms(const physics::TableParams<double>& p, double r, const Arithmetic& a) {
+  TermModel::Bare b;
+  const double s = r * r, delta = 1 / p.inverse_delta;
+  const auto interval = [&](double x) {
+    return static_cast<int>(std::clamp(std::floor(x), 0.0, p.last_interval));
+  };
+  const int i = interval((s - p.inner_squared) * p.inverse_delta);
+  const double* k = p.knots + physics::kKnotValues * i;
+  const double* next = k + physics::kKnotValues;
+  const double t = (s - k[0]) * p.inverse_delta;
+  b.force = ((1 - t) * k[2] + t * next[2]) * r;
+  b.energy = (1 - t) * k[1] + t * next[1];
+  double slope = 0;
+  for (int j = std::max(0, i - 1); j <= std::min(static_cast<int>(p.last_interval), i + 1); ++j) {
+    const double* kj = p.knots + physics::kKnotValues * j;
+    slope = std::max(slope, std::abs(kj[physics::kKnotValues + 2] - kj[2]) / delta);
+  }
+  const double energy_slope = 2 * r * std::abs(next[1] - k[1]) / delta;  // |dE/dr| of the chord
+  b.force_scale = std::max((std::abs(k[2]) + std::abs(next[2])) * r, energy_slope);
+  b.energy_scale = std::abs(k[1]) + std::abs(next[1]);
+  b.sensitivity = 2 * 2 * r * s * slope;
+  b.force_rounding = 3 * (std::abs(k[2]) + std::abs(next[2])) * r + 2 * b.sensitivity;
+  b.energy_rounding = 3 * b.energy_scale + 2 * r * energy_slope;
+  if (b.force_scale > 0 && b.force_scale / r < a.underflow) {
+    b.lost_force = b.force_scale;
+    b.lost_energy = b.energy_scale;
   }
   return b;
 }
@@ -449,12 +536,24 @@ TermModel::TermModel(const forces::ForceSettings& settings, const core::SpeciesT
                      const core::UnitSystem& units, const Arithmetic& arith)
     : tables_(std::visit(
           [&](const auto& s) -> Tables {
-            return s.template potential_table<double>(species, units);
+            if constexpr (requires { s.template knot_table<double>(species); }) {
+              return s.template knot_table<double>(species);
+            } else {
+              return s.template potential_table<double>(species, units);
+            }
           },
           settings)),
       arith_(arith),
       cutoff_(forces::cutoff_of(settings)),
-      truncation_(std::visit([](const auto& s) { return s.truncation; }, settings)),
+      truncation_(std::visit(
+          [](const auto& s) {
+            if constexpr (requires { s.truncation; }) {
+              return s.truncation;
+            } else {
+              return Truncation::Cut;  // a table: each pair cut at its cutoff
+            }
+          },
+          settings)),
       types_(species.size()) {
   if (!std::isfinite(cutoff_)) return;
   // The shifts are computed in the pair type from r_c^2 rounded to it (r_c off by eps/4 r_c),

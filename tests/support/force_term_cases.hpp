@@ -61,7 +61,8 @@ struct ForceTermCase {
 
 /// Every case: Yukawa without cutoff and in each truncation, a Lennard-Jones mixture (with xi
 /// and eta) in each truncation and with a tail correction, nuclear pasta at the default cutoff,
-/// and nuclear + screened Coulomb in several truncations.
+/// nuclear + screened Coulomb in several truncations, and the Lennard-Jones mixture as tables
+/// (linear and spline).
 const std::vector<ForceTermCase>& force_term_cases();
 
 /// How a backend computes pair terms and sums them, as far as its round-off goes.
@@ -125,6 +126,16 @@ struct PairError {
   bool counted = false;     ///< a nonzero term in some backend's sums
 };
 
+/// The parameters of one species pair of a force term, in double.
+template <class Settings>
+struct ParamsOf {
+  using type = typename Settings::template Potential<double>::Params;
+};
+template <>
+struct ParamsOf<forces::PairTableSettings> {
+  using type = physics::TableParams<double>;
+};
+
 /// A force term's error model: its pair terms per species pair, cutoff and truncation, for one
 /// backend's arithmetic (the shifts at the cutoff are computed once per species pair).
 class TermModel {
@@ -157,8 +168,7 @@ class TermModel {
   struct TablesOf;
   template <class... Settings>
   struct TablesOf<std::variant<Settings...>> {
-    using type =
-        std::variant<physics::PairTable<typename Settings::template Potential<double>::Params>...>;
+    using type = std::variant<physics::PairTable<typename ParamsOf<Settings>::type>...>;
   };
   using Tables = typename TablesOf<forces::ForceSettings>::type;
   Tables tables_;

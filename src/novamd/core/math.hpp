@@ -129,4 +129,12 @@ NOVAMD_HD double round_nearest(double x) {
   return (x + kMagic) - kMagic;
 }
 
+/// A quiet NaN of the argument's type (the argument is not read), on the host and the device.
+NOVAMD_HD float quiet_nan(float) {
+  return __builtin_nanf("");
+}
+NOVAMD_HD double quiet_nan(double) {
+  return __builtin_nan("");
+}
+
 }  // namespace novamd::core

@@ -5,11 +5,14 @@
 /// by the generated per-family units (forces/cuda_pair_force.cu.in): each unit instantiates the
 /// kernels of one evaluator family at one precision.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_force_term.hpp"
@@ -53,7 +56,8 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
         skin_(skin),
         check_every_(check_every),
         excluded_pairs_(excluded_pairs) {
-    table_.copy_from_host(table.data(), nullptr);
+    const auto entries = entries_on_device(table);
+    table_.copy_from_host(entries, nullptr);
     keep_type_records(table);
     // Kernels run on non-blocking streams, which do not wait for the legacy default stream.
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));
@@ -87,9 +91,9 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       if (term) term->follow_box(box, stream);
   }
   std::size_t bytes() const override {
-    std::size_t held = table_.bytes() + records_.bytes() + (list_ ? list_->bytes() : 0) +
-                       (clusters_ ? clusters_->bytes() : 0) + fixed_.bytes() + cells_.bytes() +
-                       partial_bytes() + rows_.bytes();
+    std::size_t held = table_.bytes() + knots_.bytes() + records_.bytes() +
+                       (list_ ? list_->bytes() : 0) + (clusters_ ? clusters_->bytes() : 0) +
+                       fixed_.bytes() + cells_.bytes() + partial_bytes() + rows_.bytes();
     for (const auto& term : separate_)
       if (term) held += term->bytes();
     return held;
@@ -319,6 +323,35 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
   std::size_t partial_bytes() const { return partial_.bytes(); }
 
+  /// The table's entries as the kernels read them: where they point into knots (a tabulated
+  /// potential, physics/tabulated.hpp), the knots are copied to the device once and each entry
+  /// points into that copy.
+  std::vector<typename Evaluator::Params> entries_on_device(
+      const physics::PairTable<typename Evaluator::Params>& table) {
+    std::vector<typename Evaluator::Params> entries = table.data();
+    if constexpr (requires(typename Evaluator::Params p) { p.knots; }) {
+      std::vector<PairT> knots;
+      std::vector<std::pair<const PairT*, std::size_t>> placed;  // host knots -> offset
+      std::vector<std::size_t> offset(entries.size());
+      for (std::size_t e = 0; e < entries.size(); ++e) {
+        const PairT* host = entries[e].knots;
+        auto it = std::find_if(placed.begin(), placed.end(),
+                               [&](const auto& p) { return p.first == host; });
+        if (it == placed.end()) {
+          placed.emplace_back(host, knots.size());
+          if (host) knots.insert(knots.end(), host, host + entries[e].values());
+          it = placed.end() - 1;
+        }
+        offset[e] = it->second;
+      }
+      knots_.copy_from_host(knots, nullptr);
+      NOVAMD_CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the host knots go out of scope
+      for (std::size_t e = 0; e < entries.size(); ++e)
+        if (entries[e].knots) entries[e].knots = knots_.data() + offset[e];
+    }
+    return entries;
+  }
+
   /// Records per type in place of the table for the cluster kernel (physics/type_records.hpp),
   /// where the evaluator has them, the lists are cluster pairs, the pair arithmetic is single
   /// precision and the table follows the records to within their rounding
@@ -343,6 +376,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   std::int64_t check_every_;
   std::int64_t calls_ = 0;
   core::DeviceBuffer<typename Evaluator::Params> table_;
+  core::DeviceBuffer<PairT> knots_;  ///< a tabulated potential's knots (entries_on_device)
   /// The cluster kernel's records per type and what every pair shares (keep_type_records).
   using Records = physics::TypeRecords<Evaluator>;
   core::DeviceBuffer<typename Records::Record> records_;

@@ -81,4 +81,12 @@ std::string CoulombSettings::describe(const core::UnitSystem& units) const {
   return text + ")";
 }
 
+std::string PairTableSettings::describe(const core::UnitSystem& units) const {
+  const std::string knots = points ? fmt::format("{} points", *points) : "each table's points";
+  return fmt::format("pair_table ({} pair {}, {} on {}, cutoffs up to {} {})", pairs.size(),
+                     pairs.size() == 1 ? "entry" : "entries",
+                     interpolation == TableInterpolation::Spline ? "spline" : "linear", knots,
+                     cutoff, units.length);
+}
+
 }  // namespace novamd::forces

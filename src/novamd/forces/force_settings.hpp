@@ -19,6 +19,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
+#include "novamd/forces/table_settings.hpp"
 #include "novamd/physics/coulomb.hpp"
 #include "novamd/physics/ewald.hpp"
 #include "novamd/physics/lennard_jones.hpp"
@@ -230,8 +231,8 @@ struct CoulombSettings {
 /// type here (with its kName, kKeys, kCutoffMayBeNone and describe), its parser overload in
 /// io/config_forces.cpp, and its family to NOVAMD_PAIR_FAMILIES in src/CMakeLists.txt; the
 /// compiler names whatever is missing.
-using ForceSettings =
-    std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings, CoulombSettings>;
+using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings,
+                                   CoulombSettings, PairTableSettings>;
 
 /// Calls f(std::type_identity<Settings>{}) for each force-term settings type, in list order.
 template <class F>
@@ -241,7 +242,7 @@ void for_each_force_kind(F&& f) {
   }(std::type_identity<ForceSettings>{});
 }
 
-/// The config names of every force term ("yukawa", "lennard_jones", "nuclear", "coulomb").
+/// The config names of every force term ("yukawa", "lennard_jones", "nuclear", "coulomb", ...).
 inline std::vector<std::string_view> force_term_names() {
   std::vector<std::string_view> names;
   for_each_force_kind([&]<class S>(std::type_identity<S>) { names.push_back(S::kName); });
@@ -253,14 +254,12 @@ inline std::string describe(const ForceSettings& settings, const core::UnitSyste
   return std::visit([&](const auto& s) { return s.describe(units); }, settings);
 }
 
-/// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term of one
-/// family (`Settings`: YukawaSettings, ...) uses in arithmetic type T and its pair table: the
-/// bare potential when there is no cutoff (no cutoff test per pair), else the potential
-/// switched (Lennard-Jones with `switch`) or truncated as the settings say. Every backend builds
-/// its terms through this; a call instantiates the traversals of that family only.
+/// with_evaluator for the terms whose settings name a `Potential`: the bare potential when there
+/// is no cutoff (no cutoff test per pair), else the potential switched (Lennard-Jones with
+/// `switch`) or truncated as the settings say.
 template <class T, class Settings, class Make>
-auto with_evaluator(const Settings& s, const core::SpeciesTable& species,
-                    const core::UnitSystem& units, Make&& make) {
+auto with_wrapped_potential(const Settings& s, const core::SpeciesTable& species,
+                            const core::UnitSystem& units, Make&& make) {
   using Potential = typename Settings::template Potential<T>;
   auto table = s.template potential_table<T>(species, units);
   if constexpr (requires { s.switch_inner; }) {
@@ -288,6 +287,21 @@ auto with_evaluator(const Settings& s, const core::SpeciesTable& species,
   }
   return make.template operator()<physics::Truncated<Potential, false>>(
       physics::with_cutoff<Potential, false>(table, s.cutoff, s.truncation));
+}
+
+/// Calls `make.template operator()<Evaluator>(table)` with the evaluator a force term of one
+/// family (`Settings`: YukawaSettings, ...) uses in arithmetic type T and its pair table: the
+/// settings' own choice where they have `with_own_evaluator` (a table's interpolation,
+/// table_settings.hpp), else with_wrapped_potential's. Every backend builds its terms through
+/// this; a call instantiates the traversals of that family only.
+template <class T, class Settings, class Make>
+auto with_evaluator(const Settings& s, const core::SpeciesTable& species,
+                    const core::UnitSystem& units, Make&& make) {
+  if constexpr (requires { s.template with_own_evaluator<T>(species, make); }) {
+    return s.template with_own_evaluator<T>(species, make);
+  } else {
+    return with_wrapped_potential<T>(s, species, units, make);
+  }
 }
 
 /// The same for any force term: every family's traversals are instantiated.

@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "novamd/io/config_pair_table.hpp"
 #include "novamd/io/config_topology.hpp"
 
 namespace novamd::io {
@@ -83,23 +84,6 @@ forces::NuclearSettings parse(std::type_identity<forces::NuclearSettings>, const
   parse_cutoff_and_shift(node, settings);
   check_nucleons(node, context.species);
   return settings;
-}
-
-/// `types: [A, B]`: two declared species.
-std::pair<std::string, std::string> parse_pair_types(const YamlReader& node,
-                                                     const core::SpeciesTable& species) {
-  const auto names = node.elements();
-  if (names.size() != 2) node.fail(fmt::format("found {} names", names.size()), "two species");
-  NameList declared;
-  for (const auto& s : species.all()) declared.push_back(s.name);
-  for (const auto& name : names) {
-    const std::string text = name.string();
-    if (!species.find(text)) {
-      name.fail(fmt::format("species '{}' is not declared in system.species", text),
-                fmt::format("one of {}", join_names(declared)));
-    }
-  }
-  return {names[0].string(), names[1].string()};
 }
 
 forces::LennardJonesPair parse_lj_pair(const YamlReader& node, const core::SpeciesTable& species) {
@@ -245,6 +229,11 @@ forces::CoulombSettings parse(std::type_identity<forces::CoulombSettings>, const
   return settings;
 }
 
+forces::PairTableSettings parse(std::type_identity<forces::PairTableSettings>,
+                                const YamlReader& node, const ForceContext& context) {
+  return parse_pair_table(node, context.species);
+}
+
 forces::ForceSettings parse_force_term(const YamlReader& element, const ForceContext& context) {
   const std::string expected = "one force term per list element, such as '- yukawa: {...}'";
   if (!element.is_map()) element.fail_type(expected);
@@ -268,6 +257,22 @@ forces::ForceSettings parse_force_term(const YamlReader& element, const ForceCon
 }
 
 }  // namespace
+
+std::pair<std::string, std::string> parse_pair_types(const YamlReader& node,
+                                                     const core::SpeciesTable& species) {
+  const auto names = node.elements();
+  if (names.size() != 2) node.fail(fmt::format("found {} names", names.size()), "two species");
+  NameList declared;
+  for (const auto& s : species.all()) declared.push_back(s.name);
+  for (const auto& name : names) {
+    const std::string text = name.string();
+    if (!species.find(text)) {
+      name.fail(fmt::format("species '{}' is not declared in system.species", text),
+                fmt::format("one of {}", join_names(declared)));
+    }
+  }
+  return {names[0].string(), names[1].string()};
+}
 
 void parse_ewald_parameters(const YamlReader& node, forces::CoulombSettings& settings) {
   const bool ewald = settings.method == forces::CoulombMethod::Ewald;

@@ -2,6 +2,8 @@
 /// @file config_forces.hpp
 /// The `forces` list of the config: one entry per force term, each validated key by key.
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "novamd/core/species.hpp"
@@ -17,6 +19,11 @@ namespace novamd::io {
 std::vector<forces::ForceSettings> parse_forces(const YamlReader& node,
                                                 const core::SpeciesTable& species,
                                                 const TopologyFile* topology = nullptr);
+
+/// `types: [A, B]`: the names of two species declared in `species`.
+/// @throws core::InputError naming the key where there are not two or one is not declared.
+std::pair<std::string, std::string> parse_pair_types(const YamlReader& node,
+                                                     const core::SpeciesTable& species);
 
 /// Reads `neighbors: {method, skin, check_every, reorder_every, layout}`.
 neighbors::NeighborSettings parse_neighbors(const YamlReader& node);

@@ -2,6 +2,7 @@
 /// @file pair_table.hpp
 /// Parameters of a pair potential for every ordered pair of species types.
 
+#include <memory>
 #include <vector>
 
 #include "novamd/core/host_device.hpp"
@@ -31,9 +32,14 @@ class PairTable {
   const std::vector<Params>& data() const { return params_; }
   PairTableView<Params> view() const { return {params_.data(), num_types_}; }
 
+  /// Keeps `data` alive with the table and its copies: memory the parameters point into (a
+  /// tabulated potential's knots).
+  void hold(std::shared_ptr<const void> data) { held_.push_back(std::move(data)); }
+
  private:
   int num_types_ = 0;
   std::vector<Params> params_;
+  std::vector<std::shared_ptr<const void>> held_;
 };
 
 }  // namespace novamd::physics
