@@ -45,6 +45,9 @@ class EnergyWatch {
   /// of the first state: the largest of |E_conserved|, |U| and K there.
   void check(const analysis::ThermoState& state, const io::Config& config);
 
+  /// The next state checked is the first again (a new conserved quantity).
+  void restart() { first_conserved_.reset(); }
+
   /// |E_conserved - E_conserved(first)| / scale (0 before the first state or for a zero scale).
   double relative_drift(const analysis::ThermoState& state) const;
 

@@ -62,6 +62,13 @@ class RunOutputs {
   analysis::ThermoState thermo_state(std::int64_t step, backend::Backend& backend,
                                      integrate::Integrator& integrator);
 
+  /// The conserved quantity changes its meaning (a stage's integrator of another kind): its
+  /// drift and the energy watch count from the next row.
+  void restart_conserved_reference() {
+    first_conserved_.reset();
+    energy_watch_.restart();
+  }
+
   std::int64_t thermo_rows() const { return thermo_rows_; }
   std::int64_t trajectory_frames() const { return frames_; }
 

@@ -250,18 +250,21 @@ RunContext Simulation::run_context(const StopSignals* signals,
   return context;
 }
 
-void Simulation::enter_stage(const StageSpan& span) {
-  if (same_integrator(*span.integrator, integrator_settings_)) return;
+bool Simulation::enter_stage(const StageSpan& span) {
+  if (same_integrator(*span.integrator, integrator_settings_)) return false;
   auto next = new_integrator(*span.integrator);
-  if (next->name() == integrator_->name()) {
-    next->restore(integrator_->save());  // the thermostat's variables go on
-  } else {
+  const bool new_kind = next->name() != integrator_->name();
+  if (new_kind) {
     next->start(*backend_);
+    if (outputs_) outputs_->restart_conserved_reference();
+  } else {
+    next->restore(integrator_->save());  // the thermostat's variables go on
   }
   if (auto* barostat = integrator_->barostat(); barostat && next->barostat())
     next->barostat()->restore(barostat->save());
   integrator_ = std::move(next);
   integrator_settings_ = *span.integrator;
+  return new_kind;
 }
 
 RunResult Simulation::run_through_stages(std::int64_t from, std::int64_t last, LoopStart start,
@@ -275,7 +278,7 @@ RunResult Simulation::run_through_stages(std::int64_t from, std::int64_t last, L
   for (const StageSpan& span : spans) {
     const bool final_span = span.index + 1 == spans.size();  // it goes on past its end
     if (span.last_step <= from && !final_span) continue;
-    enter_stage(span);
+    const bool new_kind = enter_stage(span);
     RunContext context = run_context(signals, started);
     configure(context);
     context.last_step = final_span ? last : std::min(span.last_step, last);
@@ -295,7 +298,7 @@ RunResult Simulation::run_through_stages(std::int64_t from, std::int64_t last, L
     } else {
       total.last_step = part.last_step;
       total.wall_seconds += part.wall_seconds;
-      if (!total.initial) total.initial = part.initial;
+      if (!total.initial || new_kind) total.initial = part.initial;  // the summary's drift
       if (part.final) total.final = part.final;
       total.thermo_rows = part.thermo_rows;
       total.trajectory_frames = part.trajectory_frames;

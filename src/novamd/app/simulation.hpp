@@ -153,8 +153,9 @@ class Simulation {
   /// note that its thermostat starts afresh.
   void restore_integrator();
   /// Takes the integrator of `span` for its steps (a new one where the settings change; the
-  /// same kind keeps its variables).
-  void enter_stage(const StageSpan& span);
+  /// same kind keeps its variables). True where the kind changed, and with it what the
+  /// conserved energy means (its drift counts from the stage's first row).
+  bool enter_stage(const StageSpan& span);
   /// Runs from step `from` to `last`, stage by stage; `configure` completes each loop's context.
   RunResult run_through_stages(std::int64_t from, std::int64_t last, LoopStart start,
                                const std::function<void(RunContext&)>& configure,
