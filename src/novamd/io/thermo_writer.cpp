@@ -39,12 +39,18 @@ ThermoWriter::ThermoWriter(const std::filesystem::path& file, const core::UnitSy
 
 bool ThermoWriter::keep_rows_up_to(std::int64_t step, const std::string& expected_header) {
   std::ifstream in(path_);
-  std::string units, line;
-  if (!in || !std::getline(in, units) || !std::getline(in, line) ||
-      units + "\n" + line != expected_header)
-    return false;
+  std::string line;
+  if (!in || !std::getline(in, line)) return false;
+  // A file written before the units line: its column header alone, kept as it is.
+  const std::string names = expected_header.substr(expected_header.find('\n') + 1);
   std::ostringstream kept;
-  kept << units << '\n' << line << '\n';
+  if (line == names) {
+    kept << line << '\n';
+  } else {
+    std::string header;
+    if (!std::getline(in, header) || line + "\n" + header != expected_header) return false;
+    kept << line << '\n' << header << '\n';
+  }
   while (std::getline(in, line)) {
     std::int64_t row_step = 0;
     const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), row_step);

@@ -37,7 +37,7 @@ class ThermoWriter {
 
  private:
   /// Rewrites the file with its header lines and the rows up to `step`; false if it has other
-  /// header lines.
+  /// header lines. A file of an earlier version, with the column header alone, is kept so.
   bool keep_rows_up_to(std::int64_t step, const std::string& expected_header);
   void flush();
 
