@@ -262,3 +262,27 @@ def test_every_examples_trajectory_opens_in_the_tools_that_read_it(in_tmp, run_c
         else:
             atoms = mda.coordinates.DCD.DCDReader(str(path)).n_atoms  # the header's N
         assert read_with_every_tool(path, atoms) >= 1
+
+
+def test_a_gsd_file_without_positions_is_refused_before_anything_is_written(in_tmp, run_cli):
+    config = mixture(files=("t.gsd",))
+    config["output"]["trajectory"][0]["fields"] = ["velocity"]
+    (in_tmp / "run.yaml").write_text(json.dumps(config))
+    result = run_cli(["run", "run.yaml"], cwd=in_tmp, check=False)
+    assert result.returncode == 2
+    assert "output.trajectory[0].fields" in result.stderr
+    assert "GSD frames hold the positions" in result.stderr
+    assert not (in_tmp / "t.gsd").exists() and not (in_tmp / "thermo.csv").exists()
+
+
+def test_a_restart_refuses_to_continue_a_file_that_is_no_gsd(in_tmp, run_cli):
+    config = mixture(steps=10, files=("t.gsd",))
+    config["output"]["checkpoint"] = {"every": 10, "file": "run.chk"}
+    (in_tmp / "run.yaml").write_text(json.dumps(config))
+    run_cli(["run", "run.yaml"], cwd=in_tmp)
+    (in_tmp / "t.gsd").write_text("not a trajectory\n" * 20)
+    result = run_cli(["run", "run.yaml", "--restart", "run.chk", "--steps", "20"], cwd=in_tmp,
+                     check=False)
+    assert result.returncode == 2
+    assert "t.gsd: not a GSD 2 file that can be continued: no GSD magic number" in result.stderr
+    assert (in_tmp / "t.gsd").read_text() == "not a trajectory\n" * 20  # left as it was

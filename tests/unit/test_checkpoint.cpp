@@ -489,6 +489,19 @@ TEST(CheckpointConfigDifferences, IdenticalConfigsGiveNoLines) {
   EXPECT_EQ(config_differences(kConfig, kConfig), Lines{});
 }
 
+TEST(CheckpointConfigDifferences, TheIntegratorButItsTimestepMayChangeWithANote) {
+  const std::string bussi = edited("{type: velocity_verlet, timestep: 0.003}",
+                                   "{type: bussi, timestep: 0.004, temperature: 1.0, tau: 0.1}");
+  Lines noted;
+  EXPECT_EQ(config_differences(kConfig, bussi, &noted),
+            Lines{"integrator.timestep: 0.003 in the checkpoint, 0.004 in this run"});
+  EXPECT_EQ(noted,
+            (Lines{"integrator.tau: not set in the checkpoint, 0.1 in this run",
+                   "integrator.temperature: not set in the checkpoint, 1.0 in this run",
+                   "integrator.type: velocity_verlet in the checkpoint, bussi in this run"}));
+  EXPECT_EQ(config_differences(kConfig, bussi).size(), 4u);  // without `noted`, every line
+}
+
 TEST(CheckpointConfigDifferences, ChangedNumber) {
   EXPECT_EQ(config_differences(kConfig, edited("cutoff: 2.5", "cutoff: 3.0")),
             Lines{"forces.0.lennard_jones.cutoff: 2.5 in the checkpoint, 3.0 in this run"});

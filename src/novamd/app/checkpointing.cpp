@@ -77,14 +77,11 @@ void check_state(const std::filesystem::path& file, const io::CheckpointData& da
 Restart load_restart(const std::filesystem::path& file, const io::Config& config,
                      const std::string& backend_name) {
   Restart restart{io::read_checkpoint(file), {}};
-  // The integrator may change (not its timestep: a row's time is step x timestep); the
-  // simulation notes what that means when it takes the checkpoint's variables or not.
-  std::vector<std::string> differences, integrator_changes;
-  for (auto& line : io::config_differences(restart.data.config_yaml, config.effective_yaml)) {
-    const bool integrator = line.starts_with("integrator.") || line.starts_with("integrator:");
-    (integrator && !line.starts_with("integrator.timestep:") ? integrator_changes : differences)
-        .push_back(std::move(line));
-  }
+  // The integrator may change (not its timestep), with a note; the simulation notes what that
+  // means when it takes the checkpoint's variables or not.
+  std::vector<std::string> integrator_changes;
+  const auto differences =
+      io::config_differences(restart.data.config_yaml, config.effective_yaml, &integrator_changes);
   if (!integrator_changes.empty()) {
     std::string list;
     for (const auto& line : integrator_changes) list += (list.empty() ? "" : "; ") + line;

@@ -47,7 +47,11 @@ CheckpointData read_checkpoint(const std::filesystem::path& file);
 /// each ("integrator.temperature: 1.1 in the checkpoint, 1.2 in this run"), for the keys a
 /// restart must keep; keys a restart may change (run, output, backend, precision, and the
 /// initial structure and velocities, which the checkpoint replaces) are not compared.
+/// With `noted`, the differences a restart may make with a note (the integrator's keys but its
+/// timestep: the run goes on from the checkpoint's state, not as the old config would have) go
+/// there instead of into the returned lines.
 std::vector<std::string> config_differences(const std::string& checkpoint_yaml,
-                                            const std::string& run_yaml);
+                                            const std::string& run_yaml,
+                                            std::vector<std::string>* noted = nullptr);
 
 }  // namespace novamd::io

@@ -46,6 +46,12 @@ const std::vector<std::vector<std::string_view>> kNotCompared{{"run"},
                                                               {"system", "structure"},
                                                               {"system", "velocities"}};
 
+/// What a restart may change with a note: the integrator, but its timestep (a row's time is
+/// step x timestep).
+bool noted_difference(const KeyPath& path) {
+  return !path.empty() && path[0] == "integrator" && !(path.size() > 1 && path[1] == "timestep");
+}
+
 bool not_compared(const KeyPath& path) {
   return std::any_of(kNotCompared.begin(), kNotCompared.end(), [&](const auto& skipped) {
     return std::equal(path.begin(), path.end(), skipped.begin(), skipped.end());
@@ -184,7 +190,8 @@ FlatConfig flattened(const std::string& yaml, std::string_view whose) {
 }  // namespace
 
 std::vector<std::string> config_differences(const std::string& checkpoint_yaml,
-                                            const std::string& run_yaml) {
+                                            const std::string& run_yaml,
+                                            std::vector<std::string>* noted) {
   const FlatConfig before = flattened(checkpoint_yaml, "stored in the checkpoint");
   const FlatConfig now = flattened(run_yaml, "of this run");
   std::map<KeyPath, std::pair<const Leaf*, const Leaf*>, KeyPathLess> keys;
@@ -194,9 +201,10 @@ std::vector<std::string> config_differences(const std::string& checkpoint_yaml,
   for (const auto& [path, leaves] : keys) {
     const auto [old_value, new_value] = leaves;
     if (old_value && new_value && same(*old_value, *new_value)) continue;
-    lines.push_back(fmt::format("{}: {} in the checkpoint, {} in this run", joined(path),
-                                old_value ? display(*old_value) : "not set",
-                                new_value ? display(*new_value) : "not set"));
+    auto& out = noted && noted_difference(path) ? *noted : lines;
+    out.push_back(fmt::format("{}: {} in the checkpoint, {} in this run", joined(path),
+                              old_value ? display(*old_value) : "not set",
+                              new_value ? display(*new_value) : "not set"));
   }
   return lines;
 }
