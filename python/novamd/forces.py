@@ -88,3 +88,40 @@ class RigidSites(ForceTerm):
 
     def __init__(self, *, cutoff, **keys):
         super().__init__(cutoff=cutoff, **keys)
+
+
+class PairTable(ForceTerm):
+    """Pair potentials tabulated in LAMMPS ``pair_style table`` files, per species pair.
+
+    pairs: list of ``{"types": [a, b], "keyword": SECTION}`` (with ``file`` and ``cutoff`` of
+    their own where needed); file: the table file of every pair that names none;
+    interpolation: "linear" or "spline"; points: knots per pair (docs/config.md,
+    ``pair_table``).
+    """
+
+    name = "pair_table"
+
+    def __init__(self, *, pairs, file=None, interpolation=None, points=None, cutoff=None):
+        super().__init__(pairs=pairs, file=file, interpolation=interpolation, points=points,
+                         cutoff=cutoff)
+
+
+class CustomPair(ForceTerm):
+    """A pair potential written as a formula of r, OpenMM's CustomNonbondedForce style::
+
+        novamd.forces.CustomPair(energy="4*eps*((sigma/r)^12 - (sigma/r)^6)",
+                                 parameters={"eps": 1.0, "sigma": 1.0}, cutoff=2.5)
+
+    energy: V(r) (+ - * / ^, functions, intermediate values after ``;``); parameters: name ->
+    value for every species pair; pairs: ``{"types": [a, b], name: value, ...}`` for pairs with
+    values of their own; cutoff: r_c, or None for every pair under the minimum image; shift:
+    "none", "energy" or "force". The force is the formula's symbolic derivative; on the GPU the
+    formula is compiled to native code when the simulation is built (docs/config.md,
+    ``custom_pair``).
+    """
+
+    name = "custom_pair"
+
+    def __init__(self, *, energy, cutoff, parameters=None, pairs=None, shift=None):
+        super().__init__(energy=energy, parameters=parameters, pairs=pairs, shift=shift)
+        self.keys["cutoff"] = "none" if cutoff is None else cutoff

@@ -150,7 +150,7 @@ class PySimulation {
     const auto& L = s.box().length();
     d["box"] = numpy_copy(std::vector<double>{L.x, L.y, L.z}, 3, 0);
     d["step"] = s.step();
-    d["time"] = static_cast<double>(s.step()) * s.config().integrator.timestep;
+    d["time"] = s.time();
     return d;
   }
 
@@ -202,7 +202,7 @@ class PySimulation {
   std::string description() { return sim().backend().description(); }
   std::string precision() { return std::string(novamd::core::to_string(sim().config().precision)); }
   std::string units() { return sim().config().units.name; }
-  double timestep() { return sim().config().integrator.timestep; }
+  double timestep() { return sim().time_axis().timestep; }
   std::string config_yaml() { return sim().config().effective_yaml; }
   std::int64_t config_steps() { return sim().config().run.steps; }
   std::vector<std::string> species() {

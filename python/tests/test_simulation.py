@@ -241,3 +241,24 @@ def test_python_m_novamd_is_the_command_line(in_tmp):
                           "integrator.timestep=-1"], cwd=in_tmp, capture_output=True, text=True)
     assert bad.returncode == 2
     assert "integrator.timestep" in bad.stderr
+
+
+def test_a_custom_pair_formula_gives_the_built_in_lennard_jones(in_tmp):
+    # The same liquid with lennard_jones and with its formula: energies and forces agree to
+    # the formula's rounding (pow against the built-in's products: 64 eps of the magnitudes).
+    config = lj_liquid(cells=4, output={"thermo": {"file": "none"}})
+    builtin = novamd.Simulation(config)
+    formula = novamd.forces.CustomPair(energy="4*eps*((sigma/r)^12 - (sigma/r)^6)",
+                                       parameters={"eps": 1.0, "sigma": 1.0}, cutoff=2.5,
+                                       shift="energy")
+    config["forces"] = [formula.to_config()]
+    custom = novamd.Simulation(config)
+    moved = builtin.state().positions + np.random.default_rng(5).normal(0, 0.05, (256, 3))
+    builtin.set_positions(moved)
+    custom.set_positions(moved)
+    a, b = builtin.energies(), custom.energies()
+    # About 70 pairs per particle, each within 64 eps of its magnitude: 1e-11 of the largest.
+    assert b["custom_pair"] == pytest.approx(a["lennard_jones"], rel=1e-11)
+    f = builtin.state().forces
+    np.testing.assert_allclose(custom.state().forces, f, rtol=0, atol=1e-11 * np.abs(f).max())
+    assert repr(formula).startswith("CustomPair(energy='4*eps")

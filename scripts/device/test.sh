@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|python|bench|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|rigid-water|multigpu|scaling]
+#   scripts/device/test.sh [all|tests|python|bench|custom-pair|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|rigid-water|multigpu|scaling]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -82,6 +82,11 @@
 # beside OpenMM (quick_tests.log).
 # lj-profile: Nsight Compute on every kernel of a few LJ melt steps at
 # 62,500 atoms (list build included).
+# custom-pair: builds the program and the CUDA tests, runs every CUDA test, then the LJ liquid of
+# examples/lj_custom.yaml at 62,500 and 256,000 atoms in mixed and double with the built-in
+# lennard_jones (force shift) and with custom_pair's formulas (Lennard-Jones, and the Mie form of
+# the example), compiled at run time: ms/step of each (custom_pair.txt) and the run-time
+# compile's cost (the difference of the set-up times).
 #
 # PREBUILT=1 scripts/device/test.sh MODE (carry build-ci): the binaries that scripts/device/pack.sh
 # packed here from a local build, instead of building on the GPU machine (saves some 8 minutes
@@ -193,7 +198,7 @@ else
   targets=()
   case $what in
     python) targets=(--target novamd _core) ;;
-    pme-quick | cuda-tests | build | rigid) targets=(--target novamd novamd_cuda_tests) ;;
+    pme-quick | cuda-tests | custom-pair | build | rigid) targets=(--target novamd novamd_cuda_tests) ;;
     rigid-water) targets=(--target novamd) ;;
     pme-skin | pme-sizes | pme-profile | pme-kernels | pair-profile | water-rigid | dhfr | dhfr-pairs | dhfr-quick | dhfr-sync | dhfr-timeline | drift | barostat | barostat-timeline | water-density | water-density-molecular | water-pressure-nvt | barostat-quick)
       targets=(--target novamd) ;;
@@ -304,7 +309,7 @@ if [[ $what == all || $what == energy ]]; then
       sed "s/^/Yukawa 27,648 mixed, thermo every $every: /" | tee -a "$summary"
   done
 fi
-if [[ $what == pme-quick || $what == cuda-tests ]]; then
+if [[ $what == pme-quick || $what == cuda-tests || $what == custom-pair ]]; then
   timeout 300 $build/tests/novamd_cuda_tests \
     > "$OUT/quick_tests.log" 2>&1 || status=1
   grep -E "^\[  (PASSED|FAILED) |^\[  FAILED" "$OUT/quick_tests.log" | tee -a "$summary"
@@ -314,6 +319,35 @@ if [[ $what == cuda-tests ]]; then
   water_args 20 mixed 4000
   $build/novamd run "${water_run[@]}" 2>&1 | grep -E "neighbors|Done" |
     sed "s/^/mixed langevin default water24k-pme: /" | tee -a "$summary"
+fi
+if [[ $what == custom-pair ]]; then
+  # The same liquid, force-shifted at 2.5, under each force term: ms/step from the summary line,
+  # set-up seconds from the wall clock less the steps' time.
+  work=$(mktemp -d)
+  root=$PWD
+  lj="lennard_jones: {pairs: [{types: [Ar, Ar], epsilon: 1.0, sigma: 1.0}], cutoff: 2.5, truncation: force_shift}"
+  formula="custom_pair: {energy: '4*eps*((sigma/r)^12 - (sigma/r)^6)', parameters: {eps: 1.0, sigma: 1.0}, cutoff: 2.5, shift: force}"
+  echo "custom_pair beside lennard_jones, LJ liquid rho* 0.8442, force shift at 2.5, 2,000 steps" |
+    tee "$OUT/custom_pair.txt"
+  printf "%-8s %-7s %-26s %10s %10s\n" atoms prec term ms/step setup_s | tee -a "$OUT/custom_pair.txt"
+  for cells in 25 40; do
+    for precision in mixed double; do
+      for term in builtin formula mie; do
+        forces=()
+        [[ $term == builtin ]] && forces=(--set "forces=[{$lj}]")
+        [[ $term == formula ]] && forces=(--set "forces=[{$formula}]")
+        start=$(date +%s.%N)
+        line=$(cd "$work" && "$root/$build/novamd" run "$root/examples/lj_custom.yaml" \
+          --backend cuda --precision $precision --set system.structure.generate.cells=$cells \
+          --set output.thermo.every=1000 "${forces[@]}" 2>&1 | grep "^Done")
+        wall=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN {print a - b}')
+        ms=$(echo "$line" | sed -E 's/.* ([0-9.]+) ms\/step.*/\1/')
+        steps_s=$(echo "$line" | sed -E 's/.*steps in ([0-9.]+) s.*/\1/')
+        printf "%-8s %-7s %-26s %10s %10.2f\n" $((4 * cells ** 3)) $precision $term "$ms" \
+          "$(awk -v a="$wall" -v b="$steps_s" 'BEGIN {print a - b}')" | tee -a "$OUT/custom_pair.txt"
+      done
+    done
+  done
 fi
 if [[ $what == rigid ]]; then
   timeout 300 $build/tests/novamd_cuda_tests --gtest_filter='*Rigid*' \

@@ -152,12 +152,12 @@ def prepare(work, args, case, steps):
 
 def read_particles(path):
     """Step, box edges and the particle fields of a NovaMD checkpoint (docs/file-formats.md,
-    versions 1 to 4; 3 and 4 add what lies after the fields read here): a dict of name -> one list
+    versions 1 to 5; 3 to 5 add what lies after the fields read here): a dict of name -> one list
     per component, in storage order."""
     data = pathlib.Path(path).read_bytes()
     version = struct.unpack_from("<I", data, 8)[0] if len(data) >= 12 else 0
-    if data[:8] != b"NOVAMDCK" or version not in (1, 2, 3, 4):
-        fail(f"{path}: not a NovaMD checkpoint of version 1 to 4")
+    if data[:8] != b"NOVAMDCK" or version not in (1, 2, 3, 4, 5):
+        fail(f"{path}: not a NovaMD checkpoint of version 1 to 5")
     at = 24
 
     def take(fmt):

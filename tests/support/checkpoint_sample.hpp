@@ -78,6 +78,7 @@ inline io::CheckpointData sample_checkpoint(std::size_t n, std::uint64_t seed) {
                       {std::numeric_limits<std::int64_t>::max(), 0, {}, core::Box(9.5, 8.5, 7.5)}};
   data.integrator = {"langevin", random_doubles(5, gen)};
   data.barostat = {"c_rescale", random_doubles(9, gen)};
+  data.time_axis = {123456789012, 61728.5, 0.002};  // a stage's timestep from that step on
   return data;
 }
 

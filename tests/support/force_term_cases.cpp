@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 
 #include "support/pasta.hpp"
 #include "support/systems.hpp"
@@ -133,6 +135,48 @@ BackendSetup lennard_jones_table(std::uint64_t seed, forces::TableInterpolation 
   return s;
 }
 
+/// The formulas of the custom_pair cases: Lennard-Jones and Yukawa as a user writes them.
+constexpr const char* kCustomLennardJones = "4*eps*((sigma/r)^12 - (sigma/r)^6)";
+constexpr const char* kCustomYukawa = "k*exp(-r/lambda)/r";
+
+/// The Lennard-Jones mixture of lennard_jones() as a custom_pair formula: each species pair's
+/// mixed epsilon and sigma as its parameters.
+BackendSetup custom_lennard_jones(std::uint64_t seed, Truncation truncation) {
+  auto s = lennard_jones(seed, truncation, false);
+  const auto mixed = std::get<forces::LennardJonesSettings>(s.forces[0]).mixed(s.species);
+  forces::CustomPairSettings c;
+  c.formula = std::make_shared<const physics::CustomFormula>(
+      kCustomLennardJones, std::vector<std::string>{"eps", "sigma"});
+  c.defaults = {mixed.epsilon[0], mixed.sigma[0]};
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b)
+      c.pairs.push_back({s.species[a].name,
+                         s.species[b].name,
+                         {{0, mixed.epsilon[a * 3 + b]}, {1, mixed.sigma[a * 3 + b]}}});
+  c.cutoff = kLjCutoff;
+  c.truncation = truncation;
+  s.forces = {c};
+  return s;
+}
+
+/// The Yukawa mixture of yukawa() without a cutoff as a custom_pair formula: k = k_e q_a q_b per
+/// species pair, lambda 1.5.
+BackendSetup custom_yukawa(std::uint64_t seed) {
+  auto s = yukawa(seed, forces::YukawaSettings{1.5, forces::kNoCutoff});
+  forces::CustomPairSettings c;
+  c.formula = std::make_shared<const physics::CustomFormula>(
+      kCustomYukawa, std::vector<std::string>{"k", "lambda"});
+  c.defaults = {0.0, 1.5};
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b)
+      c.pairs.push_back({s.species[a].name,
+                         s.species[b].name,
+                         {{0, s.units.coulomb * s.species[a].charge * s.species[b].charge}}});
+  c.cutoff = forces::kNoCutoff;
+  s.forces = {c};
+  return s;
+}
+
 std::vector<ForceTermCase> make_cases() {
   constexpr double inf = forces::kNoCutoff;
   using Y = forces::YukawaSettings;
@@ -226,6 +270,17 @@ std::vector<ForceTermCase> make_cases() {
        [](auto seed) { return lennard_jones_table(seed, forces::TableInterpolation::Spline); },
        0.8,
        {}},
+      {"custom_pair_lennard_jones_cut",
+       0,
+       [](auto seed) { return custom_lennard_jones(seed, Truncation::Cut); },
+       0.8,
+       {}},
+      {"custom_pair_lennard_jones_shift_force",
+       0,
+       [](auto seed) { return custom_lennard_jones(seed, Truncation::ShiftForce); },
+       0.8,
+       {}},
+      {"custom_pair_yukawa_cutoff_none", 0, [](auto seed) { return custom_yukawa(seed); }, 0.6, {}},
   };
   for (std::size_t k = 0; k < cases.size(); ++k) cases[k].seed = 1001 + 7 * k;
   return cases;
@@ -384,6 +439,38 @@ TermModel::Bare bare_terms(const physics::TableParams<double>& p, double r, cons
   return b;
 }
 
+/// A custom_pair formula (physics/custom_pair.hpp), by which of the cases' formulas it is: the
+/// magnitudes and sensitivity of the potential it writes out (Lennard-Jones or Yukawa above), and
+/// the roundings of the formula as written. Rounding (counted as above; exp up to 2 ulps, CUDA's
+/// expf): r = sqrt(r^2) 1/2, x = sigma/r 1 more; x^n (products by squaring, integer_power: at
+/// most 2 log2 n of them, 1/2 each) n x's error plus 4; V: the difference and two products, +2:
+/// 18 on the r^-12 term, 12 on r^-6. dV/dr =
+/// 4 eps (12 x^11 - 6 x^5) (-sigma / (r r)), then -slope / r: the power's n - 1 + 4, sigma/(r r)
+/// 2.5, three products and the quotient 2.5: 24 and 16. Yukawa: y = r/lambda (y absolute), exp
+/// 2, k e / r 2: 2y + 5 on V; the quotient rule's terms (a' r and a, each V-sized) and the
+/// final quotients: 2y + 8 on F.
+TermModel::Bare bare_terms(const physics::CustomPair<double>::Params& p, double r,
+                           const Arithmetic& a) {
+  const std::string& text = p.formula->text;
+  TermModel::Bare b;
+  if (text == kCustomLennardJones) {
+    const double c6 = 4 * p.p[0] * std::pow(p.p[1], 6);
+    b = bare_terms(physics::LennardJones<double>::Params{c6 * std::pow(p.p[1], 6), c6}, r, a);
+    const double r6 = std::pow(r, 6), v6 = c6 / r6, v12 = v6 * std::pow(p.p[1], 6) / r6;
+    b.energy_rounding = 18 * std::abs(v12) + 12 * std::abs(v6);
+    b.force_rounding = 24 * 12 * std::abs(v12) / r + 16 * 6 * std::abs(v6) / r;
+    return b;
+  }
+  if (text == kCustomYukawa) {
+    b = bare_terms(physics::Yukawa<double>::Params{p.p[0], 1 / p.p[1]}, r, a);
+    const double y = r / p.p[1];
+    b.energy_rounding = (2 * y + 5) * b.energy_scale;
+    b.force_rounding = (2 * y + 8) * b.force_scale;
+    return b;
+  }
+  throw std::logic_error("no error model for the custom_pair formula " + text);
+}
+
 }  // namespace
 
 const std::vector<ForceTermCase>& force_term_cases() {
@@ -438,6 +525,9 @@ Arithmetic cuda_arithmetic(core::Precision p) {
   a.sum_depth = [](double nonzero, double) { return nonzero + 3; };
   // Tiles (AccT), chunks and slots (double), and each term's total.
   a.double_depth = [](double n) { return n / 32 + 8; };
+  a.cells_over_lists = [](const forces::ForceSettings& f) {
+    return std::holds_alternative<forces::CustomPairSettings>(f);  // forces/cuda_custom_pair.cu
+  };
   return a;
 }
 

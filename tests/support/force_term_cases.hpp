@@ -61,8 +61,8 @@ struct ForceTermCase {
 
 /// Every case: Yukawa without cutoff and in each truncation, a Lennard-Jones mixture (with xi
 /// and eta) in each truncation and with a tail correction, nuclear pasta at the default cutoff,
-/// nuclear + screened Coulomb in several truncations, and the Lennard-Jones mixture as tables
-/// (linear and spline).
+/// nuclear + screened Coulomb in several truncations, the Lennard-Jones mixture as tables
+/// (linear and spline), and Lennard-Jones and Yukawa (without cutoff) as custom_pair formulas.
 const std::vector<ForceTermCase>& force_term_cases();
 
 /// How a backend computes pair terms and sums them, as far as its round-off goes.
@@ -92,6 +92,10 @@ struct Arithmetic {
   /// floating point throughout); the energy and each virial component carry at most n times as
   /// much.
   std::function<double(double n, double columns)> fixed_error = [](double, double) { return 0.0; };
+  /// Whether the backend runs a term over Verlet lists where cell lists are asked (custom_pair
+  /// on the GPU): its list builds then count as the lists' do.
+  std::function<bool(const forces::ForceSettings&)> cells_over_lists =
+      [](const forces::ForceSettings&) { return false; };
 };
 
 /// The CPU traversals (target_sums.hpp) at precision p.

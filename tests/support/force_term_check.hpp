@@ -282,7 +282,9 @@ inline std::vector<Evaluation> check_force_terms(const ForceTermCase& c,
     // send cell and Verlet lists to all pairs.
     EXPECT_EQ(neighbors::resolve_method(setup.neighbors, rc, setup.box.shortest_edge()),
               std::isinf(rc) ? neighbors::NeighborMethod::AllPairs : method);
-    if (std::isfinite(rc) && method == neighbors::NeighborMethod::NeighborList) ++terms_with_lists;
+    const bool lists = method == neighbors::NeighborMethod::NeighborList ||
+                       (method == neighbors::NeighborMethod::CellList && arith.cells_over_lists(f));
+    if (std::isfinite(rc) && lists) ++terms_with_lists;
   }
   const auto phases = phases_of(c, setup);
   const auto evaluate = make(setup);

@@ -73,7 +73,7 @@ TEST(AnalysisConfig, BoxDefaultsAreResolvedByTheAnalyzer) {
       parse_config(kBase + "analysis: {rdf: {}, structure_factor: {}, msd: {}}\n", "a.yaml");
   const novamd::core::Box box(10.0, 12.0, 14.0);
   const novamd::app::Analyzer analyzer(
-      config.analysis, {box, config.system.species, {30, 10}, 0.005, "", "", "a.yaml"});
+      config.analysis, {box, config.system.species, {30, 10}, {0, 0.0, 0.005}, "", "", "a.yaml"});
   const auto lines = analyzer.describe();
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_HAS(lines[0], "g(r) every 100 steps: 200 bins to r = 5 -> rdf.csv");
@@ -112,12 +112,12 @@ std::string analyzer_error(const std::string& analysis) {
   const auto config = parse_config(kBase + analysis, "a.yaml");
   try {
     novamd::app::Analyzer(config.analysis, {novamd::core::Box(10.0, 12.0, 14.0),
-                                                 config.system.species,
-                                                 {30, 10},
-                                                 0.005,
-                                                 "",
-                                                 "",
-                                                 "a.yaml"});
+                                            config.system.species,
+                                            {30, 10},
+                                            {0, 0.0, 0.005},
+                                            "",
+                                            "",
+                                            "a.yaml"});
   } catch (const InputError& error) {
     return error.what();
   }

@@ -116,8 +116,27 @@ TEST(CheckpointContent, ListBuildBoxEdgesMustBeFiniteAndNotNegative) {
   }
 }
 
+// Format 5's time axis: its origin from step 0 to the checkpoint's step, its time finite and
+// not negative, its timestep positive and finite.
+TEST(CheckpointContent, TheTimeAxisMustLieInRange) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto error = [](novamd::core::TimeAxis axis) {
+    CheckpointData data = sample_checkpoint(10, 25);
+    data.time_axis = axis;
+    return content_error(data);
+  };
+  EXPECT_HAS(error({123456789012346, 1.0, 0.002}),
+             "the time origin's step is 123456789012346; expected 0 to the step");
+  EXPECT_HAS(error({-1, 1.0, 0.002}), "the time origin's step is -1");
+  EXPECT_HAS(error({0, -1.0, 0.002}), "the time origin's time is -1; expected a finite time >= 0");
+  EXPECT_HAS(error({0, inf, 0.002}), "the time origin's time is inf");
+  EXPECT_HAS(error({0, 0.0, 0.0}), "the timestep is 0; expected a positive, finite time");
+  EXPECT_HAS(error({0, 0.0, -inf}), "the timestep is -inf");
+}
+
 TEST(CheckpointContent, StepMustBeFromZeroTo2To53) {
   CheckpointData data = sample_checkpoint(10, 23);
+  data.time_axis.origin_step = 0;
   for (const std::int64_t step :
        {std::int64_t{-1}, std::int64_t{1} << 62, (std::int64_t{1} << 53) + 1,
         std::numeric_limits<std::int64_t>::min()}) {

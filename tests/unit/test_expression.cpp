@@ -125,6 +125,7 @@ TEST(Expression, ErrorsNameThePositionAndTheFault) {
       {"4*eps*((sigam/r)^12)", 8, "unknown variable 'sigam'"},
       {"exp(r", 5, "expected ')' or ',' in the call of exp"},
       {"(1 + r", 0, "this parenthesis is not closed"},
+      {"(1 + r $ 2)", 7, "'$' where an operator or ')' is expected"},
       {"2*", 2, "the formula ends where an operand is expected"},
       {"foo(r)", 0, "unknown function 'foo'"},
       {"min(r)", 0, "min takes 2 arguments, not 1"},
@@ -152,7 +153,7 @@ TEST(Expression, ErrorsNameThePositionAndTheFault) {
 TEST(Expression, SourceIsTheTreeInTheArithmeticType) {
   const auto e = parse_expression("eps*r^2 + step(r-1) + min(r, 2)", {"eps"});
   EXPECT_EQ(novamd::physics::to_source(e, "float"),
-            "(((p[0]) * (pow(r, float(2)))) + ((((r) - (float(1))) < float(0) ? float(0) : "
+            "(((p[0]) * (integer_power(r, 2))) + ((((r) - (float(1))) < float(0) ? float(0) : "
             "float(1)))) + (fmin(r, float(2)))");
 }
 

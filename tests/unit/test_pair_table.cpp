@@ -15,7 +15,9 @@
 #include "novamd/forces/tabulation.hpp"
 #include "novamd/io/pair_table_file.hpp"
 #include "support/cli_runner.hpp"
+#include "support/lammps_reference.hpp"
 #include "support/pair_tables.hpp"
+#include "support/two_species_pairs.hpp"
 
 namespace {
 
@@ -93,47 +95,14 @@ TEST(Tabulated, KnotsAreExactZeroBeyondTheCutoffAndNotFiniteInsideTheTable) {
 // ---------------------------------------------------------------------------------------------
 // Tables sampled from the built-in potentials
 
-/// Two species, `n` particles no closer than 0.85 in a cubic box of edge 8.
+using Results = novamd::test::PairTermResults;
+
 BackendSetup two_species(std::size_t n, std::uint64_t seed) {
-  BackendSetup s;
-  s.units = novamd::core::lj_units();
-  s.species = novamd::core::SpeciesTable({{"A", 1.0, 1.0, 0}, {"B", -1.0, 2.0, 0}});
-  s.box = novamd::core::Box(8.0, 8.0, 8.0);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 8.0);
-  s.particles.resize(n);
-  const auto view = s.box.view<double>();
-  for (std::size_t i = 0; i < n; ++i) {
-    novamd::core::Vec3<double> r;
-    bool far = false;
-    while (!far) {
-      r = {unit(rng), unit(rng), unit(rng)};
-      far = true;
-      for (std::size_t j = 0; j < i && far; ++j) {
-        const auto d = view.minimum_image(r - s.particles.position.get(j));
-        far = novamd::core::dot(d, d) >= 0.85 * 0.85;
-      }
-    }
-    s.particles.position.set(i, r);
-    s.particles.type[i] = static_cast<std::int32_t>(rng() % 2);
-    s.particles.id[i] = static_cast<std::int32_t>(i);
-  }
-  return s;
+  return novamd::test::two_species_pairs(n, seed);
 }
 
-struct Results {
-  std::vector<double> fx, fy, fz;
-  double energy;
-  novamd::core::SymmetricTensor<double> virial;
-};
-
 Results evaluate(BackendSetup setup, const novamd::forces::ForceSettings& term) {
-  setup.forces = {term};
-  CpuBackend b(setup);
-  b.compute_forces(novamd::backend::EnergyRequest::Compute);
-  const auto& p = b.particles_on_host();
-  const auto o = b.observables();
-  return {p.force.x, p.force.y, p.force.z, o.potential_energy, o.virial};
+  return novamd::test::evaluate_term(std::move(setup), term);
 }
 
 /// The species pairs' potentials (A A, A B, B B) and the tables' shared range.
@@ -276,48 +245,16 @@ TEST(PairTable, YukawaTablesResampledFromEvenlySpacedRowsMatchTheBuiltIn) {
 // ---------------------------------------------------------------------------------------------
 // LAMMPS's pair_style table on the same input
 
-constexpr const char* kLammps = "/usr/bin/lmp";
+using novamd::test::kLammps;
 
-std::string lammps_data(const BackendSetup& s) {
-  std::string text = fmt::format(
-      "sampled by test_pair_table.cpp\n\n{} atoms\n2 atom types\n\n0 {:.17g} xlo xhi\n"
-      "0 {:.17g} ylo yhi\n0 {:.17g} zlo zhi\n\nMasses\n\n1 1.0\n2 2.0\n\nAtoms # atomic\n\n",
-      s.particles.size(), s.box.length().x, s.box.length().y, s.box.length().z);
-  for (std::size_t i = 0; i < s.particles.size(); ++i) {
-    const auto r = s.particles.position.get(i);
-    text += fmt::format("{} {} {:.17g} {:.17g} {:.17g}\n", i + 1, s.particles.type[i] + 1, r.x, r.y,
-                        r.z);
-  }
-  return text;
-}
-
-/// pe and the virial's pressure components, as LAMMPS prints them with 17 digits.
+/// pe and the virial's pressure components from LAMMPS with pair_style table (`style` 1500),
+/// the A B pair cut at `cut_ab`.
 std::vector<double> lammps_values(const TempDir& dir, const std::string& style, double cut_ab) {
-  // The command, run in the test's folder: lmp -nocite -log none -in in.table
-  dir.write("in.table",
-            fmt::format("units lj\natom_style atomic\nboundary p p p\nread_data state.data\n"
-                        "pair_style table {} 1500\npair_coeff 1 1 pair.table PAIR_AA\n"
-                        "pair_coeff 1 2 pair.table PAIR_AB {:.17g}\n"
-                        "pair_coeff 2 2 pair.table PAIR_BB\nneighbor 0.3 bin\n"
-                        "thermo_style custom step pe pxx pyy pzz pxy pxz pyz\n"
-                        "thermo_modify norm no\nrun 0\n"
-                        "print \"NOVAMD_VALUES $(pe:%.17g) $(pxx:%.17g) $(pyy:%.17g) "
-                        "$(pzz:%.17g) $(pxy:%.17g) $(pxz:%.17g) $(pyz:%.17g)\"\n",
-                        style, cut_ab));
-  const auto run =
-      novamd::test::run_shell(std::string(kLammps) + " -nocite -log none -in in.table", dir.path());
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  const auto at = run.output.find("\nNOVAMD_VALUES ");
-  EXPECT_NE(at, std::string::npos) << run.output;
-  std::vector<double> values;
-  if (at == std::string::npos) return values;
-  std::istringstream in(run.output.substr(at + 15));
-  for (int k = 0; k < 7; ++k) {
-    double v = 0;
-    in >> v;
-    values.push_back(v);
-  }
-  return values;
+  return novamd::test::lammps_energy_and_pressure(
+      dir, fmt::format("pair_style table {} 1500\npair_coeff 1 1 pair.table PAIR_AA\n"
+                       "pair_coeff 1 2 pair.table PAIR_AB {:.17g}\n"
+                       "pair_coeff 2 2 pair.table PAIR_BB\n",
+                       style, cut_ab));
 }
 
 TEST(PairTableLammpsReference, EnergyAndPressureAgreeWithLammpsPairStyleTable) {
@@ -329,7 +266,7 @@ TEST(PairTableLammpsReference, EnergyAndPressureAgreeWithLammpsPairStyleTable) {
   // Rows evenly spaced in r, 700 of them, resampled on 1500 knots; A B cut at 2.3 inside its
   // table: every step of LAMMPS's construction (splines in r, knots in r^2, per-pair cutoff).
   dir.write("pair.table", table_file(sp, 700, "R"));
-  dir.write("state.data", lammps_data(setup));
+  dir.write("state.data", novamd::test::lammps_data(setup, "sampled by test_pair_table.cpp"));
   const double volume = 512.0;
   for (const auto style : {TableInterpolation::Linear, TableInterpolation::Spline}) {
     const bool linear = style == TableInterpolation::Linear;

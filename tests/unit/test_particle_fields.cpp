@@ -101,6 +101,7 @@ TEST(ParticleFields, CheckpointAndRestartCarryEveryPresentField) {
   data.backend = "cpu";
   data.precision = "double";
   data.step = 15;
+  data.time_axis.timestep = 0.01;
   data.box = {setup.box.length().x, setup.box.length().y, setup.box.length().z};
   data.state = backend.save_state();
   novamd::io::write_checkpoint(dir / "fields.chk", data);

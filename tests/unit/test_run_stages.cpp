@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "novamd/app/step_loop.hpp"
+#include "novamd/io/checkpoint.hpp"
 #include "support/cli_runner.hpp"
 #include "support/csv_rows.hpp"
 
@@ -139,10 +140,6 @@ TEST(RunStages, WhatStagesRefuse) {
     const char* run;
     const char* message;
   } cases[] = {
-      {"{stages: [{steps: 10, integrator: {type: langevin, timestep: 0.002, temperature: 1.0, "
-       "friction: 1.0}}]}",
-       "stage 1: timestep 0.002 where integrator.timestep is 0.005; expected the same timestep "
-       "in every stage"},
       {"{stages: [{steps: 10, integrator: {type: velocity_verlet, timestep: 0.005}, temperature: "
        "1.5}]}",
        "the stage's integrator, velocity_verlet, has no thermostat"},
@@ -163,13 +160,14 @@ TEST(RunStages, WhatStagesRefuse) {
   }
 }
 
-TEST(RunStages, ARestartMayChangeTheTemperatureButNotTheTimestep) {
+TEST(RunStages, ARestartMayChangeTheTemperatureAndTheTimestep) {
   TempDir dir;
   dir.write("first.yaml", liquid(kLangevin, "{steps: 20}", ", checkpoint: {file: run.chk}"));
   ASSERT_EQ(run_novamd("run first.yaml --backend cpu", dir.path()).exit_code, 0);
   const auto warmer = run_novamd(
       "run first.yaml --backend cpu --restart run.chk --steps 40 --set "
-      "integrator.temperature=1.5",
+      "integrator.temperature=1.5 --set output.checkpoint.file=warmer.chk --set "
+      "output.thermo.file=warmer.csv",
       dir.path());
   ASSERT_EQ(warmer.exit_code, 0) << warmer.output;
   EXPECT_NE(warmer.output.find("Note: the integrator changed (integrator.temperature: 1.2 in the "
@@ -179,8 +177,67 @@ TEST(RunStages, ARestartMayChangeTheTemperatureButNotTheTimestep) {
   const auto faster = run_novamd(
       "run first.yaml --backend cpu --restart run.chk --steps 40 --set integrator.timestep=0.004",
       dir.path());
-  EXPECT_EQ(faster.exit_code, 2) << faster.output;
+  ASSERT_EQ(faster.exit_code, 0) << faster.output;
   EXPECT_NE(faster.output.find("integrator.timestep: 0.005 in the checkpoint, 0.004 in this run"),
             std::string::npos)
       << faster.output;
+  EXPECT_NE(faster.output.find("Note: the timestep changed (0.005 in the checkpoint, 0.004 in "
+                               "this run): from step 20 time goes on from 0.1 in steps of 0.004"),
+            std::string::npos)
+      << faster.output;
+  // Time goes on from step 20's: 0.1 + 20 x 0.004 at step 40.
+  const auto rows = rows_by_step(dir.path() / "thermo.csv");
+  EXPECT_EQ(rows.at(20)[1], 20 * 0.005);
+  EXPECT_EQ(rows.at(40)[1], 20 * 0.005 + 20 * 0.004);
+}
+
+TEST(RunStages, ATimestepChangeKeepsTimeContinuousAndEqualsTheRestartedRun) {
+  // 40 steps of Langevin at 0.005, then 40 at 0.0025 (a stage of the same integrator: its
+  // thermostat goes on): in one run, and as a run of 40 restarted with the smaller timestep.
+  // Time is 0.2 at step 40 and goes on by 0.0025; every row is the same bit for bit.
+  const std::string smaller = "{type: langevin, timestep: 0.0025, temperature: 1.2, friction: 2.0}";
+  TempDir staged, apart;
+  staged.write(
+      "run.yaml",
+      liquid(kLangevin, "{stages: [{steps: 40}, {steps: 40, integrator: " + smaller + "}]}",
+             ", checkpoint: {file: run.chk}"));
+  const auto one = run_novamd("run run.yaml --backend cpu", staged.path());
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  apart.write("first.yaml", liquid(kLangevin, "{steps: 40}", ", checkpoint: {file: run.chk}"));
+  apart.write("second.yaml", liquid(smaller, "{steps: 80}", ", checkpoint: {file: run.chk}"));
+  ASSERT_EQ(run_novamd("run first.yaml --backend cpu", apart.path()).exit_code, 0);
+  const auto second = run_novamd("run second.yaml --backend cpu --restart run.chk", apart.path());
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+
+  const auto staged_rows = rows_by_step(staged.path() / "thermo.csv");
+  const auto apart_rows = rows_by_step(apart.path() / "thermo.csv");
+  ASSERT_EQ(staged_rows.size(), 9u);  // steps 0, 10, ..., 80
+  for (const auto& [step, row] : staged_rows) {
+    const double time = step <= 40 ? step * 0.005 : 40 * 0.005 + (step - 40) * 0.0025;
+    EXPECT_EQ(row[1], time) << "step " << step;  // the sum the time axis computes, exactly
+    ASSERT_TRUE(apart_rows.count(step)) << "step " << step;
+    EXPECT_EQ(row, apart_rows.at(step)) << "step " << step;  // every column, bitwise
+  }
+  // The checkpoints of both hold the same time axis: a later restart goes on alike.
+  const auto a = novamd::io::read_checkpoint(staged.path() / "run.chk");
+  const auto b = novamd::io::read_checkpoint(apart.path() / "run.chk");
+  EXPECT_EQ(a.time_axis, b.time_axis);
+  EXPECT_EQ(a.time_axis, (novamd::core::TimeAxis{40, 0.2, 0.0025}));
+}
+
+TEST(RunStages, ADcdFileIsRefusedWhereTheTimestepChanges) {
+  TempDir dir;
+  dir.write("run.yaml",
+            liquid(kLangevin,
+                   "{stages: [{steps: 20}, {steps: 20, integrator: {type: langevin, timestep: "
+                   "0.0025, temperature: 1.2, friction: 2.0}}]}",
+                   ", trajectory: {file: t.dcd, every: 10}"));
+  const auto run = run_novamd("run run.yaml --backend cpu", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("output.trajectory[0]: t.dcd is a DCD file, which holds one "
+                            "timestep"),
+            std::string::npos)
+      << run.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "t.dcd"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "thermo.csv"));
 }

@@ -177,11 +177,12 @@ void Analyzer::sample_msd(std::int64_t step, const backend::ParticleArrays& part
   if (!msd.origin) {
     sampler_->start_displacements(particles);
     msd.origin = step;
+    msd.origin_time = system_.time.time(step);
     if (system_.writes_files) open_msd_file(msd);
   }
-  const double dt = system_.timestep;
-  const std::string row = msd.table.add_row(step, static_cast<double>(step) * dt,
-                                            static_cast<double>(step - *msd.origin) * dt,
+  // Lags in time, not steps: a stage with another timestep keeps them right.
+  const double time = system_.time.time(step);
+  const std::string row = msd.table.add_row(step, time, time - msd.origin_time,
                                             sampler_->squared_displacement_sums(particles));
   ++msd.rows;
   if (!msd.file) return;

@@ -20,6 +20,7 @@
 #include "novamd/analysis/structure_factor.hpp"
 #include "novamd/backend/backend.hpp"
 #include "novamd/core/species.hpp"
+#include "novamd/core/time_axis.hpp"
 
 namespace novamd::app {
 
@@ -38,7 +39,7 @@ struct AnalysisSystem {
   core::Box box;
   core::SpeciesTable species;
   std::vector<std::int64_t> species_counts;  ///< N_a per species type
-  double timestep = 0.0;
+  core::TimeAxis time;  ///< the time of each step (set_time_axis follows a change of timestep)
   std::string length_unit, time_unit;  ///< for messages; empty in reduced units
   std::string config_file;             ///< named in the messages about bad settings
   /// False on MPI ranks other than 0: they sample alike (the gather is collective) but write
@@ -57,6 +58,8 @@ class Analyzer {
   Analyzer& operator=(const Analyzer&) = delete;
 
   bool active() const { return rdf_ || sq_ || msd_; }
+  /// The time of each step from now on (a stage or restart with another timestep).
+  void set_time_axis(const core::TimeAxis& axis) { system_.time = axis; }
 
   /// After step `step` (and at the first step of the run): follows the displacements and takes
   /// the samples due, writing the files due.
@@ -95,6 +98,7 @@ class Analyzer {
     MsdSettings settings;
     MeanSquaredDisplacement table;
     std::optional<std::int64_t> origin{};  ///< the step of the time origin, once sampled
+    double origin_time = 0.0;  ///< its time (a later stage's timestep does not reach back)
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file{nullptr, &std::fclose};
     std::int64_t rows = 0;
   };

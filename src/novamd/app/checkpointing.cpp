@@ -13,8 +13,8 @@ namespace novamd::app {
 
 void save_checkpoint(const std::filesystem::path& file, const io::Config& config,
                      backend::Backend& backend, const integrate::Integrator& integrator,
-                     const core::Box& box, std::int64_t step, const std::string& backend_name,
-                     bool writes_file) {
+                     const core::Box& box, std::int64_t step, const core::TimeAxis& time_axis,
+                     const std::string& backend_name, bool writes_file) {
   io::CheckpointData data;
   data.novamd_version = version_line();
   data.config_yaml = config.effective_yaml;
@@ -26,6 +26,7 @@ void save_checkpoint(const std::filesystem::path& file, const io::Config& config
   data.state = backend.save_state();
   data.integrator = integrator.save();
   if (const auto* barostat = integrator.barostat()) data.barostat = barostat->save();
+  data.time_axis = time_axis;
   if (writes_file) io::write_checkpoint(file, data);
 }
 
@@ -77,7 +78,7 @@ void check_state(const std::filesystem::path& file, const io::CheckpointData& da
 Restart load_restart(const std::filesystem::path& file, const io::Config& config,
                      const std::string& backend_name) {
   Restart restart{io::read_checkpoint(file), {}};
-  // The integrator may change (not its timestep), with a note; the simulation notes what that
+  // The integrator may change (its timestep too), with a note; the simulation notes what that
   // means when it takes the checkpoint's variables or not.
   std::vector<std::string> integrator_changes;
   const auto differences =

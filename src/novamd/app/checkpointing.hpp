@@ -14,12 +14,13 @@
 
 namespace novamd::app {
 
-/// Writes the state after `step` to `file` (atomically). `backend_name`: "cpu" or "cuda".
-/// Every rank of a decomposed run calls it (the state is gathered); only `writes_file` writes.
+/// Writes the state after `step` to `file` (atomically), with the run's time axis.
+/// `backend_name`: "cpu" or "cuda". Every rank of a decomposed run calls it (the state is
+/// gathered); only `writes_file` writes.
 void save_checkpoint(const std::filesystem::path& file, const io::Config& config,
                      backend::Backend& backend, const integrate::Integrator& integrator,
-                     const core::Box& box, std::int64_t step, const std::string& backend_name,
-                     bool writes_file = true);
+                     const core::Box& box, std::int64_t step, const core::TimeAxis& time_axis,
+                     const std::string& backend_name, bool writes_file = true);
 
 /// A checkpoint that may continue this run, and what the user should know about it.
 struct Restart {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <system_error>
 
+#include "novamd/app/run_stages.hpp"
 #include "novamd/core/error.hpp"
 #include "novamd/io/trajectory_files.hpp"
 
@@ -90,7 +91,8 @@ io::TrajectoryOpen trajectory_open(const io::Config& config,
           particles,
           first_frame,
           settings.every,
-          config.integrator.timestep,
+          // One timestep throughout where a DCD is written (check_dcd_timestep): the span's.
+          span_after(config, resume_after_step.value_or(0)).integrator->timestep,
           lj ? "" : config.units.length,
           lj ? "" : config.units.time,
           lj ? "" : config.units.energy,
@@ -118,6 +120,19 @@ std::vector<std::string> trajectory_notes(const io::Config& config, std::int64_t
           file));
   }
   return notes;
+}
+
+void check_dcd_timestep(const io::Config& config, bool one_timestep) {
+  if (one_timestep) return;
+  const auto& trajectories = config.output.trajectories;
+  for (std::size_t k = 0; k < trajectories.size(); ++k) {
+    if (trajectories[k].format != io::TrajectoryFormat::Dcd) continue;
+    throw core::InputError(fmt::format(
+        "{}: output.trajectory[{}]: {} is a DCD file, which holds one timestep and counts time "
+        "from step 0, and this run's timestep changes (a stage's or the restart's); expected an "
+        "XYZ, H5MD or GSD file, whose frames carry their own times",
+        config.file.string(), k, trajectories[k].file.string()));
+  }
 }
 
 void check_outputs(const io::Config& config, const std::vector<PlannedOutput>& outputs,

@@ -50,6 +50,12 @@ io::TrajectoryOpen trajectory_open(const io::Config& config,
 /// own intervals (which MDAnalysis cannot iterate). One sentence each, for "Note: ...".
 std::vector<std::string> trajectory_notes(const io::Config& config, std::int64_t last_step);
 
+/// A DCD file holds one timestep (its header's DELTA) and counts time from step 0: where the
+/// run's time is not step x one timestep (`one_timestep` false: a stage or a restart changes
+/// it), a DCD output is refused.
+/// @throws core::InputError naming the trajectory's key.
+void check_dcd_timestep(const io::Config& config, bool one_timestep);
+
 /// Checks every output before any file is opened. `particles` (by species: `species_counts`) and
 /// `resume_after_step` (a restart's checkpoint step) describe the trajectories to be written or
 /// continued.

@@ -231,14 +231,17 @@ void print_summary(const RunResult& r, const backend::Backend& backend, const io
     fmt::print("Done: {} steps in {:.3f} s: {:.4g} ms/step, {:.4g} steps/s, {:.3g} atom-steps/s",
                r.steps(), r.wall_seconds, 1e3 * per_step, 1.0 / per_step,
                static_cast<double>(backend.size()) / per_step);
-    // Simulated time per day of wall time, the biomolecular measure (time in fs: `real` units).
+    // Simulated time per day of wall time, the biomolecular measure (time in fs: `real` units),
+    // from the mean timestep (stages may take others).
     if (units.time == "fs")
-      fmt::print(", {:.4g} ns/day", ns_per_day(config.integrator.timestep, per_step));
+      fmt::print(", {:.4g} ns/day",
+                 ns_per_day(r.simulated_time / static_cast<double>(r.steps()), per_step));
     fmt::print("\n");
     if (backend.neighbor_list_builds() > 0) {
-      fmt::print("Neighbour lists built {} times", backend.neighbor_list_builds());
+      fmt::print("Neighbour lists built {}", core::counted(backend.neighbor_list_builds(), "time"));
       if (backend.reorders() > 0) {
-        fmt::print("; particles sorted along the Morton curve {} times", backend.reorders());
+        fmt::print("; particles sorted along the Morton curve {}",
+                   core::counted(backend.reorders(), "time"));
       }
       fmt::print("\n");
     }

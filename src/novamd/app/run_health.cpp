@@ -13,11 +13,10 @@ namespace novamd::app {
 namespace {
 
 /// The cause to suggest when a run goes wrong.
-std::string likely_cause(const io::Config& config) {
+std::string likely_cause(const io::Config& config, double timestep) {
   const auto& u = config.units;
-  std::string text =
-      fmt::format("the time step ({} {}) may be too large, or particles started too close",
-                  config.integrator.timestep, u.time);
+  std::string text = fmt::format(
+      "the time step ({} {}) may be too large, or particles started too close", timestep, u.time);
   const auto& generate = config.system.structure.generate;
   if (generate && generate->lattice == "random" && generate->min_separation == 0.0)
     text +=
@@ -44,19 +43,18 @@ StepLimit step_limit(const io::Config& config, const core::Box& box) {
 }
 
 void stop_if_unstable(backend::Backend& backend, std::int64_t step, const StepLimit& limit,
-                      const io::Config& config) {
-  const double dt = config.integrator.timestep;
-  const auto bad = backend.find_unstable(limit.displacement / dt);
+                      const io::Config& config, double timestep) {
+  const auto bad = backend.find_unstable(limit.displacement / timestep);
   if (!bad) return;
   const std::string& length = config.units.length;
   // Every rank finds the same particle (backends agree over the ranks): every rank stops here.
   if (bad->what == core::Instability::Speed)
     throw CollectiveRunError(fmt::format(
         "step {}: particle {} moves more than {:.6g} {} in one step ({}); {}", step,
-        bad->particle_id, limit.displacement, length, limit.basis, likely_cause(config)));
+        bad->particle_id, limit.displacement, length, limit.basis, likely_cause(config, timestep)));
   throw CollectiveRunError(fmt::format("step {}: particle {} has a non-finite {}; {}", step,
                                        bad->particle_id, core::to_string(bad->what),
-                                       likely_cause(config)));
+                                       likely_cause(config, timestep)));
 }
 
 double EnergyWatch::relative_drift(const analysis::ThermoState& state) const {
@@ -64,7 +62,7 @@ double EnergyWatch::relative_drift(const analysis::ThermoState& state) const {
   return std::abs(state.conserved_energy - *first_conserved_) / scale_;
 }
 
-void EnergyWatch::check(const analysis::ThermoState& s, const io::Config& config) {
+void EnergyWatch::check(const analysis::ThermoState& s, const io::Config& config, double timestep) {
   const struct {
     const char* name;
     double value;
@@ -73,8 +71,8 @@ void EnergyWatch::check(const analysis::ThermoState& s, const io::Config& config
                     {"temperature", s.temperature},       {"pressure", s.pressure}};
   for (const auto& q : quantities)
     if (!std::isfinite(q.value))
-      throw CollectiveRunError(
-          fmt::format("step {}: the {} is {}; {}", s.step, q.name, q.value, likely_cause(config)));
+      throw CollectiveRunError(fmt::format("step {}: the {} is {}; {}", s.step, q.name, q.value,
+                                           likely_cause(config, timestep)));
   if (!first_conserved_) {
     first_conserved_ = s.conserved_energy;
     first_step_ = s.step;
@@ -89,7 +87,7 @@ void EnergyWatch::check(const analysis::ThermoState& s, const io::Config& config
         "times the energy scale of that state ({:.6g}), more than run.max_energy_drift ({}); "
         "{} (or raise run.max_energy_drift, or set it to none)",
         s.step, s.conserved_energy, config.units.energy, *first_conserved_, first_step_, drift,
-        scale_, *max_drift_, likely_cause(config)));
+        scale_, *max_drift_, likely_cause(config, timestep)));
 }
 
 }  // namespace novamd::app

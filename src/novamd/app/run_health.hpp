@@ -30,9 +30,10 @@ struct StepLimit {
 StepLimit step_limit(const io::Config& config, const core::Box& box);
 
 /// Stops the run (CollectiveRunError naming the step, particle and a likely cause) if a
-/// particle's state is not finite or it moved further than `limit` in one step.
+/// particle's state is not finite or it moved further than `limit` in one step of `timestep`
+/// (the integrator's: a stage may take another than integrator.timestep).
 void stop_if_unstable(backend::Backend& backend, std::int64_t step, const StepLimit& limit,
-                      const io::Config& config);
+                      const io::Config& config, double timestep);
 
 /// Watches the thermo energies of a run: call check() with every state computed, before it is
 /// written.
@@ -43,7 +44,8 @@ class EnergyWatch {
   /// @throws CollectiveRunError if an energy, the temperature or the pressure is not finite, or
   /// the conserved energy drifted from its first value by more than max_drift times the scale
   /// of the first state: the largest of |E_conserved|, |U| and K there.
-  void check(const analysis::ThermoState& state, const io::Config& config);
+  /// `timestep`: the run's now, named in the message as a likely cause.
+  void check(const analysis::ThermoState& state, const io::Config& config, double timestep);
 
   /// The next state checked is the first again (a new conserved quantity).
   void restart() { first_conserved_.reset(); }

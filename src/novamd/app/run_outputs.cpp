@@ -30,7 +30,8 @@ RunOutputs::RunOutputs(const io::Config& config, std::size_t particles,
       plasma_(std::move(plasma)),
       term_columns_(std::move(term_columns)),
       sites_(config.system.components),
-      energy_watch_(config.run.max_energy_drift) {
+      energy_watch_(config.run.max_energy_drift),
+      time_axis_{0, 0.0, config.integrator.timestep} {
   if (term_columns_.empty())
     for (const auto& f : config.forces) term_columns_.push_back(forces::energy_column(f));
   // The total mass from the species (hydrogen mass repartitioning moves mass between particles
@@ -91,9 +92,8 @@ analysis::ThermoState RunOutputs::thermo_state(std::int64_t step, backend::Backe
   const double tail_energy = s.tail_energy;
   const std::size_t n = backend.size();
   auto state = analysis::make_thermo_state(
-      step, static_cast<double>(step) * config_.integrator.timestep, observables, n, box.volume(),
-      config_.units, integrator.degrees_of_freedom(),
-      integrator.reservoir_energy(backend, box.volume()),
+      step, time_axis_.time(step), observables, n, box.volume(), config_.units,
+      integrator.degrees_of_freedom(), integrator.reservoir_energy(backend, box.volume()),
       integrator.rotational_degrees_of_freedom());
   if (!first_conserved_) first_conserved_ = state.conserved_energy;
   state.conserved_energy_drift =
@@ -129,7 +129,7 @@ void RunOutputs::write_trajectories(std::int64_t step, bool last_step, backend::
                               field_due(s.force_every)};
     if (!fields.any()) continue;
     if (!particles) particles = &backend.particles_on_host();  // on every rank: a gather
-    const double time = static_cast<double>(step) * config_.integrator.timestep;
+    const double time = time_axis_.time(step);
     if (t.writer)
       t.writer->write({step, time, box, s.sites ? sites_.place(*particles) : *particles, fields});
     ++frames_;
@@ -166,7 +166,8 @@ std::optional<analysis::ThermoState> RunOutputs::write_due(std::int64_t step, bo
   std::optional<analysis::ThermoState> state;
   if (thermo_row || console_row) {
     state = thermo_state(step, backend, integrator);
-    energy_watch_.check(*state, config_);  // before any file gets this step's garbage
+    energy_watch_.check(*state, config_,
+                        time_axis_.timestep);  // before any file gets this step's garbage
   }
   write_trajectories(step, last_step, backend);
   write_topology_files(step, last_step, backend);

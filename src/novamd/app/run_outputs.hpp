@@ -11,6 +11,7 @@
 #include "novamd/analysis/thermo.hpp"
 #include "novamd/app/run_health.hpp"
 #include "novamd/backend/backend.hpp"
+#include "novamd/core/time_axis.hpp"
 #include "novamd/integrate/integrator.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/io/site_frames.hpp"
@@ -69,6 +70,9 @@ class RunOutputs {
     energy_watch_.restart();
   }
 
+  /// The time of each step from now on (a stage or restart with another timestep).
+  void set_time_axis(const core::TimeAxis& axis) { time_axis_ = axis; }
+
   std::int64_t thermo_rows() const { return thermo_rows_; }
   std::int64_t trajectory_frames() const { return frames_; }
 
@@ -108,6 +112,7 @@ class RunOutputs {
   EnergyWatch energy_watch_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::int64_t thermo_rows_ = 0;
+  core::TimeAxis time_axis_;  ///< the config's timestep from step 0 until set_time_axis
   std::int64_t frames_ = 0;
 };
 

@@ -37,6 +37,21 @@ std::string describe_stage(const StageSpan& span, const io::Config& config) {
   return text;
 }
 
+core::TimeAxis starting_time_axis(const io::Config& config, std::int64_t first_step,
+                                  const std::optional<core::TimeAxis>& saved) {
+  const double dt = span_after(config, first_step).integrator->timestep;
+  return saved ? saved->with_timestep(dt, first_step) : core::TimeAxis{0, 0.0, dt};
+}
+
+bool keeps_one_timestep(const io::Config& config, std::int64_t first_step,
+                        const std::optional<core::TimeAxis>& saved) {
+  const core::TimeAxis axis = starting_time_axis(config, first_step, saved);
+  if (!axis.from_step_zero()) return false;
+  for (const auto& span : stage_spans(config))
+    if (span.last_step > first_step && span.integrator->timestep != axis.timestep) return false;
+  return true;
+}
+
 bool same_integrator(const integrate::IntegratorSettings& a,
                      const integrate::IntegratorSettings& b) {
   return a.type == b.type && a.timestep == b.timestep && a.temperature == b.temperature &&

@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "novamd/core/time_axis.hpp"
 #include "novamd/io/config.hpp"
 
 namespace novamd::app {
@@ -31,6 +33,16 @@ StageSpan span_after(const io::Config& config, std::int64_t step);
 
 /// "stage 2 of 3, steps 10001 to 30000: bussi, T 300 K" (ramps: "T 100 to 300 K").
 std::string describe_stage(const StageSpan& span, const io::Config& config);
+
+/// The time axis at `first_step`: step x the timestep of the span that takes the next step, or
+/// `saved` (a checkpoint's) continued with that timestep.
+core::TimeAxis starting_time_axis(const io::Config& config, std::int64_t first_step,
+                                  const std::optional<core::TimeAxis>& saved);
+
+/// Whether time stays step x one timestep from `first_step` to the run's end: the starting axis
+/// counts from step 0 and every later stage keeps its timestep.
+bool keeps_one_timestep(const io::Config& config, std::int64_t first_step,
+                        const std::optional<core::TimeAxis>& saved);
 
 /// Whether two integrator settings make the same integrator.
 bool same_integrator(const integrate::IntegratorSettings& a,

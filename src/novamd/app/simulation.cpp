@@ -87,6 +87,10 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
     check_outputs(config_, planned_outputs_, inputs, particles_.size(),
                   core::count_by_type(particles_, config_.system.species.size()),
                   restart_ ? std::optional(first_step_) : std::nullopt);
+    check_dcd_timestep(
+        config_,
+        keeps_one_timestep(config_, first_step_,
+                           restart_ ? std::optional(restart_->data.time_axis) : std::nullopt));
   }
   if (config_.system.topology) molecular_ = io::molecular_system(config_);
   for (const auto& f : config_.forces) term_columns_.push_back(forces::energy_column(f));
@@ -141,6 +145,7 @@ void Simulation::build_state(const parallel::MpiSession& session) {
   scaled_ = scaled;
   integrator_settings_ = *span_after(config_, first_step_).integrator;
   integrator_ = new_integrator(integrator_settings_);
+  time_axis_ = starting_time_axis();
   if (restart_) {
     backend_->restore_state(restart_->data.state);
     restore_integrator();
@@ -159,7 +164,7 @@ std::unique_ptr<integrate::Integrator> Simulation::new_integrator(
   auto integrator = integrate::make_integrator(settings, config_.units, config_.seed, freedom_,
                                                config_.barostat, scaled_);
   integrator->attach_barostat(integrate::make_barostat(
-      config_.barostat, config_.integrator.timestep,
+      config_.barostat, settings.timestep,
       config_.integrator.temperature.value_or(0.0) * config_.units.boltzmann, config_.seed,
       scaled_));
   return integrator;
@@ -212,9 +217,9 @@ void Simulation::start_at_exact_temperature() {
 void Simulation::make_analyzer() {
   const bool lj = config_.units.name == "lj";  // reduced units have no unit names
   analyzer_ = std::make_unique<Analyzer>(
-      config_.analysis, AnalysisSystem{box_, config_.system.species, count_,
-                                       config_.integrator.timestep, lj ? "" : config_.units.length,
-                                       lj ? "" : config_.units.time, config_.file.string(), root_});
+      config_.analysis, AnalysisSystem{box_, config_.system.species, count_, time_axis_,
+                                       lj ? "" : config_.units.length, lj ? "" : config_.units.time,
+                                       config_.file.string(), root_});
 }
 
 void Simulation::open_outputs() {
@@ -227,6 +232,26 @@ void Simulation::open_outputs() {
   outputs_ = std::make_unique<RunOutputs>(config_, backend_->size(), count_,
                                           restart_ ? std::optional(first_step_) : std::nullopt,
                                           root_, plasma_, term_columns_);
+  outputs_->set_time_axis(time_axis_);
+}
+
+core::TimeAxis Simulation::starting_time_axis() {
+  if (!restart_) return app::starting_time_axis(config_, first_step_, std::nullopt);
+  const core::TimeAxis& saved = restart_->data.time_axis;
+  const core::TimeAxis axis = app::starting_time_axis(config_, first_step_, saved);
+  const double dt = axis.timestep;
+  if (!(axis == saved))
+    restart_->notes.push_back(fmt::format(
+        "the timestep changed ({} in the checkpoint, {} in this run): from step {} time goes on "
+        "from {} in steps of {}",
+        saved.timestep, dt, first_step_, axis.origin_time, dt));
+  return axis;
+}
+
+void Simulation::set_time_axis(const core::TimeAxis& axis) {
+  time_axis_ = axis;
+  if (outputs_) outputs_->set_time_axis(axis);
+  if (analyzer_) analyzer_->set_time_axis(axis);
 }
 
 RunContext Simulation::run_context(const StopSignals* signals,
@@ -240,8 +265,8 @@ RunContext Simulation::run_context(const StopSignals* signals,
                      *analyzer_,
                      [&](std::int64_t step) {
                        app::save_checkpoint(config_.output.checkpoint.file, config_, *backend_,
-                                            *integrator_, backend_->box(), step, backend_name_,
-                                            root_);
+                                            *integrator_, backend_->box(), step, time_axis_,
+                                            backend_name_, root_);
                      },
                      started,
                      communicator_.get(),
@@ -250,8 +275,10 @@ RunContext Simulation::run_context(const StopSignals* signals,
   return context;
 }
 
-bool Simulation::enter_stage(const StageSpan& span) {
+bool Simulation::enter_stage(const StageSpan& span, std::int64_t from) {
   if (same_integrator(*span.integrator, integrator_settings_)) return false;
+  set_time_axis(
+      time_axis_.with_timestep(span.integrator->timestep, std::max(span.first_step, from)));
   auto next = new_integrator(*span.integrator);
   const bool new_kind = next->name() != integrator_->name();
   if (new_kind) {
@@ -273,12 +300,13 @@ RunResult Simulation::run_through_stages(std::int64_t from, std::int64_t last, L
                                          std::chrono::steady_clock::time_point started) {
   RunResult total;
   total.first_step = total.last_step = from;
+  const double start_time = time_axis_.time(from);
   bool first_loop = true;
   const auto spans = stage_spans(config_);
   for (const StageSpan& span : spans) {
     const bool final_span = span.index + 1 == spans.size();  // it goes on past its end
     if (span.last_step <= from && !final_span) continue;
-    const bool new_kind = enter_stage(span);
+    const bool new_kind = enter_stage(span, from);
     RunContext context = run_context(signals, started);
     configure(context);
     context.last_step = final_span ? last : std::min(span.last_step, last);
@@ -313,6 +341,7 @@ RunResult Simulation::run_through_stages(std::int64_t from, std::int64_t last, L
     start = LoopStart::Continuation;
     if (part.reason != StopReason::Completed || from >= last) break;
   }
+  total.simulated_time = time_axis_.time(total.last_step) - start_time;
   return total;
 }
 
@@ -446,7 +475,7 @@ void Simulation::set_box(const core::Box& box, bool scale_positions) {
 void Simulation::save_checkpoint(const std::filesystem::path& file) {
   ensure_forces();
   prepare_checkpoint(*integrator_, *backend_);
-  app::save_checkpoint(file, config_, *backend_, *integrator_, backend_->box(), step_,
+  app::save_checkpoint(file, config_, *backend_, *integrator_, backend_->box(), step_, time_axis_,
                        backend_name_, root_);
 }
 

@@ -85,6 +85,9 @@ class Simulation {
   void close();
   /// The step the state is at: the last step taken (or the first step before any).
   std::int64_t step() const { return step_; }
+  /// The simulated time of each step (core/time_axis.hpp), and of the current one.
+  const core::TimeAxis& time_axis() const { return time_axis_; }
+  double time() const { return time_axis_.time(step_); }
   /// Evaluates the forces and energies if no run has yet (a fresh simulation's step 0).
   void ensure_forces();
   /// The thermo quantities of the current state (every column's value, and each term's energy).
@@ -155,7 +158,12 @@ class Simulation {
   /// Takes the integrator of `span` for its steps (a new one where the settings change; the
   /// same kind keeps its variables). True where the kind changed, and with it what the
   /// conserved energy means (its drift counts from the stage's first row).
-  bool enter_stage(const StageSpan& span);
+  bool enter_stage(const StageSpan& span, std::int64_t from);
+  /// Takes `axis` as the time of each step, in the outputs and analyses too.
+  void set_time_axis(const core::TimeAxis& axis);
+  /// The time axis at the first step: step x timestep, or the checkpoint's continued with this
+  /// run's timestep (with a note where it changes).
+  core::TimeAxis starting_time_axis();
   /// Runs from step `from` to `last`, stage by stage; `configure` completes each loop's context.
   RunResult run_through_stages(std::int64_t from, std::int64_t last, LoopStart start,
                                const std::function<void(RunContext&)>& configure,
@@ -194,6 +202,7 @@ class Simulation {
   std::optional<analysis::PlasmaParameters> plasma_;
   std::optional<forces::EwaldErrorEstimate> ewald_error_;
   std::int64_t step_ = 0;        ///< the step the state is at
+  core::TimeAxis time_axis_;     ///< the time of each step
   bool forces_current_ = false;  ///< the state's forces were evaluated (by a run, or a restart)
   bool closed_ = false;
   int loops_ = 0;  ///< runs of the step loop so far

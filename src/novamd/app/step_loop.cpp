@@ -93,7 +93,7 @@ bool samples_deferred(const RunContext& run) {
 void start_fresh(RunContext& run, std::int64_t last_step, const StepLimit& limit,
                  RunResult& result) {
   run.backend.compute_forces(backend::EnergyRequest::Compute);
-  stop_if_unstable(run.backend, 0, limit, run.config);
+  stop_if_unstable(run.backend, 0, limit, run.config, run.integrator.timestep());
   result.initial = result.final =
       run.outputs.write_due(0, last_step == 0, run.backend, run.integrator);
   if (result.initial && run.console) print_thermo_row(*result.initial);
@@ -167,7 +167,7 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, LoopStart fro
                         read ? integrate::StepEnd::Read : integrate::StepEnd::Continued);
     // Checked at the backend's interval, and before anything is written: no file gets garbage.
     if (check_due || checkpoint_due || output_due)
-      stop_if_unstable(run.backend, step, limit, config);
+      stop_if_unstable(run.backend, step, limit, config, run.integrator.timestep());
     result.last_step = step;
     queue_pressure(run, step);
     // A deferred sample is read on the host only where a checkpoint must keep it.
@@ -191,7 +191,8 @@ RunResult run_simulation(RunContext& run, std::int64_t first_step, LoopStart fro
       result.reason = result.signal != 0 ? StopReason::Signal : StopReason::Walltime;
       run.integrator.complete_step(run.backend);  // the state stays whole for what follows
       if (!checkpoint_due && run.checkpoint_on_stop) {
-        stop_if_unstable(run.backend, step, limit, config);  // a checkpoint must be sound
+        stop_if_unstable(run.backend, step, limit, config,
+                         run.integrator.timestep());  // a checkpoint must be sound
         if (pressure && samples_deferred(run)) measure_pressure(run, step);  // for the checkpoint
         checkpoint(run, step, walltime, result);
       }

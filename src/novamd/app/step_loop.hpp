@@ -29,6 +29,9 @@ struct RunResult {
   std::int64_t first_step = 0;  ///< the step the loop started from (0, or a checkpoint's)
   std::int64_t last_step = 0;   ///< the last step taken
   double wall_seconds = 0.0;
+  /// The simulated time from first_step to last_step (stages of other timesteps each add their
+  /// own; run_through_stages fills it).
+  double simulated_time = 0.0;
   std::optional<analysis::ThermoState> initial, final;
   std::int64_t thermo_rows = 0;
   std::int64_t trajectory_frames = 0;

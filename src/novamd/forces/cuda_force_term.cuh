@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "novamd/core/box.hpp"
@@ -149,6 +150,17 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_lj_coulomb_force(
     const core::SpeciesTable& species, const core::UnitSystem& units,
     const neighbors::NeighborSettings& neighbors, const core::Box& box, bool excluded_pairs);
 
+/// A `custom_pair` term at precision P: its formula compiled for this GPU at run time (NVRTC),
+/// over Verlet lists (a list per particle, whatever `neighbors.layout` says) or, without a
+/// cutoff or in a box too small for the lists' cells, over all pairs. Compiled in
+/// forces/cuda_custom_pair.cu.
+/// @throws core::InputError where the formula does not compile, or where a box too small for
+/// the lists holds excluded pairs (which only the lists leave out).
+template <core::Precision P>
+std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_custom_pair(
+    const CustomPairSettings& settings, const core::SpeciesTable& species,
+    const neighbors::NeighborSettings& neighbors, const core::Box& box, bool excluded_pairs);
+
 /// The CUDA force term for `settings` at precision P (see make_cuda_pair_force).
 template <core::Precision P>
 std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_force_term(
@@ -156,8 +168,12 @@ std::unique_ptr<CudaForceTerm<PairTypeOf<P>>> make_cuda_force_term(
     const neighbors::NeighborSettings& neighbors, const core::Box& box,
     bool excluded_pairs = false) {
   return std::visit(
-      [&](const auto& s) {
-        return make_cuda_pair_force<P>(s, species, units, neighbors, box, excluded_pairs);
+      [&]<class Settings>(const Settings& s) {
+        if constexpr (std::is_same_v<Settings, CustomPairSettings>) {
+          return make_cuda_custom_pair<P>(s, species, neighbors, box, excluded_pairs);
+        } else {
+          return make_cuda_pair_force<P>(s, species, units, neighbors, box, excluded_pairs);
+        }
       },
       settings);
 }

@@ -89,4 +89,12 @@ std::string PairTableSettings::describe(const core::UnitSystem& units) const {
                      cutoff, units.length);
 }
 
+std::string CustomPairSettings::describe(const core::UnitSystem& units) const {
+  std::string names;
+  for (const auto& name : formula->parameters) names += (names.empty() ? "" : ", ") + name;
+  return fmt::format("custom_pair ({}{}; {})", formula->text,
+                     names.empty() ? "" : "; parameters " + names,
+                     describe_range(cutoff, truncation, units));
+}
+
 }  // namespace novamd::forces

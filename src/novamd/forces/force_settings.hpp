@@ -19,6 +19,7 @@
 #include "novamd/core/box.hpp"
 #include "novamd/core/species.hpp"
 #include "novamd/core/units.hpp"
+#include "novamd/forces/custom_pair_settings.hpp"
 #include "novamd/forces/table_settings.hpp"
 #include "novamd/physics/coulomb.hpp"
 #include "novamd/physics/ewald.hpp"
@@ -232,7 +233,7 @@ struct CoulombSettings {
 /// io/config_forces.cpp, and its family to NOVAMD_PAIR_FAMILIES in src/CMakeLists.txt; the
 /// compiler names whatever is missing.
 using ForceSettings = std::variant<YukawaSettings, LennardJonesSettings, NuclearSettings,
-                                   CoulombSettings, PairTableSettings>;
+                                   CoulombSettings, PairTableSettings, CustomPairSettings>;
 
 /// Calls f(std::type_identity<Settings>{}) for each force-term settings type, in list order.
 template <class F>

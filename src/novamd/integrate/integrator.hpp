@@ -82,6 +82,9 @@ class Integrator {
   /// @throws core::RunError for an integrator without a thermostat.
   virtual void set_temperature(double kT);
 
+  /// The time step it integrates with.
+  double timestep() const { return dt_; }
+
   /// The integrator's own variables, for a checkpoint.
   virtual IntegratorState save() const { return {name(), {}}; }
   /// Continues from saved variables. @throws core::InputError when they do not fit.

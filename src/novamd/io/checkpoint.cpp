@@ -1,10 +1,12 @@
 /// @file checkpoint.cpp
-/// The checkpoint file format, version 4 (see checkpoint.hpp; the layout is in
+/// The checkpoint file format, version 5 (see checkpoint.hpp; the layout is in
 /// docs/file-formats.md). Version 2 stores the particles as named fields, every present field
 /// of core::ParticleFields (for_each_field); version 1 files (five fixed arrays) are still
 /// read. Version 3 adds the barostat's state after the integrator's; older files hold none.
 /// Version 4 adds each force term's box at its last list build (lists follow a barostat's box
-/// moves); older files' lists were built in the checkpoint's box. Values
+/// moves); older files' lists were built in the checkpoint's box. Version 5 adds the time axis
+/// (the origin step and time and the timestep: a stage or restart may change the timestep);
+/// older files' time is step x their config's integrator.timestep. Values
 /// are little-endian (binary_io.hpp):
 ///
 ///     header   "NOVAMDCK", uint32 version, uint32 byte-order mark, uint64 content length
@@ -21,6 +23,7 @@
 #include "novamd/io/checkpoint.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -41,7 +44,7 @@ namespace novamd::io {
 namespace {
 
 constexpr std::string_view kMagic = "NOVAMDCK";
-constexpr std::uint32_t kFormatVersion = 4;
+constexpr std::uint32_t kFormatVersion = 5;
 /// The oldest version this novamd reads.
 constexpr std::uint32_t kOldestVersion = 1;
 /// Magic (8), version (4), byte-order mark (4), content length (8).
@@ -181,6 +184,9 @@ void put_content(BinaryWriter& out, const CheckpointData& data) {
   out.vector(data.integrator.values);
   out.string(data.barostat.type);
   out.vector(data.barostat.values);
+  out.i64(data.time_axis.origin_step);
+  out.f64(data.time_axis.origin_time);
+  out.f64(data.time_axis.timestep);
 }
 
 // --- Reading -----------------------------------------------------------------------------------
@@ -351,6 +357,16 @@ void get_state(BinaryReader& in, std::uint32_t version, backend::BackendState& s
   }
 }
 
+/// integrator.timestep of a config's YAML (0 where it has none: the content check names it).
+double timestep_of(const std::string& config_yaml) {
+  try {
+    const YAML::Node timestep = YAML::Load(config_yaml)["integrator"]["timestep"];
+    return timestep ? timestep.as<double>() : 0.0;
+  } catch (const YAML::Exception&) {
+    return 0.0;
+  }
+}
+
 CheckpointData get_content(BinaryReader& in, std::uint32_t version) {
   CheckpointData data;
   data.novamd_version = in.string("the novamd version");
@@ -370,9 +386,18 @@ CheckpointData get_content(BinaryReader& in, std::uint32_t version) {
     data.barostat.type = in.string("the barostat name");
     data.barostat.values = in.vector<double>("the barostat state");
   }
+  if (version >= 5) {
+    data.time_axis.origin_step = in.i64("the time origin's step");
+    data.time_axis.origin_time = in.f64("the time origin's time");
+    data.time_axis.timestep = in.f64("the timestep");
+  } else {  // time was step x the config's timestep
+    data.time_axis.timestep = timestep_of(data.config_yaml);
+  }
   if (in.remaining() != 0)
     in.corrupt(fmt::format("{} bytes after the {} state", in.remaining(),
-                           version >= 3 ? "barostat" : "integrator"));
+                           version >= 5   ? "time axis"
+                           : version >= 3 ? "barostat"
+                                          : "integrator"));
   return data;
 }
 
@@ -458,6 +483,15 @@ void check_content(const CheckpointData& data, const std::string& file) {
   }
   check_finite(data.integrator.values, "the integrator state", file);
   check_finite(data.barostat.values, "the barostat state", file);
+  const core::TimeAxis& t = data.time_axis;
+  if (t.origin_step < 0 || t.origin_step > data.step)
+    invalid(file, fmt::format("the time origin's step is {}; expected 0 to the step, {}",
+                              t.origin_step, data.step));
+  if (!std::isfinite(t.origin_time) || t.origin_time < 0.0)
+    invalid(file, fmt::format("the time origin's time is {}; expected a finite time >= 0",
+                              t.origin_time));
+  if (!(std::isfinite(t.timestep) && t.timestep > 0.0))
+    invalid(file, fmt::format("the timestep is {}; expected a positive, finite time", t.timestep));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "novamd/backend/backend_state.hpp"
+#include "novamd/core/time_axis.hpp"
 #include "novamd/integrate/integrator_state.hpp"
 
 namespace novamd::io {
@@ -29,6 +30,9 @@ struct CheckpointData {
   integrate::IntegratorState integrator;
   /// The barostat's variables (type empty: none; files of version 2 and older hold none).
   integrate::IntegratorState barostat;
+  /// The time of each step (files of version 4 and older: step x the config's
+  /// integrator.timestep, whose change they did not allow).
+  core::TimeAxis time_axis;
 };
 
 /// Writes `data` to `file` atomically (temporary file, then rename); only a regular file (or no
@@ -47,9 +51,9 @@ CheckpointData read_checkpoint(const std::filesystem::path& file);
 /// each ("integrator.temperature: 1.1 in the checkpoint, 1.2 in this run"), for the keys a
 /// restart must keep; keys a restart may change (run, output, backend, precision, and the
 /// initial structure and velocities, which the checkpoint replaces) are not compared.
-/// With `noted`, the differences a restart may make with a note (the integrator's keys but its
-/// timestep: the run goes on from the checkpoint's state, not as the old config would have) go
-/// there instead of into the returned lines.
+/// With `noted`, the differences a restart may make with a note (the integrator's keys: the run
+/// goes on from the checkpoint's state, not as the old config would have) go there instead of
+/// into the returned lines.
 std::vector<std::string> config_differences(const std::string& checkpoint_yaml,
                                             const std::string& run_yaml,
                                             std::vector<std::string>* noted = nullptr);

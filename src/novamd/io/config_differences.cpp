@@ -46,10 +46,10 @@ const std::vector<std::vector<std::string_view>> kNotCompared{{"run"},
                                                               {"system", "structure"},
                                                               {"system", "velocities"}};
 
-/// What a restart may change with a note: the integrator, but its timestep (a row's time is
-/// step x timestep).
+/// What a restart may change with a note: the integrator, its timestep too (time goes on from
+/// the checkpoint's: core/time_axis.hpp).
 bool noted_difference(const KeyPath& path) {
-  return !path.empty() && path[0] == "integrator" && !(path.size() > 1 && path[1] == "timestep");
+  return !path.empty() && path[0] == "integrator";
 }
 
 bool not_compared(const KeyPath& path) {

@@ -291,9 +291,9 @@ RunStage parse_stage(const YamlReader& node, const core::UnitSystem& units,
   return stage;
 }
 
-/// What every stage keeps: the timestep (a row's time is step x timestep), and with a barostat
-/// the temperature it was made for (mttk: the whole integrator, whose part it is); leapfrog's
-/// half-step velocities cannot pass from or to another integrator.
+/// What every stage keeps: with a barostat the temperature it was made for (mttk: the whole
+/// integrator, whose part it is); leapfrog's half-step velocities cannot pass from or to another
+/// integrator. The timestep may change (time goes on continuously: core/time_axis.hpp).
 void check_stages(const YamlReader& node, const std::vector<RunStage>& stages,
                   const IntegratorSettings& integrator,
                   const integrate::BarostatSettings& barostat) {
@@ -302,10 +302,6 @@ void check_stages(const YamlReader& node, const std::vector<RunStage>& stages,
     const auto fail = [&](const std::string& found, const std::string& expected) {
       node.elements()[k].fail(fmt::format("stage {}: {}", k + 1, found), expected);
     };
-    if (s.timestep != integrator.timestep)
-      fail(fmt::format("timestep {} where integrator.timestep is {}", s.timestep,
-                       integrator.timestep),
-           "the same timestep in every stage (a row's time is step x timestep)");
     if (s.type == "leapfrog" || (k == 0 && integrator.type == "leapfrog" && s.type != "leapfrog"))
       fail("leapfrog in a run in stages",
            "velocity_verlet, langevin, nose_hoover or bussi (leapfrog's velocities lag half a "

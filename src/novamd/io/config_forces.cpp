@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "novamd/io/config_custom_pair.hpp"
 #include "novamd/io/config_pair_table.hpp"
 #include "novamd/io/config_topology.hpp"
 
@@ -232,6 +233,11 @@ forces::CoulombSettings parse(std::type_identity<forces::CoulombSettings>, const
 forces::PairTableSettings parse(std::type_identity<forces::PairTableSettings>,
                                 const YamlReader& node, const ForceContext& context) {
   return parse_pair_table(node, context.species);
+}
+
+forces::CustomPairSettings parse(std::type_identity<forces::CustomPairSettings>,
+                                 const YamlReader& node, const ForceContext& context) {
+  return parse_custom_pair(node, context.species);
 }
 
 forces::ForceSettings parse_force_term(const YamlReader& element, const ForceContext& context) {

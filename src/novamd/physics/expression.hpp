@@ -92,7 +92,9 @@ bool depends_on_r(const Expression& e);
 
 /// The expression as C++/CUDA source over `r` and `p[k]` (parameter k at p[k - 1]), in the
 /// arithmetic type `real` ("float" or "double"): CUDA's overloaded math functions, constants
-/// cast to it.
+/// cast to it; a power with a constant integer exponent up to 32 as `integer_power(x, n)`,
+/// products by squaring (forces/custom_pair_kernel.cuh defines it), as the stack program
+/// computes it.
 std::string to_source(const Expression& e, const std::string& real);
 
 /// A tree compiled to postfix for a stack machine: built once, run per pair.

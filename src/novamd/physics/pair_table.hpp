@@ -35,6 +35,12 @@ class PairTable {
   /// Keeps `data` alive with the table and its copies: memory the parameters point into (a
   /// tabulated potential's knots).
   void hold(std::shared_ptr<const void> data) { held_.push_back(std::move(data)); }
+  /// Keeps alive what `other` keeps (a table made from it: its parameters point where its do).
+  template <class Other>
+  void hold_what(const PairTable<Other>& other) {
+    for (const auto& data : other.held()) hold(data);
+  }
+  const std::vector<std::shared_ptr<const void>>& held() const { return held_; }
 
  private:
   int num_types_ = 0;

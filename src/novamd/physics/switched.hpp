@@ -65,6 +65,7 @@ PairTable<typename Switched<Potential>::Params> with_switch(
   for (int a = 0; a < potential.num_types(); ++a)
     for (int b = 0; b < potential.num_types(); ++b)
       table.at(a, b) = Switched<Potential>::make_params(potential.view()(a, b), inner, cutoff);
+  table.hold_what(potential);
   return table;
 }
 

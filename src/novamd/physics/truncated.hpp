@@ -84,6 +84,7 @@ PairTable<typename Truncated<Potential, ForceShift>::Params> with_cutoff(
           Truncated<Potential, ForceShift>::make_params(potential.view()(a, b), cutoff, mode);
     }
   }
+  table.hold_what(potential);
   return table;
 }
 
