@@ -3,6 +3,7 @@
 # build-device-mpi, then
 #   multi_gpu.sh multigpu   decomposed CUDA runs against one GPU (tests/mpi/decomposition.py)
 #   multi_gpu.sh scaling    strong scaling table (ms/step, speed-up, efficiency)
+#   multi_gpu.sh spatial    the CUDA backend's spatial bricks against one GPU (any GPU count)
 # Every step must succeed: the script stops at the first failure, non-zero. Logs in $OUT.
 # NVLink multicast (NVLS) is left as the machine sets it (NCCL_NVLS_ENABLE=0 there).
 set -euo pipefail
@@ -47,6 +48,61 @@ if [[ $what == multigpu ]]; then
   "${check[@]:0:2}" restart --grid "${grids##*,}" "${check[@]:2}" 2>&1 | tee -a "$log"
   "${check[@]:0:2}" sigterm --grid 1x2 "${check[@]:2}" 2>&1 | tee -a "$log"
   echo "multigpu: all checks passed on $gpus GPUs" | tee -a "$log"
+fi
+
+if [[ $what == spatial ]]; then
+  # The spatial bricks on the CUDA backend against one GPU: ranks share the GPUs there are (one
+  # GPU: every rank on it), the halo through host memory (parallel/cuda_spatial_domain.cuh).
+  # Every check runs; the script fails at the end if any did.
+  failed=0
+  checked() {
+    if ! "$@" 2>&1 | tee -a "$log"; then
+      echo "spatial: FAILED: $*" | tee -a "$log"
+      failed=$((failed + 1))
+    fi
+  }
+  checked $build/tests/novamd_cuda_tests --gtest_brief=1
+  check=(/usr/bin/python3 tests/mpi/decomposition.py --novamd $build/novamd --mpirun mpirun
+         --backend cuda --precision double --work "$OUT/runs")
+  # (yukawa-cut's and pasta's boxes hold fewer than three cells of their reach: refused on the
+  # GPU's bricks; pasta-large holds four.)
+  for case in lj pasta-large lj-langevin lj-c-rescale lj-mttk; do
+    checked "${check[@]:0:2}" compare --case $case --grids 2x1x1,1x2x1,2x2x1 "${check[@]:2}"
+  done
+  checked "${check[@]:0:2}" restart --case lj --grid 2x2x1 "${check[@]:2}"
+  checked "${check[@]:0:2}" long --case lj --grid 2x1x1 "${check[@]:2}"
+  checked "${check[@]:0:2}" sigterm --case lj --grid 1x1x2 "${check[@]:2}"
+  if ((failed > 0)); then
+    echo "spatial: $failed check(s) failed" | tee -a "$log"
+    exit 1
+  fi
+  echo "spatial: all checks passed on $gpus GPU(s)" | tee -a "$log"
+  # What the bricks cost on one GPU: the LJ melt (mixed), one rank against 2 and 4 ranks
+  # sharing the GPUs there are (no GPU of its own for each rank: an overhead measurement).
+  table="$OUT/spatial.txt"
+  printf "%8s %5s %-9s %10s\n" atoms ranks bricks steps/s | tee "$table"
+  for cells in 20 40; do
+    atoms=$((4 * cells * cells * cells))
+    for k in 1 2 4; do
+      dir="$OUT/spatial-runs/$atoms-$k"
+      mkdir -p "$dir"
+      args=(run "$PWD/examples/lj_liquid.yaml" --backend cuda --precision mixed --steps 2000
+            --set "system.structure.generate.cells=$cells" --set "output.thermo.every=2000")
+      grid=none
+      if ((k == 1)); then
+        (cd "$dir" && "$OLDPWD/$build/novamd" "${args[@]}" > console.log 2>&1)
+      else
+        grid="[$k,1,1]"
+        ((k == 4)) && grid="[2,2,1]"
+        (cd "$dir" && "${mpirun[@]}" -np $k --oversubscribe "$OLDPWD/$build/novamd" "${args[@]}" \
+          --set "parallel.grid=$grid" > console.log 2>&1)
+      fi
+      rate=$(grep "^Done:" "$dir/console.log" | grep -oE "[0-9.e+]+ steps/s" | cut -d' ' -f1)
+      [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
+      printf "%8s %5s %-9s %10s\n" "$atoms" "$k" "$grid" "$rate" | tee -a "$table"
+    done
+  done
+  cat "$table" >> "$log"
 fi
 
 if [[ $what == scaling ]]; then

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Runs `novamd run` under mpirun on several P x Q grids of the force-matrix decomposition and
-compares every run with the single-rank run of the same config (no mpirun):
+"""Runs `novamd run` under mpirun on several grids and compares every run with the single-rank
+run of the same config (no mpirun). A grid PxQ is the force-matrix decomposition's
+(parallel.grid: [P, Q]); AxBxC is the spatial decomposition's bricks (parallel.grid: [A, B, C],
+which implies parallel.decomposition: spatial):
 
-    decomposition.py compare --case yukawa|lj --grids 1x2,2x1,2x2 --novamd BIN --mpirun MPIRUN
-                             --work DIR [--backend cpu|cuda] [--precision double]
-    decomposition.py restart --novamd BIN --mpirun MPIRUN --work DIR --grid 2x2 [--backend cpu]
-    decomposition.py sigterm --novamd BIN --mpirun MPIRUN --work DIR --grid 2x2 [--backend cpu]
+    decomposition.py compare --case yukawa|lj|yukawa-cut|pasta --grids 1x2,2x1,2x1x1
+                             --novamd BIN --mpirun MPIRUN --work DIR [--backend cpu|cuda]
+                             [--precision double]
+    decomposition.py restart --novamd BIN --mpirun MPIRUN --work DIR --grid 2x2 [--case yukawa]
+    decomposition.py regrid --novamd BIN --mpirun MPIRUN --work DIR --grid 2x1x1 --regrid 2x2x1
+    decomposition.py sigterm --novamd BIN --mpirun MPIRUN --work DIR --grid 2x2 [--case yukawa]
     decomposition.py errors --novamd BIN --mpirun MPIRUN --work DIR
+    decomposition.py long --novamd BIN --mpirun MPIRUN --work DIR --grid 2x2x1 [--case lj]
 
 compare: forces, velocities and positions (H5MD, doubles) at step 0 and after 100 steps, and
 the energies of every thermo row, within the round-off bounds derived below. Particle data
@@ -14,10 +19,14 @@ come from the runs' checkpoints (every double bit for bit), energies from thermo
 script needs nothing beyond Python's standard library (the GPU machine has no numpy).
 restart: a decomposed run stopped at step 50 and continued with --restart from its checkpoint
 ends bitwise where the uninterrupted decomposed run ends (step 100).
+regrid: a spatial run stopped at step 50 on one grid and continued on another (another rank
+count) ends within the step-100 bounds of the single-rank run (not bitwise: the sums' order
+changes with the grid).
+long: a spatial run of 1,000 steps against the single-rank run (LONG_STEPS' bounds).
 sigterm: SIGTERM sent to one rank (not rank 0) stops every rank at the same step with a
 checkpoint (exit 0), and the run continues from it.
-errors: a grid whose P x Q is not the rank count ends every rank with exit code 2, and the
-message is printed once.
+errors: a grid whose P x Q (or A x B x C) is not the rank count, and a spatial decomposition of
+a term without a cutoff, end every rank with exit code 2, and the message is printed once.
 
 Exits 0 when every check passes, 1 naming the first failure.
 """
@@ -58,8 +67,43 @@ output:
   checkpoint: {{{{file: run.chk}}}}
 """
 
+# Pasta: the example's model (examples/nuclear_pasta.yaml) at its quick size, 2,000 nucleons
+# in a 34.2 fm box, the Coulomb cut at 15 fm: both terms over Verlet lists, whose reach (16.2 fm)
+# exceeds a brick of 4 along an axis. Over 100 steps a nucleon moves ~7 fm: many cross bricks.
+PASTA = """units: nuclear
+backend: {backend}
+precision: {precision}
+seed: 2013
+system:
+  density: 0.05
+  species:
+    - {{name: p, charge: 1, mass: 939.0, isospin: 1}}
+    - {{name: n, charge: 0, mass: 939.0, isospin: -1}}
+  structure:
+    generate: {{lattice: random, fractions: {{p: 0.4, n: 0.6}}, total: 2000, min_separation: 2.0}}
+  velocities: {{temperature: 1.0}}
+forces:
+  - nuclear: {{a: 110.0, b: -26.0, c: 24.0, Lambda: 1.25, cutoff: 10.0}}
+  - yukawa: {{screening_length: 10.0, cutoff: 15.0, shift: energy}}
+neighbors: {{method: neighbor_list, skin: 1.2}}
+integrator: {{type: velocity_verlet, timestep: 2.0}}
+run: {{steps: {steps}}}
+output:
+  thermo: {{every: 10, file: thermo.csv}}
+  checkpoint: {{file: run.chk}}
+"""
+
 CONFIGS = {
     "yukawa": YUKAWA.format(c=500, o=501, separation=100.0),
+    # The same mixture cut at 900 fm (about 1/3 of the box) over Verlet lists: a term the
+    # spatial decomposition runs.
+    "yukawa-cut": YUKAWA.format(c=500, o=501, separation=100.0).replace(
+        "cutoff: none}}", "cutoff: 900.0, shift: energy}}\nneighbors: {{method: neighbor_list, "
+        "skin: 50.0}}"),
+    "pasta": PASTA,
+    # Eight times as many nucleons: a box of more than three cells of the Yukawa term's reach,
+    # which the CUDA backend's bricks need for their lists.
+    "pasta-large": PASTA.replace("total: 2000", "total: 16000"),
     # Large enough for the each-pair-once kernel on every GPU of a decomposed CUDA run.
     "yukawa-large": YUKAWA.format(c=13824, o=13824, separation=50.0),
     "lj": """units: lj
@@ -87,6 +131,77 @@ output:
 """,
 }
 
+# The solvated peptide of examples/peptide (2,004 atoms, CHARMM: bonds, angles, dihedrals,
+# impropers, exclusions and scaled 1-4 pairs), with force-shifted Coulomb and with PME: bonded
+# terms across bricks, and the PME mesh summed over the ranks. Its step-0 bound cannot come
+# from an independent pair loop here (CHARMM switching, bonded terms, the mesh): ORDER_SCALED.
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+PEPTIDE = """units: real
+backend: {{backend}}
+precision: {{precision}}
+seed: 2026
+system:
+  topology:
+    read: {data}
+    styles: {{{{pair: lj_charmm, bond: harmonic, angle: charmm, dihedral: charmm, improper: harmonic}}}}
+forces:
+  - lennard_jones: {{{{cutoff: 10.0, switch: 8.0}}}}
+  - coulomb: {coulomb}
+neighbors: {{{{skin: 2.0}}}}
+integrator: {{{{type: velocity_verlet, timestep: 0.25}}}}
+run: {{{{steps: {{steps}}}}}}
+output:
+  thermo:
+    every: 10
+    file: thermo.csv
+    columns: [bond_energy, angle_energy, dihedral_energy, improper_energy, vdw_energy,
+              coulomb_energy]
+  checkpoint: {{{{file: run.chk}}}}
+"""
+_DATA = REPOSITORY / "examples" / "peptide" / "data.peptide"
+CONFIGS["peptide"] = PEPTIDE.format(data=_DATA, coulomb="{{method: shift, cutoff: 10.0}}")
+CONFIGS["peptide-pme"] = PEPTIDE.format(
+    data=_DATA, coulomb="{{method: pme, cutoff: 10.0, tolerance: 1.0e-5}}")
+# The peptide with held distances: its hydrogens' bonds (SHAKE/RATTLE clusters) and rigid
+# TIP3P waters (SETTLE) at 1 fs with PME, and every bond of each molecule coupled (CCMA) at
+# 0.5 fs: each group kept whole on the rank of its first atom's brick, the halo grown by the
+# groups' reach, the constraint virial (in `pressure`) summed over the ranks.
+CONFIGS["peptide-shake"] = CONFIGS["peptide-pme"].replace(
+    "neighbors:", "constraints: {{}}\nneighbors:").replace("timestep: 0.25", "timestep: 1.0")
+CONFIGS["peptide-ccma"] = CONFIGS["peptide"].replace(
+    "neighbors:", "constraints: {{bonds: all_bonds}}\nneighbors:").replace(
+    "timestep: 0.25", "timestep: 0.5")
+# Cases whose bounds scale what the storage order alone changes on one rank: a second
+# single-rank run that sorts its particles at every evaluation (neighbors.reorder_every: 1)
+# sums every force and energy in another order; a decomposed run must agree with the first
+# within ORDER_FACTOR times the largest difference between the two (per field and step), plus
+# the recursive-summation floor of the quantity itself (2 (N + 1) u |x| for a force component,
+# 2 (2 N + K) u |E| for an energy). A missing bonded term or mesh share moves forces by
+# 1e-6 of their size and more, far beyond.
+ORDER_SCALED = {"peptide", "peptide-pme", "peptide-shake", "peptide-ccma"}
+ORDER_FACTOR = 10.0
+
+# The LJ case under each thermostat and barostat: global sums (Bussi, Nose-Hoover, the
+# barostats' pressure), noise by particle id (Langevin), moves of the box that the lists and
+# ghosts follow, and Monte Carlo moves undone (the kept configuration re-ordered when a
+# trial's evaluation partitions the particles anew).
+_VV = "integrator: {{type: velocity_verlet, timestep: 0.005}}"
+for _name, _integrator in {
+        "lj-langevin": "integrator: {{type: langevin, timestep: 0.005, temperature: 1.44, "
+                       "friction: 1.0}}",
+        "lj-bussi": "integrator: {{type: bussi, timestep: 0.005, temperature: 1.44, tau: 0.1}}",
+        "lj-nose-hoover": "integrator: {{type: nose_hoover, timestep: 0.005, temperature: 1.44, "
+                          "tau: 0.1}}",
+        "lj-c-rescale": "integrator: {{type: langevin, timestep: 0.005, temperature: 1.44, "
+                        "friction: 1.0}}\nbarostat: {{type: c_rescale, pressure: 1.0, period: "
+                        "0.05, compressibility: 0.09, every: 1}}",
+        "lj-mttk": "integrator: {{type: nose_hoover, timestep: 0.005, temperature: 1.44, "
+                   "tau: 0.1}}\nbarostat: {{type: mttk, pressure: 1.0, period: 0.5}}",
+        "lj-monte-carlo": "integrator: {{type: bussi, timestep: 0.005, temperature: 1.44, "
+                          "tau: 0.1}}\nbarostat: {{type: monte_carlo, pressure: 1.0, every: 2}}",
+}.items():
+    CONFIGS[_name] = CONFIGS["lj"].replace(_VV, _integrator)
+
 # Tolerances. Step 0: both runs sum the same pair terms for each particle, in another order
 # (the decomposed kernel splits each target's sources at the block edges, which moves terms to
 # other partial-sum lanes, and the row allreduce adds Q partial forces). Recursive summation of
@@ -110,6 +225,12 @@ K_E = 1.43996448  # MeV fm, e^2 / (4 pi eps0) (docs/units.md)
 # changes a force by ~1e-3 of its size at step 0 already, and positions by ~1e-7 of the box
 # within one step.
 STEP100_SCALE = 1e-10
+# Pasta's random start is far more chaotic: nucleons drop into the pn wells, and round-off
+# differences grow about 1e6-fold in 100 steps (measured: the force-matrix run on 2 x 1 differs
+# from the single rank by 8e-9 of the box at step 100, as the spatial one does). Its
+# trajectories are compared after 30 steps instead (growth ~e^4 there; lists rebuilt every
+# other step, so some 15 partitions over the bricks happen meanwhile).
+LATER_STEP = {"pasta": 30, "pasta-large": 30}
 
 
 def run(cmd, cwd, env, check=True):
@@ -130,8 +251,13 @@ def environment():
 
 
 def grid_ranks(grid):
-    p, q = (int(x) for x in grid.split("x"))
-    return p * q, f"[{p},{q}]"
+    """The rank count and the parallel.grid value of "PxQ" (force matrix) or "AxBxC" (bricks)."""
+    counts = [int(x) for x in grid.split("x")]
+    return math.prod(counts), "[" + ",".join(str(c) for c in counts) + "]"
+
+
+def is_spatial(grid):
+    return grid.count("x") == 2
 
 
 def mpirun_command(args, ranks, grid):
@@ -248,11 +374,11 @@ def rms(values):
     return math.sqrt(sum(v * v for row in values for v in row) / (3 * len(values)))
 
 
-def compare_runs(label, got_dir, want_dir, box_edge, step0):
+def compare_runs(label, got_dir, want_dir, box_edge, step0, later):
     force_bound, energy_bound = step0
-    for step in (0, 100):
-        _, got = read_checkpoint(got_dir / f"step{step}.chk")
-        _, want = read_checkpoint(want_dir / f"step{step}.chk")
+    for step in (0, later):
+        _, got = read_checkpoint(got_dir / f"step{min(step, 1) * 100}.chk")
+        _, want = read_checkpoint(want_dir / f"step{min(step, 1) * 100}.chk")
         for field in ("position", "velocity", "force"):
             if step == 0:  # the initial state itself is the same on every rank
                 bound = force_bound if field == "force" else 0.0
@@ -304,10 +430,19 @@ def pair_sums(case, positions, types, box):
             d = [xi[c] - positions[j][c] for c in range(3)]
             d = [d[c] - box[c] * round(d[c] / box[c]) for c in range(3)]
             r = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+            if case == "yukawa-cut" and r >= 900.0:
+                continue
             if case.startswith("yukawa"):
                 e = K_E * charge[types[i]] * charge[types[j]] * math.exp(-r / 475.0) / r
                 f_over_r = e * (1.0 / r + 1.0 / 475.0) / r
-            elif r < 2.5:
+                if case == "yukawa-cut":  # the energy shift's magnitude counts too
+                    e = abs(e) + K_E * charge[types[i]] * charge[types[j]] * math.exp(
+                        -900.0 / 475.0) / 900.0
+            elif case.startswith("pasta"):
+                if r >= 15.0:
+                    continue
+                e, f_over_r = pasta_pair_magnitudes(r, types[i], types[j])
+            elif r < 2.5:  # the LJ cases
                 s6 = r ** -6
                 e = 4.0 * (s6 * s6 - s6) - cut_shift
                 f_over_r = 24.0 * (2.0 * s6 * s6 - s6) / (r * r)
@@ -319,6 +454,24 @@ def pair_sums(case, positions, types, box):
     if len(samples) < n:  # the energy's scale from the sample (Yukawa: all terms positive)
         energy_sum = [sum(energy_sum) * n / len(samples)] + [0.0] * (n - 1)
     return force_sum, energy_sum
+
+
+def pasta_pair_magnitudes(r, ti, tj):
+    """Sums of the magnitudes of the pasta pair's energy terms and of its force terms over r
+    (types 0 = proton, 1 = neutron): a exp(-r^2/L) + (b + c t_i t_j) exp(-r^2/2L) within 10 fm,
+    e^2 exp(-r/10)/r (shifted at 15 fm) between protons."""
+    a, b, c, lam = 110.0, -26.0, 24.0, 1.25
+    e = f_over_r = 0.0
+    if r < 10.0:
+        tau = (1 if ti == 0 else -1) * (1 if tj == 0 else -1)
+        core, tail = a * math.exp(-r * r / lam), (b + c * tau) * math.exp(-r * r / (2 * lam))
+        e += abs(core) + abs(tail)
+        f_over_r += abs(2.0 * core / lam) + abs(tail / lam)
+    if ti == 0 and tj == 0:
+        coulomb = K_E * math.exp(-r / 10.0) / r
+        e += coulomb + K_E * math.exp(-1.5) / 15.0
+        f_over_r += coulomb * (1.0 / r + 0.1) / r
+    return e, f_over_r
 
 
 def step0_bounds(sums, columns, ranks):
@@ -333,12 +486,48 @@ def step0_bounds(sums, columns, ranks):
 
 
 def run_twice(command, directory, env, args, case):
-    """The run to step 0 and to step 100, keeping each one's checkpoint (step0.chk,
-    step100.chk); thermo.csv is the 100-step run's."""
-    for steps in (0, 100):
+    """The run to step 0 and to the later step (100, or LATER_STEP's), keeping each one's
+    checkpoint (step0.chk, step100.chk); thermo.csv is the later run's."""
+    for steps in (0, LATER_STEP.get(case, 100)):
         prepare(directory, args, case, steps)
         run(command, directory, env)
-        os.replace(directory / "run.chk", directory / f"step{steps}.chk")
+        os.replace(directory / "run.chk", directory / f"step{min(steps, 1) * 100}.chk")
+
+
+def compare_order_scaled(label, got_dir, want_dir, other_dir, ranks):
+    """ORDER_SCALED's comparison: positions, velocities and forces by id at step 0 and at the
+    later step, and every energy of the thermo rows."""
+    for step in (0, 100):
+        _, got = read_checkpoint(got_dir / f"step{step}.chk")
+        _, want = read_checkpoint(want_dir / f"step{step}.chk")
+        _, other = read_checkpoint(other_dir / f"step{step}.chk")
+        n = len(want["position"])
+        for field in ("position", "velocity", "force"):
+            scale = max(abs(a - b) for x, y in zip(other[field], want[field])
+                        for a, b in zip(x, y))
+            floor = 2 * (n + 1) * UNIT_ROUNDOFF
+            bound = [[ORDER_FACTOR * scale + floor * abs(c) for c in row] for row in want[field]]
+            compare_field(f"{label} step {step} {field} (storage order alone: {scale:.3g})",
+                          got[field], want[field], bound)
+    t_got, t_want = thermo(got_dir / "thermo.csv"), thermo(want_dir / "thermo.csv")
+    t_other = thermo(other_dir / "thermo.csv")
+    n = len(read_checkpoint(want_dir / "step0.chk")[1]["position"])
+    for column in t_want[0]:
+        if column in ("step", "time"):
+            continue
+        # A term's energy is the difference of the sums before and after it (backends sum the
+        # energy term after term), so it carries the rounding of the whole potential energy: the
+        # scales are the column's largest order difference over the rows, and a floor from the
+        # potential energy's magnitude.
+        scale = max(abs(o_row[column] - w_row[column]) for o_row, w_row in zip(t_other, t_want))
+        for g_row, w_row in zip(t_got, t_want):
+            w = w_row[column]
+            magnitude = max(abs(w), abs(w_row.get("potential_energy", 0.0)))
+            bound = ORDER_FACTOR * scale + 2 * (2 * n + ranks) * UNIT_ROUNDOFF * magnitude
+            if not abs(g_row[column] - w) <= bound:
+                fail(f"{label}: {column} at step {int(w_row['step'])}: {g_row[column]!r} "
+                     f"against {w!r} (bound {bound:.3g})")
+    print(f"  {label}: every column of {len(t_want)} thermo rows within bounds")
 
 
 def compare(args):
@@ -347,27 +536,50 @@ def compare(args):
     reference = root / "single"
     start = time.time()
     run_twice([args.novamd, "run", "config.yaml"], reference, env, args, args.case)
-    print(f"{args.case}: single rank, 0 and 100 steps ({time.time() - start:.1f} s)")
+    print(f"{args.case}: single rank, 0 and {LATER_STEP.get(args.case, 100)} steps "
+          f"({time.time() - start:.1f} s)")
+    if args.case in ORDER_SCALED:
+        reordered = root / "reordered"
+        run_twice([args.novamd, "run", "config.yaml", "--set", "neighbors.reorder_every=1"],
+                  reordered, env, args, args.case)
+        for grid in args.grids.split(","):
+            ranks, grid_value = grid_ranks(grid)
+            directory = root / grid
+            start = time.time()
+            run_twice(mpirun_command(args, ranks, grid_value), directory, env, args, args.case)
+            print(f"{args.case}: {ranks} ranks, grid {grid} ({time.time() - start:.1f} s)")
+            compare_order_scaled(f"{args.case} {grid}", directory, reference, reordered, ranks)
+            check_header(args.case, grid, ranks, (directory / "console.log").read_text())
+        return
     types, box = read_types_and_box(reference / "step0.chk")
     sums = pair_sums(args.case, read_checkpoint(reference / "step0.chk")[1]["position"], types,
                      box)
     for grid in args.grids.split(","):
         ranks, grid_value = grid_ranks(grid)
-        columns = int(grid.split("x")[1])
+        # Spatial: each owned particle's force is summed whole on its rank (full lists), no
+        # partial forces added across ranks: one "column".
+        columns = 1 if is_spatial(grid) else int(grid.split("x")[1])
         start = time.time()
         step0 = step0_bounds(sums, columns, ranks)
         directory = root / grid
         run_twice(mpirun_command(args, ranks, grid_value), directory, env, args, args.case)
         print(f"{args.case}: {ranks} ranks, grid {grid} ({time.time() - start:.1f} s)")
-        compare_runs(f"{args.case} {grid}", directory, reference, max(box), step0)
-        check_header(args.case, ranks, (directory / "console.log").read_text())
+        compare_runs(f"{args.case} {grid}", directory, reference, max(box), step0,
+                     LATER_STEP.get(args.case, 100))
+        check_header(args.case, grid, ranks, (directory / "console.log").read_text())
 
 
-def check_header(case, ranks, console):
+def check_header(case, grid, ranks, console):
     """A header under several ranks names no neighbour lists the force matrix does not build,
-    and a cutoff run says what its blocks cost."""
+    and a cutoff run says what its blocks cost; a spatial run names its bricks."""
     neighbors = [line for line in console.splitlines() if line.strip().startswith("neighbors")]
-    if ranks > 1 and case == "lj":
+    if ranks > 1 and is_spatial(grid):
+        bricks = grid.replace("x", " x ")
+        if f"(spatial: {bricks} bricks)" not in console:
+            fail(f"{case}, grid {grid}: the header does not name the bricks {bricks}")
+        if "Note: under mpirun" in console or "none: each rank" in console:
+            fail(f"{case}, grid {grid}: the force matrix's note in a spatial run")
+    elif ranks > 1 and case == "lj":
         if not neighbors or "none: each rank tests every pair" not in neighbors[0]:
             fail(f"{case}, {ranks} ranks: the header's neighbors line is {neighbors}")
         if "Note: under mpirun the force matrix" not in console:
@@ -380,10 +592,10 @@ def restart(args):
     """Bitwise: 100 steps straight against 50 + --restart to 100, on the same grid."""
     env = environment()
     ranks, grid_value = grid_ranks(args.grid)
-    root = pathlib.Path(args.work) / f"restart-{args.grid}"
-    straight = prepare(root / "straight", args, "yukawa", 100)
+    root = pathlib.Path(args.work) / f"restart-{args.case}-{args.grid}"
+    straight = prepare(root / "straight", args, args.case, 100)
     run(mpirun_command(args, ranks, grid_value), straight, env)
-    resumed = prepare(root / "resumed", args, "yukawa", 50)
+    resumed = prepare(root / "resumed", args, args.case, 50)
     run(mpirun_command(args, ranks, grid_value), resumed, env)
     run(mpirun_command(args, ranks, grid_value) + ["--restart", "run.chk", "--steps", "100"],
         resumed, env)
@@ -399,6 +611,73 @@ def restart(args):
         fail(f"restart {args.grid}: thermo rows differ from the uninterrupted run")
     print(f"restart {args.grid}: step 100 after a restart at step 50 is bitwise the "
           "uninterrupted run's (positions, velocities, forces in the checkpoints, thermo rows)")
+
+
+# long: 1,000 steps (5 tau of the LJ liquid at T = 1.44). Round-off differences of ~1e-16 grow
+# as exp(lambda t) with lambda about 3-5 per tau (STEP100_SCALE's note): up to e^25 ~ 7e10 over
+# 5 tau, so the two trajectories may differ by ~1e-5 of each quantity's scale at the end
+# (measured on the GPU, 2 bricks: positions 3.6e-6 of the box, velocities 6.3e-4 of their RMS).
+# Bounds: positions and velocities within 1e-2 of the box edge and of their RMS (a trajectory
+# on another path, after a lost pair or ghost, differs by O(1) within that time). The total
+# energies of the two runs differ as their paths do, and each fluctuates about its conserved
+# value by velocity Verlet's O(dt^2) error: every row within twice the single-rank run's largest
+# excursion from its first row (plus 1e-12 relative), a bound any missing pair breaks at once.
+LONG_STEPS = 1000
+LONG_TRAJECTORY_SCALE = 1e-2
+
+
+def long_run(args):
+    """A spatial run of LONG_STEPS steps against the single-rank run of the same config."""
+    env = environment()
+    root = pathlib.Path(args.work) / f"long-{args.case}-{args.grid}"
+    single = prepare(root / "single", args, args.case, LONG_STEPS)
+    run([args.novamd, "run", "config.yaml"], single, env)
+    ranks, grid_value = grid_ranks(args.grid)
+    spatial = prepare(root / "spatial", args, args.case, LONG_STEPS)
+    run(mpirun_command(args, ranks, grid_value), spatial, env)
+    _, box = read_types_and_box(single / "run.chk")
+    _, want = read_checkpoint(single / "run.chk")
+    _, got = read_checkpoint(spatial / "run.chk")
+    for field, scale in (("position", max(box)), ("velocity", rms(want["velocity"]))):
+        compare_field(f"long {args.grid} step {LONG_STEPS} {field}", got[field], want[field],
+                      LONG_TRAJECTORY_SCALE * scale)
+    t_got, t_want = thermo(spatial / "thermo.csv"), thermo(single / "thermo.csv")
+    if [r["step"] for r in t_got] != [r["step"] for r in t_want]:
+        fail(f"long {args.grid}: thermo rows at other steps than the single-rank run's")
+    first = t_want[0]["total_energy"]
+    excursion = max(abs(w["total_energy"] - first) for w in t_want)
+    bound = 2.0 * excursion + 1e-12 * abs(first)
+    worst = max(abs(g["total_energy"] - w["total_energy"]) for g, w in zip(t_got, t_want))
+    print(f"  long {args.grid}: total energy of {len(t_want)} rows, largest difference "
+          f"{worst:.3g} (bound {bound:.3g}: twice the single rank's excursion {excursion:.3g})")
+    if not worst <= bound:
+        fail(f"long {args.grid}: total energy {worst:.3g} off the single-rank run's")
+
+
+def regrid(args):
+    """A spatial run to step 50 on --grid, continued to 100 on --regrid (another rank count):
+    within the step-100 bounds of the single-rank run to 100 steps."""
+    env = environment()
+    root = pathlib.Path(args.work) / f"regrid-{args.case}-{args.grid}-{args.regrid}"
+    single = prepare(root / "single", args, args.case, 100)
+    run([args.novamd, "run", "config.yaml"], single, env)
+    moved = prepare(root / "moved", args, args.case, 50)
+    ranks, grid_value = grid_ranks(args.grid)
+    run(mpirun_command(args, ranks, grid_value), moved, env)
+    ranks, grid_value = grid_ranks(args.regrid)
+    run(mpirun_command(args, ranks, grid_value) + ["--restart", "run.chk", "--steps", "100"],
+        moved, env)
+    step_got, got = read_checkpoint(moved / "run.chk")
+    step_want, want = read_checkpoint(single / "run.chk")
+    if step_got != 100 or step_want != 100:
+        fail(f"regrid: checkpoints at steps {step_got} and {step_want}, not 100")
+    _, box = read_types_and_box(single / "run.chk")
+    for field in ("position", "velocity", "force"):
+        bound = STEP100_SCALE * (max(box) if field == "position" else rms(want[field]))
+        compare_field(f"regrid {args.grid} -> {args.regrid} step 100 {field}", got[field],
+                      want[field], bound)
+    print(f"regrid: 50 steps on {args.grid}, then 50 on {args.regrid}, within the bounds of the "
+          "single rank's 100")
 
 
 def rank_processes(launcher_pid):
@@ -423,7 +702,8 @@ def rank_processes(launcher_pid):
 def sigterm(args):
     env = environment()
     ranks, grid_value = grid_ranks(args.grid)
-    directory = prepare(pathlib.Path(args.work) / f"sigterm-{args.grid}", args, "yukawa", 1000000)
+    directory = prepare(pathlib.Path(args.work) / f"sigterm-{args.case}-{args.grid}", args,
+                        args.case, 1000000)
     log = open(directory / "console.log", "w")
     launcher = subprocess.Popen(mpirun_command(args, ranks, grid_value), cwd=directory, env=env,
                                 stdout=log, stderr=subprocess.STDOUT, text=True)
@@ -506,14 +786,28 @@ def errors(args):
         fail(f"errors: exit code {result.returncode} (expected 2), message printed "
              f"{result.stdout.count(expected)} times (expected once):\n{result.stdout[-2000:]}")
     print(f"errors: a 2 x 2 grid on 2 ranks: exit 2, said once: ...{expected}...")
+    for grid, expected in (
+            ("[2,2,2]", "parallel.grid: [2, 2, 2] has 8 bricks, but the run has 2 ranks"),
+            ("[2,1,1]", "forces.yukawa: runs in a spatial decomposition")):  # no cutoff
+        result = run(mpirun_command(args, 2, grid), directory, env, check=False)
+        if result.returncode != 2 or result.stdout.count(expected) != 1:
+            fail(f"errors: grid {grid}: exit code {result.returncode} (expected 2), message "
+                 f"printed {result.stdout.count(expected)} times (expected once):\n"
+                 f"{result.stdout[-2000:]}")
+        if (directory / "thermo.csv").exists():
+            fail(f"errors: grid {grid}: thermo.csv written by a run refused at its start")
+        print(f"errors: grid {grid} on 2 ranks: exit 2, said once: ...{expected}...")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["compare", "restart", "sigterm", "errors", "analysis"])
+    parser.add_argument("mode",
+                        choices=["compare", "restart", "regrid", "sigterm", "errors", "analysis",
+                                 "long"])
     parser.add_argument("--case", choices=sorted(CONFIGS), default="yukawa")
     parser.add_argument("--grids", default="1x1,1x2,2x1,2x2,4x1,1x4")
     parser.add_argument("--grid", default="2x2")
+    parser.add_argument("--regrid", default="2x2x1")
     parser.add_argument("--novamd", required=True)
     parser.add_argument("--mpirun", default="mpirun")
     parser.add_argument("--work", required=True)
@@ -521,8 +815,8 @@ def main():
     parser.add_argument("--precision", default="double")
     args = parser.parse_args()
     args.novamd = str(pathlib.Path(args.novamd).resolve())
-    {"compare": compare, "restart": restart, "sigterm": sigterm, "errors": errors,
-     "analysis": analysis}[args.mode](args)
+    {"compare": compare, "restart": restart, "regrid": regrid, "sigterm": sigterm,
+     "errors": errors, "analysis": analysis, "long": long_run}[args.mode](args)
     print("PASSED")
 
 

@@ -340,3 +340,76 @@ TEST(HostConstraints, ConstraintVirialIsCentripetalAndBalancesPullingForces) {
 }
 
 }  // namespace
+
+// A spatial decomposition's share (keep_to): only the groups whose first particle is stored in
+// the range are solved; the others keep the drifted positions exactly, and the virial counts
+// the kept groups alone, so that the shares of two complementary ranges add up to the whole.
+// anchors names each group's first particle for its members and each particle's own id
+// otherwise.
+TEST(HostConstraints, KeptRangeSolvesOnlyItsGroupsAndAnchorsNameTheirFirstParticle) {
+  std::mt19937_64 rng(77);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Scene s = make_scene(rng);
+  auto& p = s.particles;
+  const std::size_t n = p.size();
+  const auto anchor = HostConstraints(s.plan, kTolerance).anchors(n + 2);  // two free ids
+  ASSERT_EQ(anchor.size(), n + 2);
+  for (const auto& w : s.plan.waters) {
+    EXPECT_EQ(anchor[std::size_t(w.o)], w.o);
+    EXPECT_EQ(anchor[std::size_t(w.h1)], w.o);
+    EXPECT_EQ(anchor[std::size_t(w.h2)], w.o);
+  }
+  for (const auto& c : s.plan.clusters)
+    for (int h = 0; h < c.count; ++h) EXPECT_EQ(anchor[std::size_t(c.hydrogen[h])], c.central);
+  EXPECT_EQ(anchor[n], std::int32_t(n));
+  EXPECT_EQ(anchor[n + 1], std::int32_t(n + 1));
+
+  const auto view = s.box.view<double>();
+  const double dt = 0.5;
+  std::vector<Vec3<double>> before(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    before[i] = get(p, i);
+    p.velocity.set(i, {0.05 * normal(rng), 0.05 * normal(rng), 0.05 * normal(rng)});
+    Vec3<std::int32_t> image = p.image.get(i);
+    p.position.set(i, view.wrap(before[i] + dt * velocity(p, i), image));
+    p.image.set(i, image);
+    p.force.set(i, {normal(rng), normal(rng), normal(rng)});
+  }
+  const auto drifted = p;
+  const std::size_t half = n / 2;
+  HostConstraints whole(s.plan, kTolerance), low(s.plan, kTolerance), high(s.plan, kTolerance);
+  for (auto* c : {&whole, &low, &high}) c->locate(p);
+  low.keep_to(0, half);
+  high.keep_to(half, n);
+  auto solved = drifted;
+  keep_before_drift(low, before);
+  low.after_drift(solved, dt, view, s.inverse_mass, true);
+  const auto index = index_of(p);
+  const auto first_of = [&](std::int32_t id) {
+    return index[std::size_t(anchor[std::size_t(id)])];
+  };
+  for (const auto& h : held_pairs(s.plan)) {
+    const std::size_t i = index[std::size_t(h.i)], j = index[std::size_t(h.j)];
+    const Vec3<double> d = view.minimum_image(get(solved, i) - get(solved, j));
+    if (first_of(h.i) < half) {  // kept: held
+      EXPECT_NEAR(std::sqrt(dot(d, d)), h.length, kTolerance * h.length * 1.01);
+    } else {  // left to another rank: exactly as drifted
+      for (const std::size_t k : {i, j}) {
+        EXPECT_EQ(get(solved, k).x, get(drifted, k).x);
+        EXPECT_EQ(velocity(solved, k).y, velocity(drifted, k).y);
+      }
+    }
+  }
+  // The virial's shares: the kept groups' sums, which add up to the whole's to round-off.
+  auto at = drifted;
+  const auto all = whole.virial(at, view, s.inverse_mass);
+  const auto a = low.virial(at, view, s.inverse_mass);
+  const auto b = high.virial(at, view, s.inverse_mass);
+  for (int c = 0; c < novamd::core::kTensorComponents; ++c) {
+    EXPECT_NE(a.c[c], 0.0);
+    EXPECT_NE(b.c[c], 0.0);
+    // Two partial sums of ~100 group terms against one: 1e-13 of the largest share covers the
+    // reassociation (~100 u of each term).
+    EXPECT_NEAR(a.c[c] + b.c[c], all.c[c], 1e-13 * std::max(std::abs(a.c[c]), std::abs(b.c[c])));
+  }
+}

@@ -4,14 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "novamd/core/error.hpp"
-#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/io/config.hpp"
 #include "novamd/neighbors/all_pairs_cpu.hpp"
+#include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/parallel/force_matrix.hpp"
 #include "novamd/parallel/process_grid.hpp"
 #include "novamd/physics/yukawa.hpp"
@@ -131,8 +132,8 @@ std::string error_of(const std::string& text) {
 
 TEST(ParallelConfig, GridIsAutoByDefaultOrTwoIntegers) {
   EXPECT_FALSE(novamd::io::parse_config(kConfig, "par.yaml").parallel.grid);
-  EXPECT_FALSE(novamd::io::parse_config(kConfig + "parallel: {grid: auto}\n", "par.yaml")
-                   .parallel.grid);
+  EXPECT_FALSE(
+      novamd::io::parse_config(kConfig + "parallel: {grid: auto}\n", "par.yaml").parallel.grid);
   const auto config = novamd::io::parse_config(kConfig + "parallel: {grid: [3, 2]}\n", "par.yaml");
   ASSERT_TRUE(config.parallel.grid);
   EXPECT_EQ((*config.parallel.grid)[0], 3);
@@ -150,12 +151,44 @@ TEST(ParallelConfig, PairsFullMatrixReachesTheGrid) {
   EXPECT_HAS(error_of(kConfig + "parallel: {pairs: once}\n"), "parallel.pairs");
 }
 
+TEST(ParallelConfig, ThreeIntegersAreSpatialBricks) {
+  using novamd::parallel::Decomposition;
+  EXPECT_EQ(novamd::io::parse_config(kConfig, "par.yaml").parallel.decomposition,
+            Decomposition::Auto);
+  const auto bricks =
+      novamd::io::parse_config(kConfig + "parallel: {grid: [1, 2, 3]}\n", "par.yaml").parallel;
+  EXPECT_EQ(bricks.decomposition, Decomposition::Spatial);
+  ASSERT_TRUE(bricks.bricks);
+  EXPECT_EQ(*bricks.bricks, (std::array<int, 3>{1, 2, 3}));
+  EXPECT_FALSE(bricks.grid);
+  const auto two =
+      novamd::io::parse_config(kConfig + "parallel: {grid: [2, 1]}\n", "par.yaml").parallel;
+  EXPECT_EQ(two.decomposition, Decomposition::ForceMatrix);
+  const auto named =
+      novamd::io::parse_config(kConfig + "parallel: {decomposition: spatial}\n", "par.yaml")
+          .parallel;
+  EXPECT_EQ(named.decomposition, Decomposition::Spatial);
+  EXPECT_FALSE(named.bricks);  // auto
+  EXPECT_EQ(
+      novamd::io::parse_config(kConfig + "parallel: {decomposition: force_matrix}\n", "par.yaml")
+          .parallel.decomposition,
+      Decomposition::ForceMatrix);
+}
+
 TEST(ParallelConfig, BadGridsNameTheKeyAndWhatIsExpected) {
-  const std::string three = error_of(kConfig + "parallel: {grid: [1, 2, 3]}\n");
-  EXPECT_HAS(three, "par.yaml:10: parallel.grid: found a list of 3 numbers");
-  EXPECT_HAS(three, "expected auto or [P, Q]");
+  const std::string four = error_of(kConfig + "parallel: {grid: [1, 2, 3, 4]}\n");
+  EXPECT_HAS(four, "par.yaml:10: parallel.grid: found a list of 4 numbers");
+  EXPECT_HAS(four, "expected auto, [P, Q] (a force matrix");
+  EXPECT_HAS(four, "or [a, b, c] (spatial bricks");
+  // The count must suit a decomposition that is named.
+  EXPECT_HAS(error_of(kConfig + "parallel: {decomposition: spatial, grid: [2, 2]}\n"),
+             "expected auto or [a, b, c], three integers >= 1");
+  EXPECT_HAS(error_of(kConfig + "parallel: {decomposition: force_matrix, grid: [2, 2, 1]}\n"),
+             "expected auto or [P, Q], two integers >= 1");
+  EXPECT_HAS(error_of(kConfig + "parallel: {decomposition: bricks}\n"), "parallel.decomposition");
   EXPECT_HAS(error_of(kConfig + "parallel: {grid: [0, 2]}\n"), "parallel.grid[0]");
-  EXPECT_HAS(error_of(kConfig + "parallel: {grid: square}\n"), "expected auto or [P, Q]");
+  EXPECT_HAS(error_of(kConfig + "parallel: {grid: [1, 0, 2]}\n"), "parallel.grid[1]");
+  EXPECT_HAS(error_of(kConfig + "parallel: {grid: square}\n"), "expected auto, [P, Q]");
   EXPECT_HAS(error_of(kConfig + "parallel: {grids: auto}\n"), "grid");  // nearest key
 }
 
@@ -173,8 +206,8 @@ TEST(BlockTraversal, BlocksSummedOverEachRowAreTheWholeMatrix) {
   novamd::physics::PairTable<Evaluator::Params> table(setup.species.size());
   for (int a = 0; a < setup.species.size(); ++a)
     for (int b = 0; b < setup.species.size(); ++b)
-      table.at(a, b) = Evaluator::make_params(1.0, setup.species[a].charge,
-                                              setup.species[b].charge, 1.5);
+      table.at(a, b) =
+          Evaluator::make_params(1.0, setup.species[a].charge, setup.species[b].charge, 1.5);
   const auto n = static_cast<std::ptrdiff_t>(particles.size());
   novamd::neighbors::ForceBuffers whole;
   whole.reset(particles.size());

@@ -93,6 +93,12 @@ std::string describe_ranks(const parallel::GridShape& grid, const io::Config& co
   return text;
 }
 
+/// "4 (spatial: 1 x 2 x 2 bricks, auto)".
+std::string describe_bricks(const parallel::BrickGrid& bricks, const io::Config& config) {
+  return fmt::format("{} (spatial: {} x {} x {} bricks{})", bricks.ranks(), bricks.dims[0],
+                     bricks.dims[1], bricks.dims[2], config.parallel.bricks ? "" : ", auto");
+}
+
 std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& box,
                                      const std::vector<std::int64_t>& count,
                                      const backend::Backend& backend, bool cluster_pairs,
@@ -311,7 +317,8 @@ void print_run_header(const Simulation& sim) {
     lines.insert(neighbors, {"plasma", describe_plasma(config, *plasma)});
   }
   if (sim.grid().ranks() > 1 || parallel::launched_by_mpi()) {
-    std::string ranks = describe_ranks(sim.grid(), config);
+    std::string ranks =
+        sim.bricks() ? describe_bricks(*sim.bricks(), config) : describe_ranks(sim.grid(), config);
     if (sim.backend_name() == "cuda")
       ranks += fmt::format(
           "; {} GPUs, one per rank (device = the rank's number on its node "
@@ -319,7 +326,7 @@ void print_run_header(const Simulation& sim) {
           sim.grid().ranks());
     lines.insert(lines.begin() + 2, {"ranks", ranks});
   }
-  const bool blocks_with_cutoff = sim.grid().ranks() > 1 && has_cutoff(config);
+  const bool blocks_with_cutoff = sim.grid().ranks() > 1 && !sim.bricks() && has_cutoff(config);
   if (blocks_with_cutoff)  // the force matrix builds no lists: the header must not name any
     for (auto& line : lines)
       if (line.key == "neighbors")

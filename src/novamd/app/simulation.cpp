@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "novamd/app/backend_setup.hpp"
 #include "novamd/app/rank_agreement.hpp"
 #include "novamd/app/tail_corrections.hpp"
+#include "novamd/backend/cpu_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/make_backend.hpp"
 #include "novamd/constraints/term_geometry.hpp"
@@ -99,7 +101,14 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
   for (const auto& b : molecular_.bonded)
     term_names_.push_back(std::visit([](const auto& s) { return std::string(s.kName); }, b));
   if (config_.rigid_sites) term_names_.push_back("rigid_sites");
-  grid_ = parallel::choose_grid(session.size(), particles_.size(), config_.parallel);
+  if (session.size() > 1 && runs_spatial(config_, backend_name_)) {
+    const double halo = backend::spatial_halo(config_.forces, config_.neighbors, box_);
+    bricks_ = parallel::choose_brick_grid(session.size(), box_.length(), halo,
+                                          config_.parallel.bricks, config_.parallel.grid_origin);
+    grid_ = parallel::GridShape{session.size(), 1};  // the communicator's ranks, in brick order
+  } else {
+    grid_ = parallel::choose_grid(session.size(), particles_.size(), config_.parallel);
+  }
   count_ = core::count_by_type(particles_, config_.system.species.size());
   io::settle_thomas_fermi(config_.forces, config_.system.species, count_, box_.volume());
   forces::resolve_kspace(config_.forces, box_);  // the run header names alpha and kmax
@@ -112,6 +121,31 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
         forces::ewald_error_estimate(*coulomb, box_, static_cast<std::int64_t>(particles_.size()),
                                      sum_q2, config_.units.coulomb);
   }
+}
+
+/// Whether a run over several ranks cuts the box into bricks (parallel/spatial_domain.hpp):
+/// where the config asks for it, or, with `auto`, on the CPU backend where every force term has
+/// a finite cutoff (Coulomb's long range as PME, not an Ewald sum) and the system has no rigid
+/// molecules (what the bricks run today); else the force matrix (which holds no constraints).
+bool Simulation::runs_spatial(const io::Config& config, const std::string& backend_name) {
+  const auto decomposition = config.parallel.decomposition;
+  if (decomposition == parallel::Decomposition::ForceMatrix) return false;
+  // On the CUDA backend only where asked for (pair terms over Verlet lists, one GPU per rank or
+  // ranks sharing one): not yet measured against the force matrix there.
+  if (decomposition == parallel::Decomposition::Spatial) {
+    if (backend_name == "cuda" && config.barostat.type == "monte_carlo")
+      throw core::InputError(
+          "barostat: monte_carlo does not run in a spatial decomposition on the CUDA backend yet "
+          "(its trial moves would be undone across a partition); use c_rescale or mttk, or the "
+          "CPU backend");
+    return true;
+  }
+  if (backend_name == "cuda" || config.forces.empty() || config.rigid_sites) return false;
+  return std::all_of(config.forces.begin(), config.forces.end(), [](const auto& f) {
+    const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
+    return std::isfinite(forces::cutoff_of(f)) &&
+           !(coulomb && coulomb->method == forces::CoulombMethod::Ewald);
+  });
 }
 
 /// The backend and integrator on every rank, with the state in place; the analyses.
@@ -136,6 +170,7 @@ void Simulation::build_state(const parallel::MpiSession& session) {
       tail.energy * box_.volume(), tail.virial * box_.volume(), scales_molecules};
   backend::BackendSetup setup =
       backend_setup_of(config_, box_, std::move(particles_), std::move(molecular_), communicator_);
+  setup.bricks = bricks_;
   setup.constraint_plan = std::move(plan);
   if (config_.constraints) setup.constraint_tolerance = config_.constraints->tolerance;
   setup.scaled_molecules = std::move(molecules);

@@ -127,6 +127,8 @@ class Simulation {
   /// The Ewald sum's estimated RMS force error (a `coulomb` term with method ewald), else none.
   const std::optional<forces::EwaldErrorEstimate>& ewald_error() const { return ewald_error_; }
   const parallel::GridShape& grid() const { return grid_; }
+  /// The bricks of a spatial decomposition over several ranks; none: the force matrix grid().
+  const std::optional<parallel::BrickGrid>& bricks() const { return bricks_; }
   /// Particles per species.
   const std::vector<std::int64_t>& species_counts() const { return count_; }
   /// The step the run starts from: 0, or the checkpoint's.
@@ -144,6 +146,7 @@ class Simulation {
  private:
   Simulation() = default;
   void read_input(const SimulationInput& input, const parallel::MpiSession& session);
+  static bool runs_spatial(const io::Config& config, const std::string& backend_name);
   void build_state(const parallel::MpiSession& session);
   void make_analyzer();
   constraints::ConstraintPlan constraint_plan() const;
@@ -181,6 +184,7 @@ class Simulation {
   bool root_ = true;
   std::size_t held_distances_ = 0, rigid_waters_ = 0, held_terms_ = 0;
   parallel::GridShape grid_;
+  std::optional<parallel::BrickGrid> bricks_;
   std::vector<std::int64_t> count_;
   /// The topology and bonded terms of a molecular system (`system.topology`), until the backend
   /// takes them.

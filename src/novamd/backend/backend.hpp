@@ -27,6 +27,7 @@
 #include "novamd/forces/rigid_model.hpp"
 #include "novamd/integrate/step_operations.hpp"
 #include "novamd/neighbors/neighbor_settings.hpp"
+#include "novamd/parallel/brick_grid.hpp"
 #include "novamd/parallel/communicator.hpp"
 
 /// A CUDA stream (cudaStream_t is a pointer to it), named without the CUDA headers.
@@ -85,6 +86,12 @@ struct MemoryUse {
   std::size_t total() const { return particles + neighbors + other; }
 };
 
+/// The halo of a spatial decomposition: the longest reach (cutoff + skin) of the Verlet lists of
+/// `forces` in `box`; every particle a list can hold lies within it of its target's brick.
+/// (Defined with the CPU backend; both backends' spatial runs use it.)
+double spatial_halo(const std::vector<forces::ForceSettings>& forces,
+                    const neighbors::NeighborSettings& neighbors, const core::Box& box);
+
 /// Everything a backend needs to set up a run.
 struct BackendSetup {
   core::UnitSystem units;
@@ -120,6 +127,10 @@ struct BackendSetup {
   /// (forces/rigid_model.hpp), the one force term then (`forces` empty). Empty: none.
   std::vector<core::ResolvedComponent> components;
   forces::RigidModelSettings rigid_sites;
+  /// With more than one rank: the bricks of a spatial decomposition (parallel/spatial_domain.hpp,
+  /// the CPU backend), one per rank of `communicator`, instead of the force matrix; the pair
+  /// forces run over Verlet lists of the rank's own particles.
+  std::optional<parallel::BrickGrid> bricks;
 };
 
 /// The state where it runs and the primitives a step is made of: the step operations that

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <variant>
 
@@ -24,6 +26,7 @@
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/neighbors/space_filling_curve.hpp"
 #include "novamd/parallel/force_matrix_domain.hpp"
+#include "novamd/parallel/spatial_domain.hpp"
 
 namespace novamd::backend {
 namespace {
@@ -42,7 +45,49 @@ double sum_over(const std::vector<parallel::IndexRange>& ranges,
   return sum;
 }
 
+/// A spatial decomposition where the setup names bricks over several ranks; else the force
+/// matrix (every particle on one rank).
+/// `n` particles (setup.particles is moved from by then).
+std::unique_ptr<parallel::Domain> make_domain(const BackendSetup& setup, std::size_t n) {
+  if (!setup.bricks || !setup.communicator || setup.communicator->size() == 1)
+    return std::make_unique<parallel::ForceMatrixDomain>(setup.communicator, n);
+  return std::make_unique<parallel::SpatialDomain>(
+      setup.communicator, *setup.bricks, spatial_halo(setup.forces, setup.neighbors, setup.box), n);
+}
+
+/// What a spatial decomposition does not run yet, refused before any step.
+void check_spatial_setup(const BackendSetup& setup) {
+  const auto refuse = [](const std::string& what) {
+    throw core::InputError(what +
+                           " does not run in a spatial decomposition (parallel.decomposition: "
+                           "spatial) yet; run it on one rank");
+  };
+  if (!setup.components.empty()) refuse("system.components: rigid molecules");
+  if (!setup.scaled_molecules.of_id.empty()) refuse("barostat: scaling molecules");
+}
+
+/// The error for a force term that a spatial decomposition cannot run.
+[[noreturn]] void refuse_in_spatial(const forces::ForceSettings& settings) {
+  throw core::InputError(
+      "forces." + forces::name_of(settings) +
+      ": runs in a spatial decomposition (parallel.decomposition: spatial) only with a finite "
+      "cutoff over Verlet lists (neighbors.method: auto or neighbor_list), and Coulomb's long "
+      "range as PME, not as an Ewald sum; run it on one rank, or with parallel.decomposition: "
+      "force_matrix");
+}
+
 }  // namespace
+
+double spatial_halo(const std::vector<forces::ForceSettings>& forces,
+                    const neighbors::NeighborSettings& neighbors, const core::Box& box) {
+  double halo = 0.0;
+  for (const auto& settings : forces) {
+    const double cutoff = forces::cutoff_of(settings);
+    if (std::isfinite(cutoff))
+      halo = std::max(halo, cutoff + neighbors.skin_for(cutoff, box.shortest_edge()));
+  }
+  return halo;
+}
 
 CpuBackend::CpuBackend(BackendSetup setup)
     : units_(std::move(setup.units)),
@@ -50,11 +95,17 @@ CpuBackend::CpuBackend(BackendSetup setup)
       box_(setup.box),
       particles_(std::move(setup.particles)),
       reorder_every_(setup.neighbors.reorder_every),
-      domain_(
-          std::make_unique<parallel::ForceMatrixDomain>(setup.communicator, particles_.size())) {
+      domain_(make_domain(setup, particles_.size())),
+      spatial_(dynamic_cast<parallel::SpatialDomain*>(domain_.get())) {
   if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
   const std::optional<neighbors::PairBlock> block = domain_->pair_block();
-  if (has_excluded_pairs(setup, domain_->decomposed()))
+  if (spatial_) {
+    check_spatial_setup(setup);
+    // Lists of the owned particles: the one traversal that restricts itself to them.
+    if (setup.neighbors.method == neighbors::NeighborMethod::Auto)
+      setup.neighbors.method = neighbors::NeighborMethod::NeighborList;
+  }
+  if (has_excluded_pairs(setup, domain_->decomposed() && !spatial_))
     exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
   forces::resolve_kspace(setup.forces, box_);  // Ewald's alpha and wave vectors for this box
   // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
@@ -71,16 +122,20 @@ CpuBackend::CpuBackend(BackendSetup setup)
           std::get<forces::LennardJonesSettings>(settings),
           std::get<forces::CoulombSettings>(setup.forces[t + 1]), species_, units_, setup.precision,
           setup.neighbors, box_.shortest_edge(), exclusions));
+      if (spatial_) restrict_to_bricks(*terms_.back(), setup.forces[t + 1]);
       continue;
     }
     terms_.push_back(forces::make_cpu_force_term(settings, species_, units_, setup.precision,
                                                  setup.neighbors, box_.shortest_edge(), block,
                                                  exclusions));
+    if (spatial_) restrict_to_bricks(*terms_.back(), settings);
   }
   // Terms the constraints make constant are left out (forces/held_terms.hpp).
   const core::HeldDistances held = held_distances_for(setup);
-  for (const auto& settings : setup.bonded)
+  for (const auto& settings : setup.bonded) {
     terms_.push_back(forces::make_cpu_bonded_force(settings, setup.topology, &held));
+    if (spatial_) terms_.back()->restrict_targets(0, particles_.size());  // a particle loop
+  }
   for (const auto& s : species_.all()) {
     inverse_mass_.push_back(1.0 / (s.mass * units_.mvv_to_energy));
     mass_.push_back(s.mass);
@@ -90,13 +145,23 @@ CpuBackend::CpuBackend(BackendSetup setup)
     molecules_ = integrate::MoleculeRows::of(setup.scaled_molecules);
   buffers_.reset(particles_.size());
   if (setup.constraint_plan.constraint_count() > 0) {
-    if (domain_->decomposed())
+    if (domain_->decomposed() && !spatial_)
       throw core::InputError(
           "constraints: held distances run on one rank; this run has a force-matrix grid over "
           "several (run it on one rank, or without constraints)");
     constraints_.emplace(setup.constraint_plan, setup.constraint_tolerance);
     constraints_->locate(particles_);
+    if (spatial_) anchor_of_id_ = constraints_->anchors(particles_.size());
   }
+}
+
+/// A spatial run's term: restricted to the owned particles (from the first partition on),
+/// its global parts summed over the ranks; refused where it cannot be.
+void CpuBackend::restrict_to_bricks(forces::CpuForceTerm& term,
+                                    const forces::ForceSettings& settings) {
+  if (!term.restrict_targets(0, particles_.size())) refuse_in_spatial(settings);
+  term.share_over_ranks(
+      [this](double* data, std::size_t count) { domain_->sum_over_ranks(data, count); });
 }
 
 void CpuBackend::add_rigid_molecules(const BackendSetup& setup) {
@@ -123,8 +188,13 @@ void CpuBackend::compute_forces(EnergyRequest energy) {
   // Totals too are computed term by term here: the thermo's columns come at no extra cost.
   const bool with_energy = energy != EnergyRequest::Skip;
   // A trial move's evaluation (kept_) neither reorders nor counts toward the reorders' phase.
-  if (reorder_every_ > 0 && !kept_ && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
-  domain_->refresh_ghosts(particles_.position);
+  if (spatial_) {
+    ++evaluations_;
+    refresh_bricks();
+  } else {
+    if (reorder_every_ > 0 && !kept_ && ++evaluations_ % reorder_every_ == 0) reorder_along_curve();
+    domain_->refresh_ghosts(particles_.position);
+  }
   buffers_.reset(particles_.size(), with_energy);
   cumulative_energy_.clear();
   for (const auto& term : terms_) {
@@ -152,6 +222,76 @@ void CpuBackend::reorder_along_curve() {
   for (const auto& term : terms_) term->invalidate_lists();
   if (constraints_) constraints_->locate(particles_);
   ++reorders_;
+}
+
+/// The ghosts refreshed; where some rank's lists are due (or before the first evaluation), the
+/// particles partitioned over the bricks anew instead.
+void CpuBackend::refresh_bricks() {
+  if (partitioned_) {
+    domain_->refresh_ghosts(particles_.position);
+    bool due = false;
+    for (const auto& term : terms_) due = due || term->lists_due(particles_, box_);
+    if (domain_->min_over_ranks(due ? 0 : 1) == 1) return;  // no rank's lists are due
+    domain_->gather_evolving(particles_);
+    if (!heat_.empty()) domain_->gather(heat_);
+  }
+  // Every rank now holds every particle as every other does (at the first evaluation: as set up
+  // or restored), and orders them alike: by brick, along the Morton curve within each.
+  const auto curve = neighbors::morton_order(particles_, box_);
+  partition_bricks(particles_.position, std::vector<std::size_t>(curve.begin(), curve.end()));
+}
+
+/// The spatial domain's partition of `position` (every entry current) with `preferred` order
+/// within each brick, applied to every per-particle array; the terms' lists restricted to the
+/// new owned range and built afresh at their next evaluation.
+std::vector<std::size_t> CpuBackend::partition_bricks(const core::Vec3Array& position,
+                                                      const std::vector<std::size_t>& preferred) {
+  // Each constraint group on one rank: the one whose brick holds its first particle.
+  std::vector<std::size_t> anchor;
+  double anchor_reach = 0.0;
+  if (!anchor_of_id_.empty()) std::tie(anchor, anchor_reach) = constraint_anchors(position);
+  const auto order = spatial_->partition(position, box_, preferred, anchor, anchor_reach);
+  core::permute(particles_, order);
+  if (!heat_.empty()) heat_ = core::gathered(heat_, order);
+  if (kept_) {  // a trial move's configuration follows the new order
+    for (auto* a : {&kept_->position, &kept_->force, &kept_->torque})
+      for (auto* c : {&a->x, &a->y, &a->z})
+        if (!c->empty()) *c = core::gathered(*c, order);
+    for (auto* c : {&kept_->image.x, &kept_->image.y, &kept_->image.z})
+      if (!c->empty()) *c = core::gathered(*c, order);
+  }
+  const parallel::IndexRange own = owned();
+  for (const auto& term : terms_) {
+    term->invalidate_lists();
+    term->restrict_targets(own.begin, own.end);
+  }
+  if (constraints_) {
+    constraints_->locate(particles_);
+    constraints_->keep_to(own.begin, own.end);
+  }
+  if (exclusions_) check_partners_within_halo();
+  partitioned_ = true;
+  ++reorders_;
+  return order;
+}
+
+/// Per storage index, the index of its constraint group's first particle, and the farthest any
+/// particle lies from it (minimum image), for `position` in the current storage order.
+std::pair<std::vector<std::size_t>, double> CpuBackend::constraint_anchors(
+    const core::Vec3Array& position) const {
+  std::vector<std::size_t> slot_of_id(particles_.size());
+  for (std::size_t i = 0; i < particles_.size(); ++i)
+    slot_of_id[static_cast<std::size_t>(particles_.id[i])] = i;
+  const auto view = box_.view<double>();
+  std::vector<std::size_t> anchor(particles_.size());
+  double farthest = 0.0;
+  for (std::size_t i = 0; i < particles_.size(); ++i) {
+    const auto id = static_cast<std::size_t>(particles_.id[i]);
+    anchor[i] = slot_of_id[static_cast<std::size_t>(anchor_of_id_[id])];
+    const auto d = view.minimum_image(position.get(i) - position.get(anchor[i]));
+    farthest = std::max(farthest, core::dot(d, d));
+  }
+  return {std::move(anchor), std::sqrt(farthest)};
 }
 
 ParticleArrays CpuBackend::particle_arrays() {
@@ -496,7 +636,8 @@ Observables CpuBackend::observed(bool constraint_share) {
   for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] = shares[1 + k];
   // The constraint forces at this instant (host_constraints.hpp).
   if (constraints_ && constraint_share) {
-    const auto held = constraints_->virial(particles_, box_.view<double>(), inverse_mass_);
+    auto held = constraints_->virial(particles_, box_.view<double>(), inverse_mass_);
+    domain_->sum_over_ranks(held.c, core::kTensorComponents);  // a spatial run's groups
     for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] += held.c[k];
   }
   o.term_energy = term_energies({shares.begin() + 1 + core::kTensorComponents, shares.end()});
@@ -533,6 +674,10 @@ BackendState CpuBackend::save_state() {
 void CpuBackend::restore_state(const BackendState& state) {
   particles_ = state.particles;
   heat_ = state.thermostat_heat;
+  if (spatial_) {
+    restore_bricks(state);
+    return;
+  }
   if (!domain_->allows_reordering() && state.reorders > 0) {  // from a single-rank run: id order
     const auto order = core::id_order(particles_);
     core::permute(particles_, order);
@@ -548,6 +693,58 @@ void CpuBackend::restore_state(const BackendState& state) {
   buffers_.reset(particles_.size());
   energy_current_ = false;
   if (constraints_) constraints_->locate(particles_);
+}
+
+/// Every excluded partner (the 1-2, 1-3 and 1-4 atoms of the bonded terms) of an owned particle
+/// lies within the halo of it, so within the halo of the brick: a ghost, current at every step.
+/// A bond longer than the lists' reach ends the run here, naming it.
+void CpuBackend::check_partners_within_halo() {
+  locate_molecule_members();  // slot_of_id_
+  const auto view = box_.view<double>();
+  const double halo = spatial_->halo();
+  const parallel::IndexRange own = owned();
+  for (std::size_t i = own.begin; i < own.end; ++i) {
+    for (const std::int32_t j : exclusions_->of(particles_.id[i])) {
+      const auto slot = static_cast<std::size_t>(slot_of_id_[static_cast<std::size_t>(j)]);
+      const auto d = view.minimum_image(particles_.position.get(i) - particles_.position.get(slot));
+      if (core::dot(d, d) >= halo * halo)
+        throw core::RunError(fmt::format(
+            "particles {} and {} of a bonded term are {:.6g} apart, beyond the spatial "
+            "decomposition's halo ({:.6g}: the longest cutoff plus its skin), so a rank could "
+            "not see both; the structure is broken, or run it on one rank",
+            particles_.id[i], j, std::sqrt(core::dot(d, d)), halo));
+    }
+  }
+}
+
+/// A spatial run continues from `state` (particles_ and heat_ set from it, storage order as
+/// saved): partitioned by the positions at the saved lists' build, the saved order kept within
+/// each brick, and the lists built again from those positions, as the uninterrupted run has
+/// them. The same rank grid reproduces the saved order, so the run continues bit for bit;
+/// another grid gets its own partition of the same positions. Without saved lists, the first
+/// evaluation partitions.
+void CpuBackend::restore_bricks(const BackendState& state) {
+  evaluations_ = state.force_evaluations;
+  reorders_ = state.reorders;
+  buffers_.reset(particles_.size());
+  energy_current_ = false;
+  partitioned_ = false;
+  const bool lists_saved = !state.terms.empty() &&
+                           state.terms.front().built_at.size() == particles_.size() &&
+                           state.terms.front().built_box.volume() > 0.0;
+  if (!lists_saved) return;
+  std::vector<std::size_t> identity(particles_.size());
+  std::iota(identity.begin(), identity.end(), std::size_t{0});
+  const core::Box box_now = box_;
+  box_ = state.terms.front().built_box;  // the partition's box
+  const auto order = partition_bricks(state.terms.front().built_at, identity);
+  box_ = box_now;
+  reorders_ = state.reorders + (state.reorders == 0 ? 1 : 0);  // storage order is not id order
+  for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f) {
+    if (plan_.restores(f))
+      terms_[plan_.term_of[f]]->restore_neighbors(neighbors::reordered(state.terms[f], order),
+                                                  particles_, box_);
+  }
 }
 
 namespace {

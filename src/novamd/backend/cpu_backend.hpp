@@ -4,10 +4,12 @@
 /// backend is tested against. In a decomposed run (several MPI ranks) it integrates the particles
 /// its parallel::Domain says it owns and evaluates the pairs the domain deals it; the domain's
 /// host exchanges refresh the ghosts' positions, complete the forces and gather for output
-/// (parallel/domain.hpp; the force matrix today, parallel/force_matrix_domain.hpp).
+/// (parallel/domain.hpp: the force matrix, parallel/force_matrix_domain.hpp, or spatial bricks,
+/// parallel/spatial_domain.hpp, whose partitions the backend carries out).
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "novamd/backend/backend.hpp"
@@ -20,6 +22,7 @@
 #include "novamd/integrate/rigid_updates.hpp"
 #include "novamd/neighbors/force_buffers.hpp"
 #include "novamd/parallel/domain.hpp"
+#include "novamd/parallel/spatial_domain.hpp"
 
 namespace novamd::backend {
 
@@ -72,6 +75,16 @@ class CpuBackend final : public Backend {
   /// The O update; sizes the heat shares on first use.
   integrate::Thermalize thermalize_update(const integrate::VelocityNoise& noise);
   void reorder_along_curve();
+  /// A spatial decomposition's ghosts refreshed before a force evaluation, or the particles
+  /// partitioned anew over the bricks (spatial_domain.hpp).
+  void refresh_bricks();
+  std::vector<std::size_t> partition_bricks(const core::Vec3Array& position,
+                                            const std::vector<std::size_t>& preferred);
+  void restore_bricks(const BackendState& state);
+  void check_partners_within_halo();
+  std::pair<std::vector<std::size_t>, double> constraint_anchors(
+      const core::Vec3Array& position) const;
+  void restrict_to_bricks(forces::CpuForceTerm& term, const forces::ForceSettings& settings);
   /// Rigid molecules (BackendSetup::components): their force term, rotors and fields.
   void add_rigid_molecules(const BackendSetup& setup);
   bool rigid() const { return !rotors_.empty(); }
@@ -119,7 +132,10 @@ class CpuBackend final : public Backend {
   /// length^2 times mvv_to_energy), so that L / I is an angular velocity; empty: none.
   std::vector<integrate::RotorInertia<double>> rotors_;
   std::optional<constraints::HostConstraints> constraints_;  ///< distances held, if any
-  std::unique_ptr<parallel::Domain> domain_;  ///< which particles this rank owns and reads
+  std::unique_ptr<parallel::Domain> domain_;    ///< which particles this rank owns and reads
+  parallel::SpatialDomain* spatial_ = nullptr;  ///< domain_ where it is spatial (null: not)
+  std::vector<std::int32_t> anchor_of_id_;      ///< spatial runs with constraints (anchors)
+  bool partitioned_ = false;  ///< spatial_ has partitioned the particles as they are now
   /// What a barostat's move scales by their centres (none: every particle), with the mass of
   /// each type, each id's storage slot, each molecule's centre and each particle's unwrapping
   /// (scratch).

@@ -1,5 +1,6 @@
 #include <climits>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,8 +26,10 @@
 #include "novamd/forces/staged_forces_cuda.cuh"
 #include "novamd/integrate/particle_updates.hpp"
 #include "novamd/integrate/rigid_updates.hpp"
+#include "novamd/neighbors/space_filling_curve.hpp"
 #include "novamd/neighbors/spatial_order_cuda.cuh"
 #include "novamd/parallel/cuda_force_matrix_domain.cuh"
+#include "novamd/parallel/cuda_spatial_domain.cuh"
 
 namespace novamd::backend {
 namespace {
@@ -79,21 +82,21 @@ class CudaBackend final : public Backend {
     multiprocessors_ = device->multiprocessors;
     resident_threads_ = device->multiprocessors * device->max_threads_per_multiprocessor;
     const std::size_t n = host_.size();
-    domain_ =
-        std::make_unique<parallel::CudaForceMatrixDomain>(setup.communicator, n, multiprocessors_);
+    auto neighbor_settings = setup.neighbors;
+    make_domain(setup, neighbor_settings);
     if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
     if (!setup.components.empty()) prepare_rigid_fields(host_, domain_->decomposed(), "GPU");
     device_.upload(host_, stream_.get());
     upload_per_type_constants();
     packed_.resize(n);
     reductions_.reserve(n);
-    auto neighbor_settings = setup.neighbors;
-    if (domain_->decomposed()) neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
-    const bool excluded_pairs = has_excluded_pairs(setup, domain_->decomposed());
+    if (force_matrix_ && force_matrix_->decomposed())
+      neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
+    const bool excluded_pairs = has_excluded_pairs(setup, force_matrix_ && domain_->decomposed());
     if (excluded_pairs) topology_.upload(setup.topology, stream_.get());
     // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
     plan_ = forces::plan_terms(
-        setup.forces, domain_->decomposed()
+        setup.forces, force_matrix_ && domain_->decomposed()
                           ? std::nullopt
                           : forces::lj_coulomb_pass_at(setup.forces, neighbor_settings, box_));
     for (std::size_t t = 0; t < setup.forces.size(); ++t) {
@@ -112,12 +115,19 @@ class CudaBackend final : public Backend {
           coulomb && coulomb->ewald_split()) {
         if (domain_->decomposed())
           throw core::InputError(
-              "forces.coulomb: methods ewald and pme do not run in a force-matrix decomposition "
-              "(parallel.grid); run them on one GPU");
+              "forces.coulomb: methods ewald and pme do not run in a decomposition over several "
+              "GPUs (parallel.grid) yet; run them on one GPU, or spatially on the CPU backend");
         term = forces::make_cuda_kspace_term<P>(std::move(term), *coulomb, units_, host_.charge);
       }
+      if (spatial_ && !term->restricts_targets(static_cast<int>(n), box_))
+        throw core::InputError(
+            "forces." + forces::name_of(f) +
+            ": does not run in a spatial decomposition on the CUDA backend yet (only pair terms "
+            "over per-particle Verlet lists do, in a box of at least three cells of the cutoff "
+            "plus skin along each edge); run it on one GPU, or on the CPU backend");
       terms_.push_back(std::move(term));
     }
+    if (spatial_) check_spatial_setup(setup);
     if (!setup.bonded.empty()) {  // less the terms the constraints make constant
       const core::HeldDistances held = held_distances_for(setup);
       terms_.push_back(forces::make_cuda_bonded_terms<P>(setup.bonded, setup.topology, &held));
@@ -187,7 +197,8 @@ class CudaBackend final : public Backend {
     use.particles = device_.bytes() + packed_.bytes();
     for (const auto& term : terms_) use.neighbors += term->bytes();
     use.other = inverse_mass_.bytes() + mass_energy_.bytes() + reductions_.bytes() +
-                order_.bytes() + domain_->bytes() + (constraints_ ? constraints_->bytes() : 0) +
+                order_.bytes() + (force_matrix_ ? force_matrix_->bytes() : 0) +
+                (spatial_ ? spatial_->bytes() : 0) + (constraints_ ? constraints_->bytes() : 0) +
                 box_moves_.bytes() + rotors_.bytes() + rotational_energy_.bytes();
     return use;
   }
@@ -198,11 +209,16 @@ class CudaBackend final : public Backend {
     const bool with_energy = energy != EnergyRequest::Skip;
     // A trial move's evaluation (a kept configuration) neither reorders nor counts toward the
     // reorders' phase.
-    if (reorder_every_ > 0 && !box_moves_.keeping() && ++evaluations_ % reorder_every_ == 0)
-      reorder_along_curve();
+    if (spatial_) {
+      ++evaluations_;
+      refresh_bricks();
+    } else {
+      if (reorder_every_ > 0 && !box_moves_.keeping() && ++evaluations_ % reorder_every_ == 0)
+        reorder_along_curve();
+      force_matrix_->refresh_ghosts(pointers_of(device_.position), device_.type.data(),
+                                    packed_.data(), stream);
+    }
     if (terms_.empty()) device_.clear_forces(stream);
-    domain_->refresh_ghosts(pointers_of(device_.position), device_.type.data(), packed_.data(),
-                            stream);
     const auto input = force_input();
     // The terms' work that writes no forces first, on their side streams, beside the pairs;
     // without energy, whatever forces they can compute there too (staged), added after the
@@ -235,7 +251,7 @@ class CudaBackend final : public Backend {
         if (const auto staged = term->staged_forces(stream)) staged_.push_back(*staged);
       forces::add_staged_forces(input.n, staged_, device_.force_output(), stream);
     }
-    domain_->complete_forces(pointers_of(device_.force), stream);
+    if (force_matrix_) force_matrix_->complete_forces(pointers_of(device_.force), stream);
     energy_current_ = energy;
   }
 
@@ -500,7 +516,8 @@ class CudaBackend final : public Backend {
     const auto stream = stream_.get();
     BackendState state;
     if (domain_->decomposed()) {
-      state.particles = particles_on_host();  // every rank's particles, id order
+      particles_on_host();      // every rank's particles gathered
+      state.particles = host_;  // storage order (id order in a force matrix)
     } else {
       device_.download(state.particles, stream, /*everything=*/true);
     }
@@ -520,6 +537,10 @@ class CudaBackend final : public Backend {
     const auto stream = stream_.get();
     host_ = state.particles;
     std::vector<double> heat = state.thermostat_heat;
+    if (spatial_) {
+      restore_bricks(state, std::move(heat));
+      return;
+    }
     if (!domain_->allows_reordering() && state.reorders > 0) {  // from a single GPU: id order
       const auto order = core::id_order(host_);
       core::permute(host_, order);
@@ -568,9 +589,9 @@ class CudaBackend final : public Backend {
     // After a reorder the constant fields (types, ids, charges, ...) moved on the device too.
     device_.download(host_, stream_.get(), /*everything=*/reorders_ > 0);
     stream_.synchronize();
-    if (domain_->decomposed()) {  // id order; every rank's particles gathered to every rank
+    if (domain_->decomposed()) {  // every rank's particles gathered to every rank
       domain_->gather_evolving(host_);
-      return host_;
+      if (!spatial_) return host_;  // a force matrix keeps id order
     }
     if (reorders_ == 0) return host_;
     by_id_ = host_;
@@ -588,6 +609,122 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  /// The spatial bricks where the setup names them over several ranks (parallel/
+  /// cuda_spatial_domain.cuh: per-particle Verlet lists of the owned particles, which
+  /// `neighbors` then asks for); else the force matrix (every particle on one GPU).
+  void make_domain(const BackendSetup& setup, neighbors::NeighborSettings& neighbors) {
+    const std::size_t n = host_.size();
+    if (setup.bricks && setup.communicator && setup.communicator->size() > 1) {
+      if (neighbors.method == neighbors::NeighborMethod::Auto)
+        neighbors.method = neighbors::NeighborMethod::NeighborList;
+      neighbors.layout = neighbors::ListLayout::Atoms;
+      auto spatial = std::make_unique<parallel::CudaSpatialDomain>(
+          setup.communicator, *setup.bricks, spatial_halo(setup.forces, neighbors, setup.box), n);
+      spatial_ = spatial.get();
+      domain_ = std::move(spatial);
+      return;
+    }
+    auto matrix =
+        std::make_unique<parallel::CudaForceMatrixDomain>(setup.communicator, n, multiprocessors_);
+    force_matrix_ = matrix.get();
+    domain_ = std::move(matrix);
+  }
+
+  /// What the CUDA backend's bricks do not run yet, refused before any step.
+  static void check_spatial_setup(const BackendSetup& setup) {
+    const auto refuse = [](const std::string& what) {
+      throw core::InputError(what +
+                             " does not run in a spatial decomposition on the CUDA backend yet; "
+                             "run it on one GPU, or on the CPU backend");
+    };
+    if (!setup.bonded.empty()) refuse("system.topology: bonded terms");
+    if (setup.constraint_plan.constraint_count() > 0) refuse("constraints");
+    if (!setup.components.empty()) refuse("system.components: rigid molecules");
+    if (!setup.scaled_molecules.of_id.empty()) refuse("barostat: scaling molecules");
+  }
+
+  /// A spatial run's ghosts refreshed; where some rank's lists are due (or before the first
+  /// evaluation), every particle gathered and partitioned over the bricks anew instead.
+  void refresh_bricks() {
+    const auto stream = stream_.get();
+    if (partitioned_) {
+      spatial_->refresh_ghosts(pointers_of(device_.position), device_.type.data(), packed_.data(),
+                               stream);
+      const auto input = force_input();
+      bool due = false;
+      for (const auto& term : terms_) due = term->lists_due(input, stream) || due;
+      if (domain_->min_over_ranks(due ? 0 : 1) == 1) return;  // no rank's lists are due
+    }
+    // Every rank's particles to every rank (at the first evaluation every rank holds them all
+    // alike, as set up or restored), ordered alike: by brick, the Morton curve within each.
+    device_.download(host_, stream, /*everything=*/true);
+    std::vector<double> heat;
+    device_.heat.copy_to_host(heat, stream);
+    stream_.synchronize();
+    if (partitioned_) {
+      domain_->gather_evolving(host_);
+      if (!heat.empty()) domain_->gather(heat);
+    }
+    const auto curve = neighbors::morton_order(host_, box_);
+    partition_bricks(host_.position, std::vector<std::size_t>(curve.begin(), curve.end()), heat);
+    pack_all_positions();
+  }
+
+  /// The spatial domain's partition of `position` (every entry current, in host_'s order) with
+  /// `preferred` order within each brick, applied to host_ and `heat`, uploaded (the caller
+  /// packs the positions), and the halo plan with them; the lists built afresh for the new
+  /// owned range at the next evaluation.
+  std::vector<std::size_t> partition_bricks(const core::Vec3Array& position,
+                                            const std::vector<std::size_t>& preferred,
+                                            std::vector<double> heat) {
+    const auto stream = stream_.get();
+    const auto order = spatial_->partition(position, box_, preferred);
+    core::permute(host_, order);
+    if (!heat.empty()) heat = core::gathered(heat, order);
+    device_.upload(host_, stream);
+    device_.heat.copy_from_host(heat, stream);
+    spatial_->upload_plan(stream);  // waits: `heat` goes out of scope
+    for (auto& term : terms_) term->invalidate_lists();
+    energy_current_ = EnergyRequest::Skip;
+    partitioned_ = true;
+    ++reorders_;
+    return order;
+  }
+
+  /// A spatial run continues from `state` (host_ set from it, storage order as saved):
+  /// partitioned by the positions at the saved lists' build, the saved order kept within each
+  /// brick, and the lists built again from those positions, as the uninterrupted run has them
+  /// (the CPU backend's restore_bricks). Without saved lists the first evaluation partitions.
+  void restore_bricks(const BackendState& state, std::vector<double> heat) {
+    const auto stream = stream_.get();
+    evaluations_ = state.force_evaluations;
+    reorders_ = state.reorders;
+    energy_current_ = EnergyRequest::Skip;
+    partitioned_ = false;
+    const bool lists_saved = !state.terms.empty() &&
+                             state.terms.front().built_at.size() == host_.size() &&
+                             state.terms.front().built_box.volume() > 0.0;
+    if (!lists_saved) {
+      device_.upload(host_, stream);
+      device_.heat.copy_from_host(heat, stream);
+      pack_all_positions();
+      stream_.synchronize();  // `heat` goes out of scope
+      return;
+    }
+    std::vector<std::size_t> identity(host_.size());
+    std::iota(identity.begin(), identity.end(), std::size_t{0});
+    const core::Box box_now = box_;
+    box_ = state.terms.front().built_box;  // the partition's box
+    const auto order = partition_bricks(state.terms.front().built_at, identity, std::move(heat));
+    box_ = box_now;
+    pack_all_positions();
+    reorders_ = state.reorders + (state.reorders == 0 ? 1 : 0);  // storage order is not id order
+    for (std::size_t f = 0; f < plan_.term_of.size() && f < state.terms.size(); ++f) {
+      if (plan_.restores(f))
+        restore_term(*terms_[plan_.term_of[f]], neighbors::reordered(state.terms[f], order));
+    }
+  }
+
   /// `term` continues from its saved state `saved`.
   void restore_term(forces::CudaForceTerm<PairT>& term, const neighbors::NeighborState& saved) {
     const auto stream = stream_.get();
@@ -678,8 +815,10 @@ class CudaBackend final : public Backend {
             multiprocessors_,
             resident_threads_,
             domain_->pair_block(),
-            domain_->block_range(),
-            fields};
+            force_matrix_ ? force_matrix_->block_range() : 0,
+            fields,
+            spatial_ ? static_cast<int>(first()) : 0,
+            spatial_ ? static_cast<int>(first() + owned_count()) : -1};
   }
 
   /// The image counts from particle `first` on, or none where the system does not track them.
@@ -855,7 +994,10 @@ class CudaBackend final : public Backend {
   forces::TermPlan plan_;
   std::size_t energy_parts_ = 0;  ///< the terms' parts: one energy sum (and column) each
   /// Which particles this rank owns and reads (the whole matrix on one GPU), and its exchanges.
-  std::unique_ptr<parallel::CudaForceMatrixDomain> domain_;
+  std::unique_ptr<parallel::Domain> domain_;
+  parallel::CudaForceMatrixDomain* force_matrix_ = nullptr;  ///< domain_, if a force matrix
+  parallel::CudaSpatialDomain* spatial_ = nullptr;           ///< domain_, if bricks
+  bool partitioned_ = false;  ///< spatial_ has partitioned the particles as they are now
   DeviceBoxMoves box_moves_;  ///< a barostat's scaling and trial moves
   /// Rigid molecules' rotors by type (integrate::rotors_of; empty: none), and each molecule's
   /// kinetic energy of rotation for its sum.

@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <numeric>
 #include <stdexcept>
 
 #include "novamd/core/error.hpp"
@@ -19,20 +20,24 @@ HostConstraints::HostConstraints(const ConstraintPlan& plan, double tolerance)
       layout_(layout_of(plan.coupled)) {
   for (auto& component : virial_) component.resize(groups_.size());
   coupled_.fill(layout_, [](auto& to, const auto& from) { to = from; });
+  kept_groups_.resize(groups_.size());
+  std::iota(kept_groups_.begin(), kept_groups_.end(), 0);
+  kept_sets_.resize(static_cast<std::size_t>(layout_.sets()));
+  std::iota(kept_sets_.begin(), kept_sets_.end(), 0);
 }
 
 template <class Update>
 void HostConstraints::for_each_group(const Update& update) const {
-  const auto groups = static_cast<std::ptrdiff_t>(groups_.size());
+  const auto groups = static_cast<std::ptrdiff_t>(kept_groups_.size());
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t g = 0; g < groups; ++g) update(static_cast<int>(g));
+  for (std::ptrdiff_t g = 0; g < groups; ++g) update(kept_groups_[static_cast<std::size_t>(g)]);
 }
 
 template <class Update>
 void HostConstraints::for_each_set(const Update& update) const {
-  const auto sets = static_cast<std::ptrdiff_t>(layout_.sets());
+  const auto sets = static_cast<std::ptrdiff_t>(kept_sets_.size());
 #pragma omp parallel for schedule(dynamic)
-  for (std::ptrdiff_t k = 0; k < sets; ++k) update(static_cast<int>(k));
+  for (std::ptrdiff_t k = 0; k < sets; ++k) update(kept_sets_[static_cast<std::size_t>(k)]);
 }
 
 void HostConstraints::check_coupled() const {
@@ -46,8 +51,38 @@ void HostConstraints::locate(const core::ParticleData& p) {
   index_of_.resize(p.size());
   const IndexById index{p.id.data(), index_of_.data()};
   for (std::size_t i = 0; i < p.size(); ++i) index(static_cast<int>(i));
-  for_each_group(LocateGroup{groups_.data(), index_of_.data()});
-  for_each_set(LocateCoupled{coupled_.view(), index_of_.data()});
+  // Every group, kept or not: keep_to reads where each one's first particle is.
+  const LocateGroup locate_group{groups_.data(), index_of_.data()};
+  for (std::size_t g = 0; g < groups_.size(); ++g) locate_group(static_cast<int>(g));
+  const LocateCoupled locate_set{coupled_.view(), index_of_.data()};
+  for (int k = 0; k < layout_.sets(); ++k) locate_set(k);
+}
+
+void HostConstraints::keep_to(std::size_t begin, std::size_t end) {
+  const auto inside = [&](std::int32_t index) {
+    return static_cast<std::size_t>(index) >= begin && static_cast<std::size_t>(index) < end;
+  };
+  kept_groups_.clear();
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (inside(groups_[g].index[0])) kept_groups_.push_back(static_cast<int>(g));
+  kept_sets_.clear();
+  const CoupledView view = coupled_.view();
+  for (int k = 0; k < layout_.sets(); ++k)
+    if (inside(view.index[range_of(view, k).p0])) kept_sets_.push_back(k);
+}
+
+std::vector<std::int32_t> HostConstraints::anchors(std::size_t n) const {
+  std::vector<std::int32_t> anchor(n);
+  std::iota(anchor.begin(), anchor.end(), 0);
+  for (const auto& g : groups_)
+    for (int k = 1; k < g.count; ++k) anchor[static_cast<std::size_t>(g.id[k])] = g.id[0];
+  for (int k = 0; k < layout_.sets(); ++k) {
+    const auto begin = static_cast<std::size_t>(layout_.particle_offset[std::size_t(k)]);
+    const auto end = static_cast<std::size_t>(layout_.particle_offset[std::size_t(k) + 1]);
+    for (std::size_t p = begin + 1; p < end; ++p)
+      anchor[static_cast<std::size_t>(layout_.id[p])] = layout_.id[begin];
+  }
+  return anchor;
 }
 
 core::Vec3Pointers HostConstraints::positions_before_drift(std::size_t n) {
@@ -157,8 +192,8 @@ core::SymmetricTensor<double> HostConstraints::virial(
   for_each_set(coupled);
   core::SymmetricTensor<double> total;
   for (int c = 0; c < core::kTensorComponents; ++c) {
-    for (const double w : virial_[c]) total.c[c] += w;
-    for (const double w : coupled_.virial[c]) total.c[c] += w;
+    for (const int g : kept_groups_) total.c[c] += virial_[c][static_cast<std::size_t>(g)];
+    for (const int k : kept_sets_) total.c[c] += coupled_.virial[c][static_cast<std::size_t>(k)];
   }
   return total;
 }

@@ -83,8 +83,19 @@ class HostConstraints {
   /// Distances held (the degrees of freedom they remove).
   std::size_t constraint_count() const { return count_; }
 
+  /// From now on only the waters, clusters and coupled sets whose first particle is stored in
+  /// [begin, end) are solved, and only their virial counted (after locate; a spatial
+  /// decomposition's owned range, where the partition keeps each group on one rank). Every group
+  /// until the first call.
+  void keep_to(std::size_t begin, std::size_t end);
+
+  /// Per particle id (ids 0 .. n - 1): the id of the first particle of its water, cluster or
+  /// coupled set, or its own where it has none. A spatial decomposition gives each group the
+  /// rank of its first particle.
+  std::vector<std::int32_t> anchors(std::size_t n) const;
+
  private:
-  /// Runs `update` on every group, in parallel.
+  /// Runs `update` on every kept group, in parallel.
   template <class Update>
   void for_each_group(const Update& update) const;
   /// Throws the core::RunError of the first group whose SHAKE did not converge, if any.
@@ -93,7 +104,8 @@ class HostConstraints {
                        const std::vector<double>& inverse_mass_by_type, bool correct_velocities,
                        bool velocity_condition);
 
-  std::vector<ConstraintGroup> groups_;  ///< the plan's waters, then its clusters
+  std::vector<ConstraintGroup> groups_;       ///< the plan's waters, then its clusters
+  std::vector<int> kept_groups_, kept_sets_;  ///< those solved (keep_to), ascending
   std::size_t count_;
   double tolerance_;
   core::Vec3Of<std::vector<double>> before_;  ///< positions before the drift, storage order
@@ -101,7 +113,7 @@ class HostConstraints {
   std::vector<double> deviation_;
   std::vector<double> virial_[core::kTensorComponents];  ///< per group
 
-  /// Runs `update` on every coupled set, in parallel.
+  /// Runs `update` on every kept coupled set, in parallel.
   template <class Update>
   void for_each_set(const Update& update) const;
   /// Throws core::RunError naming the first coupled set that failed.

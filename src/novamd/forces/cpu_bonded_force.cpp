@@ -1,6 +1,9 @@
 #include "novamd/forces/cpu_bonded_force.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 
 #include "novamd/core/id_index_map.hpp"
 #include "novamd/forces/bonded_gather.hpp"
@@ -39,12 +42,20 @@ class CpuBondedForce final : public CpuForceTerm {
         map_.indices().data(),
         box.view<double>()};
     const auto n = static_cast<std::ptrdiff_t>(particles.size());
+    const std::ptrdiff_t begin = std::min(targets_.first, n), end = std::min(targets_.second, n);
     if (with_energy) {
-      add_shares<true>(gather, n, out);
-      add_held_energy(particles, out);
+      add_shares<true>(gather, begin, end, out);
+      add_held_energy(particles, begin, end, out);
     } else {
-      add_shares<false>(gather, n, out);
+      add_shares<false>(gather, begin, end, out);
     }
+  }
+
+  /// Each particle gathers its own share: restricted, the others are left out (their partners
+  /// must be current: spatial_domain.hpp's halo holds them).
+  bool restrict_targets(std::size_t begin, std::size_t end) override {
+    targets_ = {static_cast<std::ptrdiff_t>(begin), static_cast<std::ptrdiff_t>(end)};
+    return true;
   }
 
   // The storage order changed: the id map is rebuilt at the next evaluation.
@@ -57,10 +68,10 @@ class CpuBondedForce final : public CpuForceTerm {
 
  private:
   template <bool WithEnergy>
-  static void add_shares(const BondedGather<Evaluator>& gather, std::ptrdiff_t n,
-                         neighbors::ForceBuffers& out) {
-#pragma omp parallel for schedule(static) if (n >= 4096)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
+  static void add_shares(const BondedGather<Evaluator>& gather, std::ptrdiff_t begin,
+                         std::ptrdiff_t end, neighbors::ForceBuffers& out) {
+#pragma omp parallel for schedule(static) if (end - begin >= 4096)
+    for (std::ptrdiff_t i = begin; i < end; ++i) {
       const BondedShare s = gather.template share<WithEnergy>(static_cast<int>(i));
       out.force.x[i] += s.force.x;
       out.force.y[i] += s.force.y;
@@ -73,9 +84,10 @@ class CpuBondedForce final : public CpuForceTerm {
   }
 
   /// Each particle's share of the held terms' constant energy (held_terms.hpp).
-  void add_held_energy(const core::ParticleData& particles, neighbors::ForceBuffers& out) const {
+  void add_held_energy(const core::ParticleData& particles, std::ptrdiff_t begin,
+                       std::ptrdiff_t end, neighbors::ForceBuffers& out) const {
     if (held_energy_.empty()) return;
-    for (std::size_t i = 0; i < particles.size(); ++i)
+    for (std::ptrdiff_t i = begin; i < end; ++i)
       out.energy[i] += held_energy_[std::size_t(particles.id[i])];
   }
 
@@ -85,6 +97,8 @@ class CpuBondedForce final : public CpuForceTerm {
   core::TermMemberships rows_;
   core::IdIndexMap map_;
   bool map_stale_ = true;
+  /// The slots whose shares are computed (restrict_targets): every slot by default.
+  std::pair<std::ptrdiff_t, std::ptrdiff_t> targets_{0, PTRDIFF_MAX};
 };
 
 }  // namespace

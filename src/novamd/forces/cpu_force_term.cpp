@@ -1,6 +1,8 @@
 #include "novamd/forces/cpu_force_term.hpp"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "novamd/core/error.hpp"
 #include "novamd/forces/cpu_kspace_term.hpp"
@@ -71,6 +73,15 @@ class CpuPairForce final : public CpuForceTerm {
     list_ = neighbors::VerletList(cutoff_, skin_);
     exclude_in(list_);
   }
+  bool restrict_targets(std::size_t begin, std::size_t end) override {
+    if (method_ != NeighborMethod::NeighborList || block_) return false;
+    targets_ = {begin, end};
+    list_.set_targets(begin, end);
+    return true;
+  }
+  bool lists_due(const core::ParticleData& particles, const core::Box& box) const override {
+    return method_ == NeighborMethod::NeighborList && list_.due(particles, box);
+  }
   void follow_box(const core::Box& box) override { list_.follow_box(box); }
   neighbors::NeighborState neighbor_state() const override {
     return {calls_, list_builds(), list_.built_at(), list_.built_box()};
@@ -90,6 +101,7 @@ class CpuPairForce final : public CpuForceTerm {
 
  private:
   void exclude_in(neighbors::VerletList& list) const {
+    list.set_targets(targets_.first, targets_.second);
     if (exclusions_)
       list.set_exclusions(exclusions_->offsets.data(), exclusions_->ids.data(),
                           exclusions_->span());
@@ -172,6 +184,8 @@ class CpuPairForce final : public CpuForceTerm {
   neighbors::VerletList list_;
   std::optional<neighbors::PairBlock> block_;  ///< a decomposed run's block: all pairs of it
   const core::ExclusionLists* exclusions_;     ///< pairs the traversals leave out (null: none)
+  /// The slots whose lists are built (restrict_targets); every slot by default.
+  std::pair<std::size_t, std::size_t> targets_{0, SIZE_MAX};
   neighbors::ExcludedRows rows_;  ///< exclusions_ by storage index (all pairs, cell lists)
 };
 

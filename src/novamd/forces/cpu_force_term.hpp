@@ -3,7 +3,9 @@
 /// Force terms of the CPU backend: an evaluator bound to a traversal (all pairs, cell list or
 /// Verlet list), built from its settings.
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +21,10 @@
 #include "novamd/neighbors/pair_block.hpp"
 
 namespace novamd::forces {
+
+/// Sums `count` doubles at `data` element-wise over the ranks of a decomposed run, in place,
+/// every rank receiving the same bits (a spatial decomposition's grid sums).
+using RankSum = std::function<void(double* data, std::size_t count)>;
 
 class CpuForceTerm {
  public:
@@ -42,6 +48,14 @@ class CpuForceTerm {
   /// The box is now `box`, the positions scaled with its edges (a barostat's move): lists
   /// follow it where they can (neighbors::VerletList::follow_box), else are built again.
   virtual void follow_box(const core::Box&) { invalidate_lists(); }
+  /// A spatial decomposition's owned slots [begin, end): forces are needed there only, and the
+  /// term computes them there alone from its next list build on (the other slots get zero).
+  /// False where the term cannot (it has no per-target lists); the caller refuses the run.
+  virtual bool restrict_targets(std::size_t /*begin*/, std::size_t /*end*/) { return false; }
+  /// The sum over ranks that a restricted term's global parts (a mesh of charges) go through.
+  virtual void share_over_ranks(RankSum /*sum*/) {}
+  /// Whether the term would rebuild its neighbour data at an evaluation of `particles` now.
+  virtual bool lists_due(const core::ParticleData&, const core::Box&) const { return false; }
   /// What the term keeps between evaluations (for a checkpoint).
   virtual neighbors::NeighborState neighbor_state() const { return {}; }
   /// Continues from a saved state (the particles in the storage order they had then).

@@ -15,6 +15,12 @@ CpuKspaceTerm::CpuKspaceTerm(std::unique_ptr<CpuForceTerm> real_space,
       k_(units.coulomb / settings.dielectric),
       alpha_(*settings.ewald.alpha) {}
 
+bool CpuKspaceTerm::restrict_targets(std::size_t begin, std::size_t end) {
+  if (!splits_over_ranks() || (real_ && !real_->restrict_targets(begin, end))) return false;
+  targets_ = {begin, end};
+  return true;
+}
+
 void CpuKspaceTerm::add_to(const core::ParticleData& particles, const core::Box& box,
                            neighbors::ForceBuffers& out, bool with_energy) {
   if (real_) real_->add_to(particles, box, out, with_energy);

@@ -15,7 +15,11 @@
 /// charges in the same order whatever the thread count; the plans are FFTW_ESTIMATE's (chosen
 /// without timing) and the grid sums run in a fixed order.
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "novamd/core/tensor.hpp"
@@ -52,8 +56,26 @@ class CpuKspaceTerm : public CpuForceTerm {
                          const core::Box& box) final {
     if (real_) real_->restore_neighbors(state, p, box);
   }
+  /// The real space's targets and the reciprocal sum's (where it splits over ranks: PME).
+  bool restrict_targets(std::size_t begin, std::size_t end) final;
+  void share_over_ranks(RankSum sum) final { rank_sum_ = std::move(sum); }
+  bool lists_due(const core::ParticleData& particles, const core::Box& box) const final {
+    return real_ && real_->lists_due(particles, box);
+  }
 
  protected:
+  /// Whether the reciprocal sum can run on a rank's owned particles, its global part summed over
+  /// the ranks (rank_sum()): PME's mesh; not the Ewald sum.
+  virtual bool splits_over_ranks() const { return false; }
+  /// The slots whose charges and forces the reciprocal sum takes (every slot unrestricted),
+  /// bounded by `n`.
+  std::pair<std::size_t, std::size_t> targets(std::size_t n) const {
+    return {std::min(targets_.first, n), std::min(targets_.second, n)};
+  }
+  /// Sums a mesh over the ranks (nothing unrestricted or on one rank).
+  void rank_sum(double* data, std::size_t count) const {
+    if (rank_sum_) rank_sum_(data, count);
+  }
   /// The reciprocal sum's forces, and with `with_energy` each particle's energy share; returns
   /// the reciprocal virial tensor (only with `with_energy`).
   virtual core::SymmetricTensor<double> add_reciprocal(const core::ParticleData& particles,
@@ -74,6 +96,8 @@ class CpuKspaceTerm : public CpuForceTerm {
 
   std::unique_ptr<CpuForceTerm> real_;
   double k_, alpha_;
+  std::pair<std::size_t, std::size_t> targets_{0, SIZE_MAX};
+  RankSum rank_sum_;
 };
 
 /// `real_space` (or null: the reciprocal, self and background terms alone) with the reciprocal

@@ -115,21 +115,28 @@ class CpuPmeTerm final : public CpuKspaceTerm {
   core::SymmetricTensor<double> add_reciprocal(const core::ParticleData& particles,
                                                const core::Box& box, neighbors::ForceBuffers& out,
                                                bool with_energy) override {
+    const auto [begin, end] = targets(particles.size());
     stencils_.fill(particles, box, grid_.points());
-    spread(particles.charge);
+    spread(particles.charge, begin, end);
+    const auto [kx, ky, kz] = grid_.points();
+    rank_sum(grid_.real(), static_cast<std::size_t>(kx) * ky * kz);  // every rank's charges
     grid_.forward();
     const auto virial = convolve(box, with_energy);
     grid_.backward();
-    interpolate(particles.charge, box, out, with_energy);
+    interpolate(particles.charge, begin, end, box, out, with_energy);
     return virial;
   }
 
-  /// Q(k): each thread owns the x-planes [begin, end) and adds every particle's share there.
-  void spread(const std::vector<double>& q) {
+  /// A rank of a spatial decomposition spreads its own charges; the meshes are summed over the
+  /// ranks before the transform, and each rank interpolates its own forces.
+  bool splits_over_ranks() const override { return true; }
+
+  /// Q(k) of the particles [first, last): each thread owns the x-planes [begin, end) and adds
+  /// every particle's share there.
+  void spread(const std::vector<double>& q, std::size_t first, std::size_t last) {
     const auto [kx, ky, kz] = grid_.points();
     const int p = stencils_.order;
     double* grid = grid_.real();
-    const std::size_t n = q.size();
 #pragma omp parallel
     {
       const int threads = omp_get_num_threads(), t = omp_get_thread_num();
@@ -137,7 +144,7 @@ class CpuPmeTerm final : public CpuKspaceTerm {
       const int end = static_cast<int>(static_cast<long>(kx) * (t + 1) / threads);
       std::fill(grid + static_cast<std::size_t>(begin) * ky * kz,
                 grid + static_cast<std::size_t>(end) * ky * kz, 0.0);
-      for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t i = first; i < last; ++i) {
         if (q[i] == 0.0) continue;
         for (int a = 0; a < p; ++a) {
           int gx = stencils_.first[0][i] + a;
@@ -202,17 +209,17 @@ class CpuPmeTerm final : public CpuKspaceTerm {
     return total;
   }
 
-  /// Forces (and energy shares 1/2 q_i phi_i) from the convolved grid theta * Q.
-  void interpolate(const std::vector<double>& q, const core::Box& box, neighbors::ForceBuffers& out,
-                   bool with_energy) {
+  /// Forces (and energy shares 1/2 q_i phi_i) of the particles [first, last) from the convolved
+  /// grid theta * Q.
+  void interpolate(const std::vector<double>& q, std::size_t first, std::size_t last,
+                   const core::Box& box, neighbors::ForceBuffers& out, bool with_energy) {
     const auto [kx, ky, kz] = grid_.points();
     const int p = stencils_.order;
     const double* grid = grid_.real();
     const auto& L = box.length();
     const double sx = kx / L.x, sy = ky / L.y, sz = kz / L.z;
-    const std::size_t n = q.size();
 #pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = first; i < last; ++i) {
       if (q[i] == 0.0) continue;
       double fx = 0.0, fy = 0.0, fz = 0.0, phi = 0.0;
       for (int a = 0; a < p; ++a) {

@@ -58,6 +58,10 @@ struct CudaForceInput {
   /// block's full matrix (forces on its targets only).
   int block_range = 0;
   DeviceFieldView fields;  ///< double positions, ids, charges (bonded terms, per-particle data)
+  /// The particles whose forces and energy shares this evaluation computes (a spatial
+  /// decomposition's owned range, for terms that restrict_targets), target_end -1: every one.
+  int target_begin = 0;
+  int target_end = -1;
 };
 
 /// Per-particle forces that a term computed beside the pairs, on its side stream, in device
@@ -107,6 +111,18 @@ class CudaForceTerm {
   }
   /// Neighbour-list builds so far (0 over all pairs).
   virtual std::int64_t list_builds() const { return 0; }
+  /// Whether the term computes the forces of CudaForceInput's targets alone, every particle a
+  /// source (a spatial decomposition's owned particles, whose lists hold its ghosts), for `n`
+  /// particles in `box`: where it cannot, the spatial decomposition refuses it. Default: it
+  /// cannot.
+  virtual bool restricts_targets(int /*n*/, const core::Box& /*box*/) const { return false; }
+  /// Whether the term's next evaluation at `input` builds its lists (no list yet, or some
+  /// particle moved more than skin/2 since the build), waiting for the device's answer; a
+  /// spatial decomposition asks each term on every rank and partitions anew where any is due.
+  /// Default: no lists.
+  virtual bool lists_due(const CudaForceInput<PairT>& /*input*/, cudaStream_t /*stream*/) {
+    return false;
+  }
   /// The particles were reordered in memory: indices kept between calls are stale.
   virtual void invalidate_lists() {}
   /// The box is now `box`, the positions scaled with its edges (a barostat's move): lists

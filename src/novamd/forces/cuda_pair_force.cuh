@@ -71,6 +71,16 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
   }
 
   int parts() const override { return kParts; }
+  /// Over per-particle Verlet lists only (a spatial decomposition's backend asks for them), in
+  /// a box that holds three cells of their reach along each edge.
+  bool restricts_targets(int n, const core::Box& box) const override {
+    return method_ == neighbors::NeighborMethod::NeighborList &&
+           layout_ != neighbors::ListLayout::Clusters &&
+           traversal(n, box) == neighbors::NeighborMethod::NeighborList;
+  }
+  bool lists_due(const CudaForceInput<PairT>& in, cudaStream_t stream) override {
+    return !list_ || list_->due(in.positions, in.n, in.host_box, stream);
+  }
   std::int64_t list_builds() const override {
     std::int64_t builds = (list_ ? list_->builds() : 0) + (clusters_ ? clusters_->builds() : 0);
     for (const auto& term : separate_)
@@ -128,8 +138,10 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     if (layout_ == neighbors::ListLayout::Clusters) {
       restore(clusters_.emplace(cutoff_, skin_, in.resident_threads));
     } else {
-      restore(
-          list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads)));
+      auto& list =
+          list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
+      list.set_targets(in.target_begin, in.target_end);
+      restore(list);
     }
   }
 
@@ -140,6 +152,11 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
       throw core::InputError(
           "a pair term scaled by per-particle charges needs the particles' "
           "charges (the `charge` field)");
+    if (in.target_end >= 0 &&
+        traversal(in.n, in.host_box) != neighbors::NeighborMethod::NeighborList)
+      throw core::RunError(
+          "the box no longer holds three cells of the Verlet lists' reach along each edge, "
+          "which a spatial decomposition's lists need; run it on one GPU");
     if (in.block && excluded_pairs_)  // refused before (backend::has_excluded_pairs)
       throw core::RunError(
           "the system has excluded pairs (bonds), which the force-matrix blocks do not leave out");
@@ -228,6 +245,7 @@ class CudaPairForce final : public CudaForceTerm<typename Evaluator::Real> {
     }
     if (!list_)
       list_.emplace(cutoff_, skin_, neighbors::lanes_per_target(in.n, in.resident_threads));
+    list_->set_targets(in.target_begin, in.target_end);
     keep_current<E>(*list_, in, mode, stream, [&] {
       neighbors::neighbor_list_force_cuda<E>(in.positions, in.n, in.box, table_.data(), num_types_,
                                              in.fields.charge, list_->view(), out, mode, stream);

@@ -105,6 +105,17 @@ class ListFreshness {
     evaluate();
   }
 
+  /// Whether the next evaluation builds: no list for these n particles, or some particle moved
+  /// more than skin/2 since the last build (the check queued on `stream` and waited for). A
+  /// spatial decomposition asks every rank before any evaluates, and partitions anew where
+  /// some rank's list is due.
+  bool due(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
+    if (!valid_ || n != n_) return true;
+    queue_check(pos, n, box, stream);
+    checked_.synchronize();
+    return moved_.value() != 0;
+  }
+
   /// The particles were reordered: the list is built again at the next evaluation.
   void invalidate() { valid_ = false; }
   /// The box is now `box`, the positions scaled with its edges (axis by axis) since the list

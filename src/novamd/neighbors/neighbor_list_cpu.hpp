@@ -6,6 +6,7 @@
 /// Generic over the evaluator, which must be truncated at or below the list's cutoff.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "novamd/core/box.hpp"
 #include "novamd/core/particles.hpp"
@@ -20,9 +21,10 @@ template <class Evaluator, class AccT, bool WithEnergy>
 void neighbor_list_cpu(const core::ParticleData& particles, const core::BoxView<double>& box,
                        physics::PairTableView<typename Evaluator::Params> table,
                        const VerletList& list, neighbors::ForceBuffers& out) {
+  const std::ptrdiff_t min_parallel =
+      list.neighbors().size() >= kMinParallelListEntries ? 0 : PTRDIFF_MAX;
   for_each_target<Evaluator, AccT, WithEnergy>(
-      particles, box, table, out, kMinParallelListTargets,
-      ExcludedRowsView{},  // left out in the build
+      particles, box, table, out, min_parallel, ExcludedRowsView{},  // left out in the build
       [&list](std::ptrdiff_t i, const auto&, auto& run) {
         const int* neighbors = list.neighbors().data() + list.start()[i];
         run(list.start()[i + 1] - list.start()[i],

@@ -33,15 +33,19 @@
 
 namespace novamd::neighbors {
 
-/// Lane l of target i (thread t = i G + l): its entries in groups of four, entries 4 r to
-/// 4 r + 3 the int4 at (r row_stride + t) (one 16-byte access a lane, a warp's 32 contiguous);
-/// its length at count[t].
+/// Lane l of target first + i (thread t = i G + l): its entries in groups of four, entries 4 r
+/// to 4 r + 3 the int4 at (r row_stride + t) (one 16-byte access a lane, a warp's 32
+/// contiguous); its length at count[t]. The targets are particles first .. first + row_stride / G
+/// - 1: every particle, or a spatial decomposition's owned range (DeviceVerletList::set_targets).
 struct NeighborListView {
   const int* entries;  ///< int4 groups, 16-byte aligned
   const int* count;
   int lanes;               ///< G, a power of two
-  std::size_t row_stride;  ///< n G: groups between one round of four and the next
+  std::size_t row_stride;  ///< targets x G: groups between one round of four and the next
   StaleFlag stale;         ///< the force kernel does nothing where it is raised
+  int first = 0;           ///< the first target
+  /// How many targets the lists hold.
+  __host__ __device__ int targets() const { return lanes > 0 ? int(row_stride / lanes) : 0; }
 };
 
 /// Squared distance, along one axis, from a point at u (in cell units) in cell c to the cells
@@ -106,21 +110,22 @@ __global__ void sorted_positions_kernel(const PairPosition<T>* __restrict__ pos,
   sorted[k] = s;
 }
 
-/// One thread per (target, lane); `sorted`: the positions in cell order
+/// One thread per (target, lane), targets first .. first + targets - 1; `sorted`: the
+/// positions of every particle in cell order
 /// (sorted_positions_kernel); `rounds`: the capacity of each lane's list (a multiple of 4:
 /// NeighborListView's groups, each written once, when full or at the end); `reach`: cells
 /// scanned along each axis on either side of the target's (for_each_within_reach).
 template <class T, int G>
 __global__ void build_lists_kernel(const PairPosition<T>* __restrict__ pos,
-                                   const PairPosition<T>* __restrict__ sorted, int n,
-                                   core::BoxView<T> box, CellBinsView bins, int reach,
+                                   const PairPosition<T>* __restrict__ sorted, int first,
+                                   int targets, core::BoxView<T> box, CellBinsView bins, int reach,
                                    T range_squared, int rounds, std::size_t row_stride,
                                    ExclusionView exclusions, int* __restrict__ list,
                                    int* __restrict__ count, int* __restrict__ longest) {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
-  const int i = thread / G;
   const int lane = thread % G;
-  if (i >= n) return;
+  if (thread / G >= targets) return;
+  const int i = first + thread / G;
   const PairPosition<T> p = pos[i];
   const float3 u = {float(p.x) * bins.grid.inverse_cell_size.x,
                     float(p.y) * bins.grid.inverse_cell_size.y,
@@ -171,10 +176,19 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
       : Freshness(cutoff, skin), cutoff_(cutoff), lanes_(lanes) {}
 
   NeighborListView view() const {
-    return {list_.data(), count_.data(), lanes_, std::size_t(this->particles()) * lanes_,
-            this->stale_flag()};
+    return {list_.data(),       count_.data(), lanes_, std::size_t(targets_) * lanes_,
+            this->stale_flag(), first_};
   }
   int lanes() const { return lanes_; }
+  /// Lists for the targets first .. last - 1 alone (a spatial decomposition's owned range),
+  /// every particle a candidate; last -1: every particle (the default). A change invalidates
+  /// the lists.
+  void set_targets(int first, int last) {
+    if (first == first_ && last == last_) return;
+    first_ = first;
+    last_ = last;
+    this->invalidate();
+  }
   /// Device memory held: lists, counts, cells and the positions at the last build.
   std::size_t bytes() const {
     return list_.bytes() + count_.bytes() + this->freshness_bytes() + sorted_.bytes() +
@@ -188,8 +202,9 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
 
   /// Builds the lists from the positions pos (ListFreshness calls it where a build is due).
   void build(const PairPosition<T>* pos, int n, const core::Box& box, cudaStream_t stream) {
-    count_.resize(std::size_t(n) * lanes_);
-    if (n == 0) return;
+    targets_ = (last_ < 0 ? n : std::min(last_, n)) - std::min(first_, n);
+    count_.resize(std::size_t(targets_) * lanes_);
+    if (n == 0 || targets_ <= 0) return;
     if (rounds_ == 0) rounds_ = initial_rounds(n, box);
     const double range = cutoff_ + this->skin();
     reach_ = holds_stencil(cell_dimensions(box, range / 2, static_cast<std::size_t>(n)), 2) ? 2 : 1;
@@ -219,7 +234,7 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
   int build_at_capacity(const PairPosition<T>* pos, int n, const core::Box& box,
                         cudaStream_t stream) {
     constexpr int kBlock = 128;
-    const std::size_t row_stride = std::size_t(n) * lanes_;
+    const std::size_t row_stride = std::size_t(targets_) * lanes_;
     list_.resize(std::size_t(rounds_) * row_stride);
     longest_.resize(1);
     longest_.fill_zero(stream);
@@ -227,8 +242,9 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
     const int blocks = static_cast<int>((row_stride + kBlock - 1) / kBlock);
     with_lanes(lanes_, [&](auto lanes) {
       build_lists_kernel<T, decltype(lanes)::value><<<blocks, kBlock, 0, stream>>>(
-          pos, sorted_.data(), n, box.view<T>(), bins_.view(), reach_, T(range * range), rounds_,
-          row_stride, this->exclusions(), list_.data(), count_.data(), longest_.data());
+          pos, sorted_.data(), first_, targets_, box.view<T>(), bins_.view(), reach_,
+          T(range * range), rounds_, row_stride, this->exclusions(), list_.data(), count_.data(),
+          longest_.data());
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
     return longest_host_.read(longest_.data(), stream);
@@ -238,6 +254,8 @@ class DeviceVerletList : public ListFreshness<DeviceVerletList<T>, T> {
   int lanes_;
   int rounds_ = 0;  ///< capacity of each lane's list
   int reach_ = 1;   ///< cells scanned on either side of a target's: 2 with cells of half the range
+  int first_ = 0, last_ = -1;  ///< set_targets
+  int targets_ = 0;            ///< at the last build
   DeviceCellBins bins_;
   core::DeviceBuffer<int> list_, count_, longest_;
   core::DeviceBuffer<PairPosition<T>> sorted_;  ///< the last build's positions in cell order

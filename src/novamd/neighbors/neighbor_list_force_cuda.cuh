@@ -23,7 +23,7 @@ inline constexpr int kListForceBlock = 128;
 template <class Evaluator, int G, bool WithEnergy, bool Accumulate>
 __global__ void __launch_bounds__(kListForceBlock)
     neighbor_list_force_kernel(const PairPosition<typename Evaluator::Real>* __restrict__ pos,
-                               int n, core::BoxView<typename Evaluator::Real> box,
+                               int targets, core::BoxView<typename Evaluator::Real> box,
                                const typename Evaluator::Params* __restrict__ table, int num_types,
                                const double* __restrict__ charge, NeighborListView list,
                                ForceOutputView out) {
@@ -31,10 +31,11 @@ __global__ void __launch_bounds__(kListForceBlock)
   if (list.stale.raised()) return;  // queued again over the fresh list
   const auto* params = table_in_shared(table, num_types);
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
-  const int i = thread / G;
+  const bool target = thread / G < targets;
+  const int i = list.first + thread / G;
   const int lane = thread % G;
   LaneSums<T, WithEnergy> sums;
-  if (i < n) {
+  if (target) {
     const PairPosition<T> target = pos[i];
     const auto* row = params + target.type * num_types;
     const T qi = physics::charge_of<Evaluator>(charge, i);
@@ -59,27 +60,29 @@ __global__ void __launch_bounds__(kListForceBlock)
     }
   }
   sums.template combine_lanes<G>();  // every lane of the warp takes part
-  if (i < n && lane == 0) sums.template store<Accumulate>(out, i);
+  if (target && lane == 0) sums.template store<Accumulate>(out, i);
 }
 
-/// Forces over the lists, written to or added to `out` as `mode` says.
+/// Forces over the lists on their targets (NeighborListView), written to or added to `out` as
+/// `mode` says; the other particles' entries are left as they are.
 template <class Evaluator>
 void neighbor_list_force_cuda(const PairPosition<typename Evaluator::Real>* pos, int n,
                               const core::BoxView<typename Evaluator::Real>& box,
                               const typename Evaluator::Params* table, int num_types,
                               const double* charge, const NeighborListView& list,
                               ForceOutputView out, OutputMode mode, cudaStream_t stream) {
-  if (n == 0) return;
+  const int targets = list.targets();
+  if (n == 0 || targets == 0) return;
   with_lanes(list.lanes, [&](auto lanes) {
     constexpr int G = decltype(lanes)::value;
-    const long long threads = static_cast<long long>(n) * G;
+    const long long threads = static_cast<long long>(targets) * G;
     const int blocks = static_cast<int>((threads + kListForceBlock - 1) / kListForceBlock);
     with_output_mode(mode, [&](auto with_energy, auto accumulate) {
       auto* kernel = neighbor_list_force_kernel<Evaluator, G, decltype(with_energy)::value,
                                                 decltype(accumulate)::value>;
       const std::size_t shared = table_shared_bytes<typename Evaluator::Params>(kernel, num_types);
-      kernel<<<blocks, kListForceBlock, shared, stream>>>(pos, n, box, table, num_types, charge,
-                                                          list, out);
+      kernel<<<blocks, kListForceBlock, shared, stream>>>(pos, targets, box, table, num_types,
+                                                          charge, list, out);
       NOVAMD_CUDA_CHECK_LAUNCH();
     });
   });

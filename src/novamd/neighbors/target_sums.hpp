@@ -38,6 +38,10 @@ namespace novamd::neighbors {
 /// one thread than the cost of a parallel region; with another process on the cores, spinning
 /// threads cost far more (measured: 0.41 ms/step on one thread, 7.1 ms on two, 500 atoms).
 inline constexpr std::ptrdiff_t kMinParallelListTargets = 4096;
+/// The same point for a traversal over Verlet lists, counted in list entries (4,096 targets of
+/// the LJ melt's 75 neighbours), so that few targets with long lists (a solvated peptide: 2,004
+/// atoms of about 700 neighbours within 12 A) run on every thread.
+inline constexpr std::size_t kMinParallelListEntries = 300000;
 
 /// Partial sums per target: one AVX-512 vector of doubles (two AVX2 vectors).
 inline constexpr int kLanes = 8;

@@ -199,11 +199,17 @@ void VerletList::build(const core::ParticleData& particles, const core::Box& box
     mine.used = 0;
     for (auto cell = static_cast<int>(first_cell); cell < last_cell; ++cell) {
       const auto [first, last] = targets_of(cell);
-      if (first == last) continue;
+      bool any_target = false;
+      for (int k = first; k < last && !any_target; ++k) any_target = is_target(order[k]);
+      if (!any_target) {  // empty lists for every particle of the cell
+        for (int k = first; k < last; ++k) offset_[order[k]] = mine.used;
+        continue;
+      }
       gather_candidates(cell, box, mine.candidates);
       for (int k = first; k < last; ++k) {
         const int i = order[k];
         offset_[i] = mine.used;
+        if (!is_target(i)) continue;
         append_neighbours(i, sorted_.get(k), mine.candidates, view, mine);
         start_[i + 1] = static_cast<std::int64_t>(mine.used - offset_[i]);
       }

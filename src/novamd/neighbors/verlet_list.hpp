@@ -37,6 +37,17 @@ class VerletList {
     exclusions_.span = span;
   }
 
+  /// Lists only for the targets in storage slots [begin, end) from the next build on; the other
+  /// particles get empty lists but stay candidates (a spatial decomposition's owned range).
+  void set_targets(std::size_t begin, std::size_t end) {
+    target_begin_ = begin;
+    target_end_ = end;
+  }
+  /// Whether update() would rebuild now (the particles as given).
+  bool due(const core::ParticleData& particles, const core::Box& box) const {
+    return needs_rebuild(particles, box);
+  }
+
   /// Rebuilds the list if it is missing, the particle count changed, or a particle moved more
   /// than skin/2 (moved_limit) since the last build. Returns true when it rebuilt.
   bool update(const core::ParticleData& particles, const core::Box& box);
@@ -90,8 +101,12 @@ class VerletList {
   void append_neighbours(int i, const core::Vec3<double>& ri, const Candidates& c,
                          const core::BoxView<double>& box, Scratch& scratch) const;
 
+  /// Whether slot i gets a list (set_targets).
+  bool is_target(std::size_t i) const { return i >= target_begin_ && i < target_end_; }
+
   double cutoff_, skin_;
-  ExclusionView exclusions_;  ///< ids set at each build
+  std::size_t target_begin_ = 0, target_end_ = SIZE_MAX;  ///< slots that get lists
+  ExclusionView exclusions_;                              ///< ids set at each build
   std::int64_t builds_ = 0;
   core::Vec3Array built_at_;                 ///< positions at the last build
   core::Box built_box_;                      ///< the box then

@@ -20,9 +20,10 @@
 ///
 /// The force matrix (parallel/force_matrix_domain.hpp) is the first implementation: every rank
 /// holds every particle in id order, owns its block of targets and reads the sources of its
-/// block. A spatial decomposition would be a second: the particles of the rank's region owned,
-/// those within a cutoff of it as ghosts, refreshed and completed by shifts to the neighbouring
-/// ranks along each grid direction (Communicator::send_receive), with `pair_block` none.
+/// block. The spatial decomposition (parallel/spatial_domain.hpp) is the second: every rank
+/// holds every particle too, sorted by brick; it owns those of its brick and reads those within
+/// the halo of it, refreshed by shifts between ranks (Communicator::send_receive), with
+/// `pair_block` none.
 
 #include <cstddef>
 #include <cstdint>
