@@ -1,5 +1,6 @@
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -618,6 +619,9 @@ class CudaBackend final : public Backend {
       if (neighbors.method == neighbors::NeighborMethod::Auto)
         neighbors.method = neighbors::NeighborMethod::NeighborList;
       neighbors.layout = neighbors::ListLayout::Atoms;
+      // refresh_bricks asks every term whether its lists are due before each evaluation, and
+      // partitions (building them afresh) where any rank's are: the terms need not check again.
+      neighbors.check_every = std::numeric_limits<std::int64_t>::max();
       auto spatial = std::make_unique<parallel::CudaSpatialDomain>(
           setup.communicator, *setup.bricks, spatial_halo(setup.forces, neighbors, setup.box), n);
       spatial_ = spatial.get();

@@ -75,8 +75,7 @@ std::vector<std::size_t> SpatialDomain::partition(const core::Vec3Array& positio
   for (const std::size_t i : preferred) order[next[static_cast<std::size_t>(owner[i])]++] = i;
 
   // The halo plan, by new index: what this rank sends at each shift, and what it receives.
-  planned_halo_ = halo_ + anchor_reach;
-  const double reach = planned_halo_ * planned_halo_;
+  const double reach = (halo_ + anchor_reach) * (halo_ + anchor_reach);
   for (auto& s : send_) s.clear();
   for (auto& r : receive_) r.clear();
   for (std::size_t k = 0; k < n; ++k) {
@@ -146,12 +145,6 @@ void SpatialDomain::exchange(const std::vector<double>& out, std::vector<double>
     sent += send;
     received += receive;
   }
-}
-
-std::size_t SpatialDomain::send_count() const {
-  std::size_t count = 0;
-  for (const auto& s : send_) count += s.size();
-  return count;
 }
 
 void SpatialDomain::gather(std::vector<double>& values) {

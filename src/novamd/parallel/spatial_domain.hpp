@@ -68,8 +68,6 @@ class SpatialDomain : public Domain {
   /// sends(), shift after shift; `in` (resized) receives as many per entry of receives(), in the
   /// same order. A backend that keeps its positions elsewhere (device memory) packs them itself.
   void exchange(const std::vector<double>& out, std::vector<double>& in, std::size_t width);
-  /// Entries of sends() and of receives() over every shift.
-  std::size_t send_count() const;
   void complete_forces(core::Vec3Array&) override {}
   using Domain::gather;
   void gather(std::vector<double>& values) override;
@@ -88,8 +86,6 @@ class SpatialDomain : public Domain {
 
   const BrickGrid& grid() const { return grid_; }
   double halo() const { return halo_; }
-  /// The halo of the last partition's plan: halo() and its anchor_reach.
-  double planned_halo() const { return planned_halo_; }
   /// Every rank's owned range, in rank order.
   const std::vector<IndexRange>& blocks() const { return blocks_; }
   /// The indices this rank sends to rank + d (entry d - 1) and receives from rank - d.
@@ -107,7 +103,6 @@ class SpatialDomain : public Domain {
   BrickGrid grid_;
   int rank_ = 0;
   double halo_ = 0.0;
-  double planned_halo_ = 0.0;
   std::vector<IndexRange> blocks_;
   std::vector<std::vector<std::size_t>> send_, receive_;  ///< per shift d = 1 .. K - 1
   std::vector<bool> active_;      ///< per shift: some rank sends along it (none before a partition)
