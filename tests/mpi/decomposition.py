@@ -162,6 +162,9 @@ _DATA = REPOSITORY / "examples" / "peptide" / "data.peptide"
 CONFIGS["peptide"] = PEPTIDE.format(data=_DATA, coulomb="{{method: shift, cutoff: 10.0}}")
 CONFIGS["peptide-pme"] = PEPTIDE.format(
     data=_DATA, coulomb="{{method: pme, cutoff: 10.0, tolerance: 1.0e-5}}")
+# The same with the Ewald sum: each rank's structure factors summed over the ranks.
+CONFIGS["peptide-ewald"] = PEPTIDE.format(
+    data=_DATA, coulomb="{{method: ewald, cutoff: 10.0, tolerance: 1.0e-4}}")
 # The peptide with held distances: its hydrogens' bonds (SHAKE/RATTLE clusters) and rigid
 # TIP3P waters (SETTLE) at 1 fs with PME, and every bond of each molecule coupled (CCMA) at
 # 0.5 fs: each group kept whole on the rank of its first atom's brick, the halo grown by the
@@ -171,6 +174,75 @@ CONFIGS["peptide-shake"] = CONFIGS["peptide-pme"].replace(
 CONFIGS["peptide-ccma"] = CONFIGS["peptide"].replace(
     "neighbors:", "constraints: {{bonds: all_bonds}}\nneighbors:").replace(
     "timestep: 0.25", "timestep: 0.5")
+# The held peptide under each barostat that moves molecules by their centres (a molecule's
+# atoms on several ranks: the peptide spans the bricks): stochastic cell rescaling every step
+# and Monte Carlo moves every 5 steps, under Langevin at 300 K (noise by particle id).
+_LANGEVIN = "integrator: {{type: langevin, timestep: 1.0, temperature: 300.0, friction: 0.01}}"
+_PEPTIDE_VV = "integrator: {{type: velocity_verlet, timestep: 1.0}}"
+for _name, _barostat in {
+        "peptide-c-rescale": "barostat: {{type: c_rescale, pressure: 1.0 bar, period: 100.0, "
+                             "every: 1}}",
+        "peptide-monte-carlo": "barostat: {{type: monte_carlo, pressure: 1.0 bar, every: 5}}",
+}.items():
+    CONFIGS[_name] = CONFIGS["peptide-shake"].replace(
+        _PEPTIDE_VV, _LANGEVIN + "\n" + _barostat).replace(
+        "coulomb_energy]", "coulomb_energy, volume]")
+    assert CONFIGS[_name] != CONFIGS["peptide-shake"]
+# Balanced bricks (parallel.balance: particles): the planes placed by the particles at every
+# partition, over the LJ lattice start (whole planes of particles tie) and over pasta's random
+# start, whose nucleons gather into clusters.
+BALANCED = {"lj-balanced", "pasta-balanced"}
+for _case in ("lj", "pasta"):
+    CONFIGS[_case + "-balanced"] = CONFIGS[_case].replace(
+        "run: {{steps: {steps}}}", "parallel: {{balance: particles}}\nrun: {{steps: {steps}}}")
+    assert CONFIGS[_case + "-balanced"] != CONFIGS[_case]
+
+# Rigid molecules (seed 001): 500 rigid SPC/E waters with PME under Bussi's thermostat
+# (examples/rigid/spce_water.yaml), and 864 CO2 molecules of three LJ sites and a point
+# quadrupole under Langevin (examples/rigid/co2.yaml): lists of the centres across bricks, the
+# ghosts' orientations exchanged with their positions, the charges' mesh summed over the ranks.
+RIGID = """units: real
+backend: {{backend}}
+precision: {{precision}}
+seed: 298
+system:
+  components:
+{components}
+  structure:
+    generate: {{{{lattice: fcc, cells: {cells}, counts: {{{{{name}: {count}}}}}}}}}
+  density: "{density}"
+  velocities: {{{{temperature: {temperature}}}}}
+forces:
+  - rigid_sites: {rigid_sites}
+integrator: {integrator}
+run: {{{{steps: {{steps}}}}}}
+output:
+  thermo:
+    every: 10
+    file: thermo.csv
+    columns: [translational_temperature, rotational_temperature, rotational_kinetic_energy]
+  checkpoint: {{{{file: run.chk}}}}
+"""
+CONFIGS["rigid-water"] = RIGID.format(
+    components="""    - name: SPCE
+      sites:
+        - {{type: lj, position: [0, 0, 0], epsilon: 0.15535, sigma: 3.16556, mass: 15.9994}}
+        - {{type: charge, position: [0, 0, 0], charge: -0.8476}}
+        - {{type: charge, position: [0.81649, 0.57736, 0], charge: 0.4238, mass: 1.008}}
+        - {{type: charge, position: [-0.81649, 0.57736, 0], charge: 0.4238, mass: 1.008}}""",
+    name="SPCE", cells=5, count=500, density="0.997 g/cm^3", temperature=298.0,
+    rigid_sites="{{cutoff: 10.0, shift: energy, coulomb: {{method: pme, tolerance: 1.0e-5}}}}",
+    integrator="{{type: bussi, timestep: 2.0, temperature: 298.0, tau: 100.0}}")
+CONFIGS["rigid-co2"] = RIGID.format(
+    components="""    - name: CO2
+      sites:
+        - {{type: lj, position: [0, 0, -1.2869], epsilon: 0.1997, sigma: 2.9755, mass: 15.999}}
+        - {{type: lj, position: [0, 0, 0], epsilon: 0.0245865, sigma: 2.8137, mass: 12.012}}
+        - {{type: lj, position: [0, 0, 1.2869], epsilon: 0.1997, sigma: 2.9755, mass: 15.999}}
+        - {{type: quadrupole, position: [0, 0, 0], direction: [0, 0, 1], moment: 0.848163}}""",
+    name="CO2", cells=6, count=864, density="1.07 g/cm^3", temperature=242.15,
+    rigid_sites="{{cutoff: 12.0, shift: energy}}",
+    integrator="{{type: langevin, timestep: 2.0, temperature: 242.15, friction: 0.01}}")
 # Cases whose bounds scale what the storage order alone changes on one rank: a second
 # single-rank run that sorts its particles at every evaluation (neighbors.reorder_every: 1)
 # sums every force and energy in another order; a decomposed run must agree with the first
@@ -178,7 +250,8 @@ CONFIGS["peptide-ccma"] = CONFIGS["peptide"].replace(
 # the recursive-summation floor of the quantity itself (2 (N + 1) u |x| for a force component,
 # 2 (2 N + K) u |E| for an energy). A missing bonded term or mesh share moves forces by
 # 1e-6 of their size and more, far beyond.
-ORDER_SCALED = {"peptide", "peptide-pme", "peptide-shake", "peptide-ccma"}
+ORDER_SCALED = {"peptide", "peptide-pme", "peptide-ewald", "peptide-shake", "peptide-ccma",
+                "peptide-c-rescale", "peptide-monte-carlo", "rigid-water", "rigid-co2"}
 ORDER_FACTOR = 10.0
 
 # The LJ case under each thermostat and barostat: global sums (Bussi, Nose-Hoover, the
@@ -230,7 +303,7 @@ STEP100_SCALE = 1e-10
 # from the single rank by 8e-9 of the box at step 100, as the spatial one does). Its
 # trajectories are compared after 30 steps instead (growth ~e^4 there; lists rebuilt every
 # other step, so some 15 partitions over the bricks happen meanwhile).
-LATER_STEP = {"pasta": 30, "pasta-large": 30}
+LATER_STEP = {"pasta": 30, "pasta-large": 30, "pasta-balanced": 30}
 
 
 def run(cmd, cwd, env, check=True):
@@ -320,13 +393,18 @@ def read_particles(path):
     return step, box, fields
 
 
+RIGID_FIELDS = ("orientation", "angular_momentum", "torque")
+
+
 def read_checkpoint(path):
-    """Step, positions, velocities and forces ([N][3] each, id order) of a checkpoint."""
+    """Step, positions, velocities and forces ([N][3] each, id order) of a checkpoint, and the
+    rigid molecules' RIGID_FIELDS where it has them."""
     step, _, fields = read_particles(path)
     ids = fields["id"][0]
     order = sorted(range(len(ids)), key=lambda k: ids[k])
     per_particle = {name: [[a[k] for a in fields[name]] for k in order]
-                    for name in ("position", "velocity", "force")}
+                    for name in ("position", "velocity", "force") + RIGID_FIELDS
+                    if name in fields}
     return step, per_particle
 
 
@@ -502,7 +580,9 @@ def compare_order_scaled(label, got_dir, want_dir, other_dir, ranks):
         _, want = read_checkpoint(want_dir / f"step{step}.chk")
         _, other = read_checkpoint(other_dir / f"step{step}.chk")
         n = len(want["position"])
-        for field in ("position", "velocity", "force"):
+        for field in ("position", "velocity", "force") + RIGID_FIELDS:
+            if field not in want:
+                continue
             scale = max(abs(a - b) for x, y in zip(other[field], want[field])
                         for a, b in zip(x, y))
             floor = 2 * (n + 1) * UNIT_ROUNDOFF
@@ -575,8 +655,9 @@ def check_header(case, grid, ranks, console):
     neighbors = [line for line in console.splitlines() if line.strip().startswith("neighbors")]
     if ranks > 1 and is_spatial(grid):
         bricks = grid.replace("x", " x ")
-        if f"(spatial: {bricks} bricks)" not in console:
-            fail(f"{case}, grid {grid}: the header does not name the bricks {bricks}")
+        balance = ", balanced by particle count" if case in BALANCED else ""
+        if f"(spatial: {bricks} bricks{balance})" not in console:
+            fail(f"{case}, grid {grid}: the header does not name the bricks {bricks}{balance}")
         if "Note: under mpirun" in console or "none: each rank" in console:
             fail(f"{case}, grid {grid}: the force matrix's note in a spatial run")
     elif ranks > 1 and case == "lj":
@@ -603,14 +684,17 @@ def restart(args):
     step_want, want = read_checkpoint(straight / "run.chk")
     if step_got != 100 or step_want != 100:
         fail(f"restart {args.grid}: checkpoints at steps {step_got} and {step_want}, not 100")
-    for field in ("position", "velocity", "force"):
-        if got[field] != want[field]:  # Python floats compare exactly
+    for field in ("position", "velocity", "force") + RIGID_FIELDS:
+        if field not in want:
+            continue
+        if got.get(field) != want[field]:  # Python floats compare exactly
             fail(f"restart {args.grid}: {field} at step 100 differs from the uninterrupted run")
     t_got, t_want = thermo(resumed / "thermo.csv"), thermo(straight / "thermo.csv")
     if t_got != t_want:
         fail(f"restart {args.grid}: thermo rows differ from the uninterrupted run")
     print(f"restart {args.grid}: step 100 after a restart at step 50 is bitwise the "
-          "uninterrupted run's (positions, velocities, forces in the checkpoints, thermo rows)")
+          "uninterrupted run's (positions, velocities, forces, and orientations, angular momenta "
+          "and torques where the molecules are rigid, in the checkpoints; thermo rows)")
 
 
 # long: 1,000 steps (5 tau of the LJ liquid at T = 1.44). Round-off differences of ~1e-16 grow

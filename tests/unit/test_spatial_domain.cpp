@@ -87,41 +87,115 @@ TEST(BrickGrid, AConfiguredGridMustHoldTheRanks) {
   }
 }
 
-/// `n` positions uniform in `box`, some of them outside it (images), from `seed`.
-Vec3Array random_positions(std::size_t n, const Box& box, unsigned seed) {
+/// `n` positions uniform in `box`, some of them outside it (images), from `seed`; with
+/// `clustered`, four in five of them in a slab of a fifth of the box along each axis (far from
+/// uniform, for balanced bricks).
+Vec3Array random_positions(std::size_t n, const Box& box, unsigned seed, bool clustered = false) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-0.2, 1.2);
+  std::uniform_real_distribution<double> u(-0.2, 1.2), slab(0.3, 0.5), pick(0.0, 1.0);
+  const auto coordinate = [&] { return clustered && pick(rng) < 0.8 ? slab(rng) : u(rng); };
   Vec3Array a;
   a.resize(n);
   for (std::size_t i = 0; i < n; ++i)
-    a.set(i, {u(rng) * box.length().x, u(rng) * box.length().y, u(rng) * box.length().z});
+    a.set(i, {coordinate() * box.length().x, coordinate() * box.length().y,
+              coordinate() * box.length().z});
   return a;
+}
+
+/// Per axis, how many of `x` each slab of `grid` holds.
+std::array<std::vector<std::size_t>, 3> slab_counts(const BrickGrid& grid, const Vec3Array& x,
+                                                    const Vec3<double>& length) {
+  std::array<std::vector<std::size_t>, 3> counts;
+  for (int a = 0; a < 3; ++a) counts[a].assign(static_cast<std::size_t>(grid.dims[a]), 0);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const auto c = grid.coordinates(grid.owner_of(x.get(i), length));
+    for (int a = 0; a < 3; ++a) ++counts[a][static_cast<std::size_t>(c[a])];
+  }
+  return counts;
+}
+
+TEST(BrickGrid, BalancedPlanesGiveEverySlabAnEqualShareOfTheParticles) {
+  BrickGrid grid{{2, 3, 4}};
+  const Box box(10.0, 12.0, 14.0);
+  const std::size_t n = 1000;
+  const Vec3Array x = random_positions(n, box, 77u, /*clustered=*/true);
+  const auto before = slab_counts(grid, x, box.length());
+  novamd::parallel::balance_by_count(
+      grid, n, [&](std::size_t i) { return x.get(i); }, box.length());
+  const auto after = slab_counts(grid, x, box.length());
+  for (int a = 0; a < 3; ++a) {
+    const auto d = static_cast<std::size_t>(grid.dims[a]);
+    ASSERT_EQ(grid.planes[a].size(), d - 1);
+    for (std::size_t k = 0; k < d; ++k) {
+      // Slab k holds the particles ranked (k n / d) to ((k + 1) n / d) - 1 along the axis:
+      // continuous coordinates never tie, so the share is exact.
+      EXPECT_EQ(after[a][k], (k + 1) * n / d - k * n / d) << "axis " << a << " slab " << k;
+      EXPECT_LE(grid.lower(a, static_cast<int>(k)), grid.upper(a, static_cast<int>(k)));
+    }
+  }
+  // The equal bricks were far from it: the clustered slab lies in one or two slabs per axis.
+  EXPECT_GT(*std::max_element(before[2].begin(), before[2].end()), n / 2);
+}
+
+TEST(BrickGrid, BalancedPlanesSurviveTiesAndFewerParticlesThanSlabs) {
+  BrickGrid grid{{4, 1, 1}};
+  const Box box(8.0, 8.0, 8.0);
+  Vec3Array lattice;  // 2 planes of x only: a slab of the 4 must stay empty
+  lattice.resize(6);
+  for (std::size_t i = 0; i < 6; ++i) lattice.set(i, {i % 2 ? 6.0 : 2.0, 1.0 * i, 0.5});
+  novamd::parallel::balance_by_count(
+      grid, lattice.size(), [&](std::size_t i) { return lattice.get(i); }, box.length());
+  ASSERT_EQ(grid.planes[0].size(), 3u);
+  for (std::size_t k = 1; k < 3; ++k) EXPECT_LE(grid.planes[0][k - 1], grid.planes[0][k]);
+  const auto counts = slab_counts(grid, lattice, box.length());
+  EXPECT_EQ(counts[0][0] + counts[0][1] + counts[0][2] + counts[0][3], 6u);
+  for (int r = 0; r < 4; ++r)  // a particle lies at distance 0 from its owner's brick only
+    for (std::size_t i = 0; i < lattice.size(); ++i)
+      if (grid.owner_of(lattice.get(i), box.length()) == r)
+        EXPECT_EQ(grid.squared_distance(lattice.get(i), r, box.length()), 0.0);
+  BrickGrid few{{1, 1, 3}};
+  Vec3Array one;
+  one.resize(1);
+  one.set(0, {1.0, 1.0, 4.0});
+  novamd::parallel::balance_by_count(
+      few, 1, [&](std::size_t i) { return one.get(i); }, box.length());
+  ASSERT_EQ(few.planes[2].size(), 2u);
+  EXPECT_EQ(few.squared_distance(one.get(0), few.owner_of(one.get(0), box.length()), box.length()),
+            0.0);
 }
 
 struct Case {
   std::array<int, 3> dims;
   Vec3<double> length;
   double halo;
+  bool balanced = false;  ///< planes placed by the particles (clustered positions)
 };
 
 class SpatialPartition : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SpatialPartition, EveryRankPlansTheSameExchangesAndHoldsEveryNeighbour) {
   const Case c = GetParam();
-  const BrickGrid grid{c.dims};
+  BrickGrid planned{c.dims};
+  planned.balanced = c.balanced;
   const Box box(c.length.x, c.length.y, c.length.z);
   const std::size_t n = 700;
-  const Vec3Array x = random_positions(n, box, 1234u + static_cast<unsigned>(grid.ranks()));
+  const Vec3Array x =
+      random_positions(n, box, 1234u + static_cast<unsigned>(planned.ranks()), c.balanced);
   std::vector<std::size_t> preferred(n);
   std::iota(preferred.rbegin(), preferred.rend(), std::size_t{0});  // n - 1, ..., 0
-  const int ranks = grid.ranks();
+  const int ranks = planned.ranks();
   std::vector<SpatialDomain> domains;
   std::vector<std::vector<std::size_t>> orders;
-  for (int r = 0; r < ranks; ++r) {
-    domains.push_back(SpatialDomain::layout(grid, r, c.halo, n));
+  for (int r = 0; r < planned.ranks(); ++r) {
+    domains.push_back(SpatialDomain::layout(planned, r, c.halo, n));
     orders.push_back(domains.back().partition(x, box, preferred));
   }
-  for (int r = 1; r < ranks; ++r) ASSERT_EQ(orders[r], orders[0]) << "rank " << r;
+  const BrickGrid& grid = domains[0].grid();  // with the planes the partition placed
+  EXPECT_EQ(grid.planes[0].empty(), !c.balanced || c.dims[0] == 1);
+  for (int r = 1; r < ranks; ++r) {
+    ASSERT_EQ(orders[r], orders[0]) << "rank " << r;
+    ASSERT_EQ(domains[static_cast<std::size_t>(r)].grid(), grid) << "rank " << r;
+  }
   const auto& order = orders[0];
   Vec3Array y;  // the positions in the new storage order
   y.resize(n);
@@ -179,6 +253,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{{2, 2, 2}, {10.0, 10.0, 10.0}, 2.8},
                       Case{{4, 1, 1}, {10.0, 10.0, 10.0}, 3.1},  // halo wider than a brick
                       Case{{1, 2, 4}, {12.0, 9.0, 15.0}, 1.5},
-                      Case{{3, 1, 2}, {9.0, 9.0, 9.0}, 4.4}));  // halo near half the box
+                      Case{{3, 1, 2}, {9.0, 9.0, 9.0}, 4.4},  // halo near half the box
+                      // Balanced planes over clustered particles: narrow and wide bricks.
+                      Case{{2, 1, 1}, {10.0, 10.0, 10.0}, 2.8, true},
+                      Case{{2, 2, 2}, {10.0, 10.0, 10.0}, 2.8, true},
+                      Case{{1, 2, 4}, {12.0, 9.0, 15.0}, 1.5, true}));
 
 }  // namespace

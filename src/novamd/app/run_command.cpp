@@ -93,10 +93,12 @@ std::string describe_ranks(const parallel::GridShape& grid, const io::Config& co
   return text;
 }
 
-/// "4 (spatial: 1 x 2 x 2 bricks, auto)".
+/// "4 (spatial: 1 x 2 x 2 bricks, auto)", "2 (spatial: 2 x 1 x 1 bricks, balanced by particle
+/// count)".
 std::string describe_bricks(const parallel::BrickGrid& bricks, const io::Config& config) {
-  return fmt::format("{} (spatial: {} x {} x {} bricks{})", bricks.ranks(), bricks.dims[0],
-                     bricks.dims[1], bricks.dims[2], config.parallel.bricks ? "" : ", auto");
+  return fmt::format("{} (spatial: {} x {} x {} bricks{}{})", bricks.ranks(), bricks.dims[0],
+                     bricks.dims[1], bricks.dims[2], config.parallel.bricks ? "" : ", auto",
+                     bricks.balanced ? ", balanced by particle count" : "");
 }
 
 std::vector<HeaderLine> header_lines(const io::Config& config, const core::Box& box,

@@ -102,9 +102,12 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
     term_names_.push_back(std::visit([](const auto& s) { return std::string(s.kName); }, b));
   if (config_.rigid_sites) term_names_.push_back("rigid_sites");
   if (session.size() > 1 && runs_spatial(config_, backend_name_)) {
-    const double halo = backend::spatial_halo(config_.forces, config_.neighbors, box_);
+    const double halo =
+        backend::spatial_halo(config_.forces, config_.neighbors, box_,
+                              config_.rigid_sites ? &*config_.rigid_sites : nullptr);
     bricks_ = parallel::choose_brick_grid(session.size(), box_.length(), halo,
                                           config_.parallel.bricks, config_.parallel.grid_origin);
+    bricks_->balanced = config_.parallel.balance;
     grid_ = parallel::GridShape{session.size(), 1};  // the communicator's ranks, in brick order
   } else {
     grid_ = parallel::choose_grid(session.size(), particles_.size(), config_.parallel);
@@ -125,8 +128,9 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
 
 /// Whether a run over several ranks cuts the box into bricks (parallel/spatial_domain.hpp):
 /// where the config asks for it, or, with `auto`, on the CPU backend where every force term has
-/// a finite cutoff (Coulomb's long range as PME, not an Ewald sum) and the system has no rigid
-/// molecules (what the bricks run today); else the force matrix (which holds no constraints).
+/// a finite cutoff (Coulomb's long range by PME or an Ewald sum, its real space cut off), or
+/// rigid molecules interact within a cutoff of their centres; else the force matrix (which
+/// holds neither constraints nor rigid molecules).
 bool Simulation::runs_spatial(const io::Config& config, const std::string& backend_name) {
   const auto decomposition = config.parallel.decomposition;
   if (decomposition == parallel::Decomposition::ForceMatrix) return false;
@@ -140,12 +144,11 @@ bool Simulation::runs_spatial(const io::Config& config, const std::string& backe
           "CPU backend");
     return true;
   }
-  if (backend_name == "cuda" || config.forces.empty() || config.rigid_sites) return false;
-  return std::all_of(config.forces.begin(), config.forces.end(), [](const auto& f) {
-    const auto* coulomb = std::get_if<forces::CoulombSettings>(&f);
-    return std::isfinite(forces::cutoff_of(f)) &&
-           !(coulomb && coulomb->method == forces::CoulombMethod::Ewald);
-  });
+  if (backend_name == "cuda") return false;
+  if (config.rigid_sites) return config.rigid_sites->cutoff.has_value();  // lists of centres
+  if (config.forces.empty()) return false;
+  return std::all_of(config.forces.begin(), config.forces.end(),
+                     [](const auto& f) { return std::isfinite(forces::cutoff_of(f)); });
 }
 
 /// The backend and integrator on every rank, with the state in place; the analyses.

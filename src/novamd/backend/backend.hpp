@@ -87,10 +87,12 @@ struct MemoryUse {
 };
 
 /// The halo of a spatial decomposition: the longest reach (cutoff + skin) of the Verlet lists of
-/// `forces` in `box`; every particle a list can hold lies within it of its target's brick.
-/// (Defined with the CPU backend; both backends' spatial runs use it.)
+/// `forces` and of the rigid molecules' centres (`rigid`, where the system has them) in `box`;
+/// every particle a list can hold lies within it of its target's brick. (Defined with the CPU
+/// backend; both backends' spatial runs use it.)
 double spatial_halo(const std::vector<forces::ForceSettings>& forces,
-                    const neighbors::NeighborSettings& neighbors, const core::Box& box);
+                    const neighbors::NeighborSettings& neighbors, const core::Box& box,
+                    const forces::RigidModelSettings* rigid = nullptr);
 
 /// Everything a backend needs to set up a run.
 struct BackendSetup {

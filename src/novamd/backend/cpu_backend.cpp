@@ -52,18 +52,10 @@ std::unique_ptr<parallel::Domain> make_domain(const BackendSetup& setup, std::si
   if (!setup.bricks || !setup.communicator || setup.communicator->size() == 1)
     return std::make_unique<parallel::ForceMatrixDomain>(setup.communicator, n);
   return std::make_unique<parallel::SpatialDomain>(
-      setup.communicator, *setup.bricks, spatial_halo(setup.forces, setup.neighbors, setup.box), n);
-}
-
-/// What a spatial decomposition does not run yet, refused before any step.
-void check_spatial_setup(const BackendSetup& setup) {
-  const auto refuse = [](const std::string& what) {
-    throw core::InputError(what +
-                           " does not run in a spatial decomposition (parallel.decomposition: "
-                           "spatial) yet; run it on one rank");
-  };
-  if (!setup.components.empty()) refuse("system.components: rigid molecules");
-  if (!setup.scaled_molecules.of_id.empty()) refuse("barostat: scaling molecules");
+      setup.communicator, *setup.bricks,
+      spatial_halo(setup.forces, setup.neighbors, setup.box,
+                   setup.components.empty() ? nullptr : &setup.rigid_sites),
+      n);
 }
 
 /// The error for a force term that a spatial decomposition cannot run.
@@ -71,21 +63,22 @@ void check_spatial_setup(const BackendSetup& setup) {
   throw core::InputError(
       "forces." + forces::name_of(settings) +
       ": runs in a spatial decomposition (parallel.decomposition: spatial) only with a finite "
-      "cutoff over Verlet lists (neighbors.method: auto or neighbor_list), and Coulomb's long "
-      "range as PME, not as an Ewald sum; run it on one rank, or with parallel.decomposition: "
-      "force_matrix");
+      "cutoff over Verlet lists (neighbors.method: auto or neighbor_list); run it on one rank, "
+      "or with parallel.decomposition: force_matrix");
 }
 
 }  // namespace
 
 double spatial_halo(const std::vector<forces::ForceSettings>& forces,
-                    const neighbors::NeighborSettings& neighbors, const core::Box& box) {
+                    const neighbors::NeighborSettings& neighbors, const core::Box& box,
+                    const forces::RigidModelSettings* rigid) {
+  std::vector<double> cutoffs;
+  for (const auto& settings : forces) cutoffs.push_back(forces::cutoff_of(settings));
+  if (rigid && rigid->cutoff) cutoffs.push_back(*rigid->cutoff);
   double halo = 0.0;
-  for (const auto& settings : forces) {
-    const double cutoff = forces::cutoff_of(settings);
+  for (const double cutoff : cutoffs)
     if (std::isfinite(cutoff))
       halo = std::max(halo, cutoff + neighbors.skin_for(cutoff, box.shortest_edge()));
-  }
   return halo;
 }
 
@@ -100,7 +93,6 @@ CpuBackend::CpuBackend(BackendSetup setup)
   if (!domain_->allows_reordering()) reorder_every_ = 0;  // e.g. blocks that are ranges of ids
   const std::optional<neighbors::PairBlock> block = domain_->pair_block();
   if (spatial_) {
-    check_spatial_setup(setup);
     // Lists of the owned particles: the one traversal that restricts itself to them.
     if (setup.neighbors.method == neighbors::NeighborMethod::Auto)
       setup.neighbors.method = neighbors::NeighborMethod::NeighborList;
@@ -165,13 +157,18 @@ void CpuBackend::restrict_to_bricks(forces::CpuForceTerm& term,
 }
 
 void CpuBackend::add_rigid_molecules(const BackendSetup& setup) {
-  prepare_rigid_fields(particles_, domain_->decomposed(), "rank");
+  prepare_rigid_fields(particles_, domain_->decomposed() && !spatial_, "rank");
   forces::RigidModel model = forces::make_rigid_model(setup.components, setup.rigid_sites);
   const double cutoff = *model.cutoff;
   cutoffs_.push_back(cutoff);
   terms_.push_back(std::make_unique<forces::CpuRigidMolecules>(
       std::move(model), setup.neighbors.skin_for(cutoff, box_.shortest_edge()),
       forces::resolved_kspace(setup.rigid_sites, box_)));
+  if (spatial_) {  // the owned molecules' forces and torques; their charges' mesh shared
+    terms_.back()->restrict_targets(0, particles_.size());
+    terms_.back()->share_over_ranks(
+        [this](double* data, std::size_t count) { domain_->sum_over_ranks(data, count); });
+  }
   rotors_ = integrate::rotors_of(setup.components, units_.mvv_to_energy);
   buffers_.torques = true;
 }
@@ -228,7 +225,13 @@ void CpuBackend::reorder_along_curve() {
 /// particles partitioned over the bricks anew instead.
 void CpuBackend::refresh_bricks() {
   if (partitioned_) {
-    domain_->refresh_ghosts(particles_.position);
+    if (rigid()) {  // the ghosts' sites are placed from their orientations too
+      auto& q = particles_.orientation;
+      spatial_->refresh_ghost_columns({&particles_.position.x, &particles_.position.y,
+                                       &particles_.position.z, &q.w, &q.x, &q.y, &q.z});
+    } else {
+      domain_->refresh_ghosts(particles_.position);
+    }
     bool due = false;
     for (const auto& term : terms_) due = due || term->lists_due(particles_, box_);
     if (domain_->min_over_ranks(due ? 0 : 1) == 1) return;  // no rank's lists are due
@@ -414,6 +417,7 @@ void CpuBackend::rescale_box(const core::Box& box) {
 
 void CpuBackend::move_molecule_centres(const core::Box& to) {
   const auto n = static_cast<std::ptrdiff_t>(particles_.size());
+  make_current({&particles_.position});  // a molecule's atoms may belong to several ranks
   unwrapping_.resize(particles_.size());
   locate_molecule_members();
   molecule_centre_.resize(molecules_->count());
@@ -469,6 +473,7 @@ void CpuBackend::scale_velocities(double factor) {
 
 void CpuBackend::scale_velocities_by_axis(core::Vec3<double> factor) {
   if (molecules_) {
+    make_current({&particles_.velocity});
     locate_molecule_members();
     molecule_velocity_.resize(molecules_->count());
     for_each_particle(0, static_cast<std::ptrdiff_t>(molecules_->count()),
@@ -593,6 +598,7 @@ core::SymmetricTensor<double> CpuBackend::moved_kinetic_tensor() {
 }
 
 MoleculePressureShares::Parts CpuBackend::molecule_sums() {
+  make_current({&particles_.position, &particles_.velocity, &particles_.force});
   locate_molecule_members();
   const MoleculePressureShares shares{molecules_->offset.data(),
                                       molecules_->member_id.data(),
@@ -611,6 +617,15 @@ MoleculePressureShares::Parts CpuBackend::molecule_sums() {
   MoleculePressureShares::Parts sum{};
   for (const auto& share : each) sum = AddMoleculePressureParts{}(sum, share);
   return sum;
+}
+
+/// In a decomposed run, `arrays` made current on every rank (each rank's owned entries to
+/// every other), so that every rank computes the molecules' sums and moves alike, from every
+/// atom, in the order of one rank: a molecule's atoms may belong to several ranks. Costs a
+/// gather of 3 doubles per particle and array (the barostat's moves and pressure only).
+void CpuBackend::make_current(std::initializer_list<core::Vec3Array*> arrays) {
+  if (!domain_->decomposed()) return;
+  for (auto* a : arrays) domain_->gather(*a);
 }
 
 void CpuBackend::locate_molecule_members() {
@@ -745,6 +760,9 @@ void CpuBackend::restore_bricks(const BackendState& state) {
       terms_[plan_.term_of[f]]->restore_neighbors(neighbors::reordered(state.terms[f], order),
                                                   particles_, box_);
   }
+  if (rigid() && state.terms.size() > plan_.term_of.size())  // after the config's terms
+    terms_.back()->restore_neighbors(neighbors::reordered(state.terms[plan_.term_of.size()], order),
+                                     particles_, box_);
 }
 
 namespace {

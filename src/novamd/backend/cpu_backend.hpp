@@ -7,6 +7,7 @@
 /// (parallel/domain.hpp: the force matrix, parallel/force_matrix_domain.hpp, or spatial bricks,
 /// parallel/spatial_domain.hpp, whose partitions the backend carries out).
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -99,6 +100,8 @@ class CpuBackend final : public Backend {
   void move_molecule_centres(const core::Box& to);
   /// slot_of_id_ for the present storage order.
   void locate_molecule_members();
+  /// Where the run is decomposed, `arrays` current on every rank (a gather).
+  void make_current(std::initializer_list<core::Vec3Array*> arrays);
   /// The molecules' shares of 2 K^c and C (molecule_pressure.hpp), summed in molecule order.
   MoleculePressureShares::Parts molecule_sums();
   /// observables(), the constraint forces' share of the virial included or not.

@@ -49,12 +49,15 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
   core::SymmetricTensor<double> add_reciprocal(const core::ParticleData& particles,
                                                const core::Box& box, neighbors::ForceBuffers& out,
                                                bool with_energy) override {
-    const std::size_t n = particles.size();
+    // The owned slots [begin, end) where the sum splits over ranks (every slot otherwise):
+    // their structure factors, summed over the ranks, and their forces.
+    const auto [begin, end] = targets(particles.size());
     const auto& q = particles.charge;
     const auto& L = box.length();
     const double volume = box.volume();
+    const std::size_t n = particles.size();
     AxisPhases px(kmax_[0], n), py(kmax_[1], n), pz(kmax_[2], n);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = begin; i < end; ++i) {
       px.fill(i, particles.position.x[i], L.x);
       py.fill(i, particles.position.y[i], L.y);
       pz.fill(i, particles.position.z[i], L.z);
@@ -73,17 +76,19 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
       const double k2 = core::dot(wave[w], wave[w]);
       weight[w] = std::exp(-k2 / (4.0 * alpha() * alpha())) / k2;
     }
-    // Structure factors S(k), each summed in particle order.
+    // Structure factors S(k), each summed in particle order (then over the ranks in order).
     std::vector<Complex> structure(count);
 #pragma omp parallel for schedule(static)
     for (std::size_t w = 0; w < count; ++w) {
       Complex s = 0.0;
-      for (std::size_t i = 0; i < n; ++i) s += q[i] * phase(i, w);
+      for (std::size_t i = begin; i < end; ++i) s += q[i] * phase(i, w);
       structure[w] = s;
     }
+    // std::complex<double> is two doubles, real then imaginary ([complex.numbers]).
+    rank_sum(reinterpret_cast<double*>(structure.data()), 2 * count);
     const double force_scale = coulomb_factor() * 4.0 * std::numbers::pi / volume;
 #pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = begin; i < end; ++i) {
       core::Vec3<double> f{};
       double potential = 0.0;
       for (std::size_t w = 0; w < count; ++w) {
@@ -103,6 +108,11 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
     }
     if (!with_energy) return {};
     return reciprocal_virial(structure, weight, wave, volume);
+  }
+
+  /// Each rank sums the structure factors of its owned particles: S(k) is a sum over particles.
+  bool splits_over_ranks() const override {
+    return true;
   }
 
   core::SymmetricTensor<double> reciprocal_virial(const std::vector<Complex>& structure,

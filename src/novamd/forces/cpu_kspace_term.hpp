@@ -56,7 +56,7 @@ class CpuKspaceTerm : public CpuForceTerm {
                          const core::Box& box) final {
     if (real_) real_->restore_neighbors(state, p, box);
   }
-  /// The real space's targets and the reciprocal sum's (where it splits over ranks: PME).
+  /// The real space's targets and the reciprocal sum's (where it splits over ranks).
   bool restrict_targets(std::size_t begin, std::size_t end) final;
   void share_over_ranks(RankSum sum) final { rank_sum_ = std::move(sum); }
   bool lists_due(const core::ParticleData& particles, const core::Box& box) const final {
@@ -65,7 +65,7 @@ class CpuKspaceTerm : public CpuForceTerm {
 
  protected:
   /// Whether the reciprocal sum can run on a rank's owned particles, its global part summed over
-  /// the ranks (rank_sum()): PME's mesh; not the Ewald sum.
+  /// the ranks (rank_sum()): PME's mesh, the Ewald sum's structure factors.
   virtual bool splits_over_ranks() const { return false; }
   /// The slots whose charges and forces the reciprocal sum takes (every slot unrestricted),
   /// bounded by `n`.

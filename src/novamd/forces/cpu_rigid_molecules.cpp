@@ -1,5 +1,6 @@
 #include "novamd/forces/cpu_rigid_molecules.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -22,6 +23,19 @@ void CpuRigidMolecules::add_to(const core::ParticleData& particles, const core::
 void CpuRigidMolecules::invalidate_lists() {
   earlier_builds_ += list_.builds();
   list_ = neighbors::VerletList(list_.cutoff(), list_.skin());
+  list_.set_targets(target_begin_, target_end_);
+}
+
+bool CpuRigidMolecules::restrict_targets(std::size_t begin, std::size_t end) {
+  if (kspace_ && !kspace_->restrict_targets(begin, end)) return false;
+  target_begin_ = begin;
+  target_end_ = end;
+  list_.set_targets(begin, end);
+  return true;
+}
+
+void CpuRigidMolecules::share_over_ranks(RankSum sum) {
+  if (kspace_) kspace_->share_over_ranks(std::move(sum));
 }
 
 neighbors::NeighborState CpuRigidMolecules::neighbor_state() const {
@@ -33,6 +47,7 @@ void CpuRigidMolecules::restore_neighbors(const neighbors::NeighborState& state,
                                           const core::Box& box) {
   earlier_builds_ = 0;
   list_ = neighbors::VerletList(list_.cutoff(), list_.skin());
+  list_.set_targets(target_begin_, target_end_);
   if (state.built_at.size() > 0) {
     list_.restore(particles, state.built_at, state.builds, state.built_box, box);
   } else {
@@ -42,20 +57,22 @@ void CpuRigidMolecules::restore_neighbors(const neighbors::NeighborState& state,
 
 namespace {
 
-/// Every molecule's force and torque from its full list (thread-owned: j's own visit gives j's
-/// torque), and with kEnergy half of each pair's energy and virial into its shares.
+/// Every target molecule's (slots [begin, end)) force and torque from its full list
+/// (thread-owned: j's own visit gives j's torque), and with kEnergy half of each pair's energy
+/// and virial into its shares.
 template <bool kEnergy>
 void add_over_lists(const neighbors::VerletList& list, const PlacedSites& placed,
                     const core::ParticleData& particles, const core::Box& box, double cutoff,
-                    const RigidPairParams<double>& params, core::Vec3Array& force,
-                    core::Vec3Array& torque, RigidShares shares) {
+                    const RigidPairParams<double>& params, std::size_t begin, std::size_t end,
+                    core::Vec3Array& force, core::Vec3Array& torque, RigidShares shares) {
   const auto view = box.view<double>();
   const double rc2 = cutoff * cutoff;
   const auto& start = list.start();
   const auto& neighbors = list.neighbors();
-  const auto n = static_cast<std::int64_t>(particles.size());
+  const auto first = static_cast<std::int64_t>(std::min(begin, particles.size()));
+  const auto last = static_cast<std::int64_t>(std::min(end, particles.size()));
 #pragma omp parallel for schedule(dynamic, 16)
-  for (std::int64_t ii = 0; ii < n; ++ii) {
+  for (std::int64_t ii = first; ii < last; ++ii) {
     const auto i = static_cast<std::size_t>(ii);
     const auto xi = particles.position.get(i);
     core::Vec3<double> f{}, tau{};
@@ -95,11 +112,11 @@ void CpuRigidMolecules::add_forces_and_torques(const core::ParticleData& particl
   place_all(model_, particles, placed_);
   const RigidPairParams<double> params = model_.params();
   if (shares.energy || shares.virial) {
-    add_over_lists<true>(list_, placed_, particles, box, *model_.cutoff, params, force, torque,
-                         shares);
+    add_over_lists<true>(list_, placed_, particles, box, *model_.cutoff, params, target_begin_,
+                         target_end_, force, torque, shares);
   } else {
-    add_over_lists<false>(list_, placed_, particles, box, *model_.cutoff, params, force, torque,
-                          shares);
+    add_over_lists<false>(list_, placed_, particles, box, *model_.cutoff, params, target_begin_,
+                          target_end_, force, torque, shares);
   }
   if (kspace_) kspace_->add_to(particles, placed_, box, force, torque, shares);
 }

@@ -9,6 +9,7 @@
 /// in its list's fixed order, so the sums repeat bit for bit for any thread count.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -41,6 +42,13 @@ class CpuRigidMolecules final : public CpuForceTerm {
               neighbors::ForceBuffers& out, bool with_energy) override;
   std::int64_t list_builds() const override { return earlier_builds_ + list_.builds(); }
   void invalidate_lists() override;
+  /// Forces and torques on the molecules in slots [begin, end) alone (a spatial brick's owned
+  /// ones), their reciprocal share too; the others are read as sources (ghosts).
+  bool restrict_targets(std::size_t begin, std::size_t end) override;
+  void share_over_ranks(RankSum sum) override;
+  bool lists_due(const core::ParticleData& particles, const core::Box& box) const override {
+    return list_.due(particles, box);
+  }
   void follow_box(const core::Box& box) override { list_.follow_box(box); }
   neighbors::NeighborState neighbor_state() const override;
   void restore_neighbors(const neighbors::NeighborState& state, const core::ParticleData& particles,
@@ -53,6 +61,7 @@ class CpuRigidMolecules final : public CpuForceTerm {
   neighbors::VerletList list_;
   std::int64_t earlier_builds_ = 0;  ///< builds of lists dropped by invalidate_lists
   PlacedSites placed_;               ///< each molecule's sites in space, placed once per evaluation
+  std::size_t target_begin_ = 0, target_end_ = SIZE_MAX;  ///< the molecules that get forces
   std::optional<CpuRigidKspace> kspace_;  ///< the charges' reciprocal sum (Ewald or PME)
 };
 

@@ -93,6 +93,15 @@ std::unique_ptr<CpuForceTerm> make_reciprocal(const RigidModel& model,
 CpuRigidKspace::CpuRigidKspace(const RigidModel& model, const CoulombSettings& settings)
     : slots_(charge_slots(model)), reciprocal_(make_reciprocal(model, settings)) {}
 
+bool CpuRigidKspace::restrict_targets(std::size_t begin, std::size_t end) {
+  const auto stride = static_cast<std::size_t>(slots_.stride);
+  const std::size_t site_end = end == SIZE_MAX ? SIZE_MAX : end * stride;
+  if (!reciprocal_->restrict_targets(begin * stride, site_end)) return false;
+  target_begin_ = begin;
+  target_end_ = end;
+  return true;
+}
+
 void CpuRigidKspace::place_charges(const core::ParticleData& molecules, const PlacedSites& placed) {
   const auto stride = static_cast<std::size_t>(slots_.stride);
   const std::size_t n = molecules.size() * stride;
@@ -118,7 +127,8 @@ void CpuRigidKspace::add_to(const core::ParticleData& molecules, const PlacedSit
   site_out_.reset(sites_.size(), with_energy);
   reciprocal_->add_to(sites_, box, site_out_, with_energy);
   const auto stride = static_cast<std::size_t>(slots_.stride);
-  for (std::size_t i = 0; i < molecules.size(); ++i) {
+  const std::size_t end = std::min(target_end_, molecules.size());
+  for (std::size_t i = std::min(target_begin_, end); i < end; ++i) {
     const auto type = static_cast<std::size_t>(molecules.type[i]);
     core::Vec3<double> force{}, torque{};
     double energy = slots_.intramolecular_energy[type];

@@ -25,8 +25,11 @@
 /// Charges only: point dipoles and quadrupoles would need the multipolar Ewald sum, and are
 /// refused with it (make_rigid_model).
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "novamd/core/box.hpp"
@@ -82,6 +85,10 @@ class CpuRigidKspace {
   /// `placed`: the molecules' sites in space (place_all).
   void add_to(const core::ParticleData& molecules, const PlacedSites& placed, const core::Box& box,
               core::Vec3Array& force, core::Vec3Array& torque, RigidShares shares);
+  /// Forces, torques and shares for the molecules in slots [begin, end) alone, their charges'
+  /// share of the reciprocal sum summed over the ranks by `share_over_ranks`'s sum.
+  bool restrict_targets(std::size_t begin, std::size_t end);
+  void share_over_ranks(RankSum sum) { reciprocal_->share_over_ranks(std::move(sum)); }
 
  private:
   /// Slot k's offset from the centre of molecule i (of component `type`), in space: its site's
@@ -97,6 +104,7 @@ class CpuRigidKspace {
   std::unique_ptr<CpuForceTerm> reciprocal_;
   core::ParticleData sites_;          ///< the charges in space, slot order
   neighbors::ForceBuffers site_out_;  ///< their reciprocal forces, energies and virials
+  std::size_t target_begin_ = 0, target_end_ = SIZE_MAX;  ///< the molecules that get forces
 };
 
 }  // namespace novamd::forces

@@ -18,9 +18,10 @@ parallel::Decomposition decomposition_of(const YamlReader& node) {
 }  // namespace
 
 parallel::ParallelSettings parse_parallel(const YamlReader& node) {
-  node.check_keys({"decomposition", "grid", "pairs"});
+  node.check_keys({"decomposition", "grid", "pairs", "balance"});
   parallel::ParallelSettings settings;
   settings.decomposition = decomposition_of(node);
+  settings.balance = node.choice_or("balance", "none", {"none", "particles"}) == "particles";
   settings.full_matrix = node.choice_or("pairs", "auto", {"auto", "full_matrix"}) == "full_matrix";
   const auto grid = node.optional("grid");
   if (!grid || grid->is_word("auto")) return settings;

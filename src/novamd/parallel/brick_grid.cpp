@@ -11,10 +11,12 @@
 namespace novamd::parallel {
 namespace {
 
-/// Brick index along one axis of `count` bricks for a coordinate `x` in a period `length`.
-int slab_of(double x, double length, int count) {
+/// Brick index along one axis of `count` bricks for a coordinate `x` in a period `length`,
+/// between `planes` (fractions of the edge; none: equally spaced).
+int slab_of(double x, double length, int count, const std::vector<double>& planes) {
   const double u = x / length - std::floor(x / length);  // in [0, 1]
-  return std::min(count - 1, static_cast<int>(u * count));
+  if (planes.empty()) return std::min(count - 1, static_cast<int>(u * count));
+  return static_cast<int>(std::upper_bound(planes.begin(), planes.end(), u) - planes.begin());
 }
 
 /// Distance from `x` to the nearest image of [lo, lo + width) along a period `length`.
@@ -27,9 +29,18 @@ double axis_distance(double x, double lo, double width, double length) {
 
 }  // namespace
 
+double BrickGrid::lower(int axis, int c) const {
+  const auto& p = planes[static_cast<std::size_t>(axis)];
+  if (c <= 0) return 0.0;
+  if (c >= dims[static_cast<std::size_t>(axis)]) return 1.0;
+  return p.empty() ? static_cast<double>(c) / dims[static_cast<std::size_t>(axis)]
+                   : p[static_cast<std::size_t>(c - 1)];
+}
+
 int BrickGrid::owner_of(const core::Vec3<double>& x, const core::Vec3<double>& length) const {
-  return rank_of({slab_of(x.x, length.x, dims[0]), slab_of(x.y, length.y, dims[1]),
-                  slab_of(x.z, length.z, dims[2])});
+  return rank_of({slab_of(x.x, length.x, dims[0], planes[0]),
+                  slab_of(x.y, length.y, dims[1], planes[1]),
+                  slab_of(x.z, length.z, dims[2], planes[2])});
 }
 
 double BrickGrid::squared_distance(const core::Vec3<double>& x, int rank,
@@ -40,11 +51,33 @@ double BrickGrid::squared_distance(const core::Vec3<double>& x, int rank,
   double sum = 0.0;
   for (int a = 0; a < 3; ++a) {
     if (dims[a] == 1) continue;  // the brick spans the axis
-    const double width = l[a] / dims[a];
-    const double d = axis_distance(p[a], c[a] * width, width, l[a]);
+    const double lo = lower(a, c[a]) * l[a];
+    const double d = axis_distance(p[a], lo, upper(a, c[a]) * l[a] - lo, l[a]);
     sum += d * d;
   }
   return sum;
+}
+
+std::vector<double> planes_of(std::vector<double>& u, int slabs) {
+  std::vector<double> planes;
+  const std::size_t n = u.size();
+  std::size_t done = 0;  // u[0, done) holds the `done` smallest values, unordered
+  double below = 0.0;    // the largest of them (0: none yet)
+  for (int k = 1; k < slabs; ++k) {
+    const std::size_t m = static_cast<std::size_t>(k) * n / static_cast<std::size_t>(slabs);
+    // u[m] becomes the value ranked m, and u[done, m) the ones ranked done .. m - 1.
+    std::nth_element(u.begin() + static_cast<std::ptrdiff_t>(done),
+                     u.begin() + static_cast<std::ptrdiff_t>(m), u.end());
+    if (m > done)
+      below = *std::max_element(u.begin() + static_cast<std::ptrdiff_t>(done),
+                                u.begin() + static_cast<std::ptrdiff_t>(m));
+    const double plane = m == 0 ? 0.5 * u[0] : 0.5 * (below + u[m]);
+    // No plane below the one before (many ties, fewer particles than slabs): such a slab gets
+    // zero width and no particles.
+    planes.push_back(std::max(plane, planes.empty() ? 0.0 : planes.back()));
+    done = m;
+  }
+  return planes;
 }
 
 BrickGrid least_halo_grid(int ranks, const core::Vec3<double>& length, double halo) {

@@ -24,6 +24,9 @@ struct ParallelSettings {
   std::optional<std::array<int, 2>> grid;
   /// Spatial: a x b x c bricks along x, y, z; nothing for `auto`.
   std::optional<std::array<int, 3>> bricks;
+  /// `balance: particles`: the bricks' planes moved at every partition so that each slab holds
+  /// an equal share of the particles (BrickGrid::balanced); `none`: equal bricks.
+  bool balance = false;
   /// Where the grid was given ("run.yaml:12: parallel.grid"), for messages about it.
   std::string grid_origin = "parallel.grid";
   /// `pairs: full_matrix`: every rank computes its whole block (seed 000's scheme exactly) even

@@ -1,6 +1,7 @@
 #include "novamd/parallel/spatial_domain.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 #include <utility>
 
@@ -58,10 +59,12 @@ std::vector<std::size_t> SpatialDomain::partition(const core::Vec3Array& positio
   const int ranks = grid_.ranks();
   const auto& length = box.length();
   const std::size_t n = position.size();
+  const auto decider = [&](std::size_t i) { return position.get(anchor.empty() ? i : anchor[i]); };
+  if (grid_.balanced) balance_by_count(grid_, n, decider, length);
   std::vector<int> owner(n);
   std::vector<std::size_t> count(static_cast<std::size_t>(ranks), 0);
   for (std::size_t i = 0; i < n; ++i) {
-    owner[i] = grid_.owner_of(position.get(anchor.empty() ? i : anchor[i]), length);
+    owner[i] = grid_.owner_of(decider(i), length);
     ++count[static_cast<std::size_t>(owner[i])];
   }
   std::vector<std::size_t> next(static_cast<std::size_t>(ranks), 0);
@@ -113,20 +116,20 @@ std::int64_t SpatialDomain::min_over_ranks(std::int64_t value) const {
 }
 
 void SpatialDomain::refresh_ghosts(core::Vec3Array& position) {
+  refresh_ghost_columns({&position.x, &position.y, &position.z});
+}
+
+void SpatialDomain::refresh_ghost_columns(std::initializer_list<std::vector<double>*> columns) {
   if (!communicates() || active_.empty()) return;  // before the first partition: nothing stale
   out_.clear();
   for (const auto& send : send_)
-    for (const std::size_t i : send) {
-      const auto x = position.get(i);
-      out_.insert(out_.end(), {x.x, x.y, x.z});
-    }
-  exchange(out_, in_, 3);
+    for (const std::size_t i : send)
+      for (const auto* column : columns) out_.push_back((*column)[i]);
+  exchange(out_, in_, columns.size());
   std::size_t k = 0;
   for (const auto& receive : receive_)
-    for (const std::size_t i : receive) {
-      position.set(i, {in_[3 * k], in_[3 * k + 1], in_[3 * k + 2]});
-      ++k;
-    }
+    for (const std::size_t i : receive)
+      for (auto* column : columns) (*column)[i] = in_[k++];
 }
 
 void SpatialDomain::exchange(const std::vector<double>& out, std::vector<double>& in,

@@ -19,7 +19,8 @@
 ///   in storage order, and r expects exactly those.
 /// - refresh_ghosts: one point-to-point exchange per rank shift d = 1 .. K - 1 (send to
 ///   rank + d, receive from rank - d) along which some rank has ghosts to send (on a large
-///   grid, about the 26 shifts to neighbouring bricks), positions only.
+///   grid, about the 26 shifts to neighbouring bricks), positions only (and rigid molecules'
+///   orientations with them: refresh_ghost_columns).
 /// - complete_forces: nothing. The CPU's Verlet lists are full (each pair in both particles'
 ///   lists), so every owned particle's force is complete where it is computed, and each pair's
 ///   energy is split between its two particles, each counted by its owner.
@@ -30,6 +31,7 @@
 /// halo-only migration would change).
 
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -64,6 +66,9 @@ class SpatialDomain : public Domain {
   std::int64_t min_over_ranks(std::int64_t value) const override;
 
   void refresh_ghosts(core::Vec3Array& position) override;
+  /// refresh_ghosts for any per-particle columns (positions and orientations), all of them in
+  /// one exchange.
+  void refresh_ghost_columns(std::initializer_list<std::vector<double>*> columns);
   /// The exchange of refresh_ghosts on packed values: `out` holds `width` doubles per entry of
   /// sends(), shift after shift; `in` (resized) receives as many per entry of receives(), in the
   /// same order. A backend that keeps its positions elsewhere (device memory) packs them itself.
@@ -78,7 +83,8 @@ class SpatialDomain : public Domain {
   /// Where `anchor` is given (per index, the index whose brick decides its owner: a constraint
   /// group's first particle, so that one rank holds the whole group), `anchor_reach` bounds how
   /// far a particle lies from its anchor; the halo grows by it, since an owned particle may then
-  /// lie that far outside its owner's brick.
+  /// lie that far outside its owner's brick. A balanced grid (BrickGrid::balanced) first places
+  /// its planes by the particles' (or their anchors') positions.
   std::vector<std::size_t> partition(const core::Vec3Array& position, const core::Box& box,
                                      const std::vector<std::size_t>& preferred,
                                      const std::vector<std::size_t>& anchor = {},
