@@ -4,6 +4,8 @@
 #   multi_gpu.sh multigpu   decomposed CUDA runs against one GPU (tests/mpi/decomposition.py)
 #   multi_gpu.sh scaling    strong scaling table (ms/step, speed-up, efficiency)
 #   multi_gpu.sh spatial    the CUDA backend's spatial bricks against one GPU (any GPU count)
+#   multi_gpu.sh spatial-quick  the program alone, LJ on two grids, a restart, the 32,000-atom
+#                           timing (a round for a short budget)
 # Every step must succeed: the script stops at the first failure, non-zero. Logs in $OUT.
 # NVLink multicast (NVLS) is left as the machine sets it (NCCL_NVLS_ENABLE=0 there).
 set -euo pipefail
@@ -25,12 +27,54 @@ if ! grep -q "NCCL ON" "$OUT/build-mpi.log"; then
   echo "multi_gpu.sh: the build found no NCCL (see build-mpi.log)" | tee -a "$log"
   exit 1
 fi
-if ! cmake --build $build -j "$(nproc)" --target novamd novamd_cuda_tests >> "$OUT/build-mpi.log" 2>&1; then
+targets=(novamd novamd_cuda_tests)
+[[ $what == spatial-quick ]] && targets=(novamd)
+started=$SECONDS
+if ! cmake --build $build -j "$(nproc)" --target "${targets[@]}" >> "$OUT/build-mpi.log" 2>&1; then
   grep -E "error|Error" "$OUT/build-mpi.log" | head -40
   exit 1
 fi
+echo "built ${targets[*]} in $((SECONDS - started)) s" | tee -a "$log"
 $build/novamd --version | tee -a "$log"
 mpirun=(mpirun --allow-run-as-root)
+
+# What the bricks cost on one GPU: the LJ melt (mixed) at 4 cells^3 atoms for each of `cells`,
+# one rank against 2 and 4 ranks sharing the GPUs there are (no GPU of its own for each rank:
+# an overhead measurement); the table in spatial.txt.
+brick_timings() {
+  local table="$OUT/spatial.txt"
+  printf "%8s %5s %-9s %10s\n" atoms ranks bricks steps/s | tee "$table"
+  for cells in "$@"; do
+    atoms=$((4 * cells * cells * cells))
+    for k in 1 2 4; do
+      dir="$OUT/spatial-runs/$atoms-$k"
+      mkdir -p "$dir"
+      args=(run "$PWD/examples/lj_liquid.yaml" --backend cuda --precision mixed --steps 2000
+            --set "system.structure.generate.cells=$cells" --set "output.thermo.every=2000")
+      grid=none
+      if ((k == 1)); then
+        (cd "$dir" && "$OLDPWD/$build/novamd" "${args[@]}" > console.log 2>&1)
+      else
+        grid="[$k,1,1]"
+        ((k == 4)) && grid="[2,2,1]"
+        (cd "$dir" && "${mpirun[@]}" -np $k --oversubscribe "$OLDPWD/$build/novamd" "${args[@]}" \
+          --set "parallel.grid=$grid" > console.log 2>&1)
+      fi
+      rate=$(grep "^Done:" "$dir/console.log" | grep -oE "[0-9.e+]+ steps/s" | cut -d' ' -f1)
+      [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
+      printf "%8s %5s %-9s %10s\n" "$atoms" "$k" "$grid" "$rate" | tee -a "$table"
+    done
+  done
+  cat "$table" >> "$log"
+}
+
+if [[ $what == spatial-quick ]]; then
+  check=(/usr/bin/python3 tests/mpi/decomposition.py --novamd $build/novamd --mpirun mpirun
+         --backend cuda --precision double --work "$OUT/runs")
+  "${check[@]:0:2}" compare --case lj --grids 2x1x1,2x2x1 "${check[@]:2}" 2>&1 | tee -a "$log"
+  "${check[@]:0:2}" restart --case lj --grid 2x2x1 "${check[@]:2}" 2>&1 | tee -a "$log"
+  brick_timings 20
+fi
 
 if [[ $what == multigpu ]]; then
   $build/tests/novamd_cuda_tests --gtest_filter='CudaForceMatrix.*' 2>&1 | tee -a "$log"
@@ -77,32 +121,7 @@ if [[ $what == spatial ]]; then
     exit 1
   fi
   echo "spatial: all checks passed on $gpus GPU(s)" | tee -a "$log"
-  # What the bricks cost on one GPU: the LJ melt (mixed), one rank against 2 and 4 ranks
-  # sharing the GPUs there are (no GPU of its own for each rank: an overhead measurement).
-  table="$OUT/spatial.txt"
-  printf "%8s %5s %-9s %10s\n" atoms ranks bricks steps/s | tee "$table"
-  for cells in 20 40; do
-    atoms=$((4 * cells * cells * cells))
-    for k in 1 2 4; do
-      dir="$OUT/spatial-runs/$atoms-$k"
-      mkdir -p "$dir"
-      args=(run "$PWD/examples/lj_liquid.yaml" --backend cuda --precision mixed --steps 2000
-            --set "system.structure.generate.cells=$cells" --set "output.thermo.every=2000")
-      grid=none
-      if ((k == 1)); then
-        (cd "$dir" && "$OLDPWD/$build/novamd" "${args[@]}" > console.log 2>&1)
-      else
-        grid="[$k,1,1]"
-        ((k == 4)) && grid="[2,2,1]"
-        (cd "$dir" && "${mpirun[@]}" -np $k --oversubscribe "$OLDPWD/$build/novamd" "${args[@]}" \
-          --set "parallel.grid=$grid" > console.log 2>&1)
-      fi
-      rate=$(grep "^Done:" "$dir/console.log" | grep -oE "[0-9.e+]+ steps/s" | cut -d' ' -f1)
-      [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
-      printf "%8s %5s %-9s %10s\n" "$atoms" "$k" "$grid" "$rate" | tee -a "$table"
-    done
-  done
-  cat "$table" >> "$log"
+  brick_timings 20 40
 fi
 
 if [[ $what == scaling ]]; then

@@ -3,7 +3,7 @@
 # tests included) and the benchmark tables in double and mixed, and writes logs under $OUT.
 # Random123's headers travel in .r123/ (the unpacked Debian package librandom123-dev).
 #
-#   scripts/device/test.sh [all|tests|python|bench|custom-pair|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|rigid-water|multigpu|scaling|spatial]
+#   scripts/device/test.sh [all|tests|python|bench|custom-pair|molecular|energy|profile|lj-profile|pme-profile|pme-kernels|pme-sizes|pme-quick|cuda-tests|build|pair-profile|pme-skin|water-rigid|dhfr|dhfr-pairs|dhfr-quick|dhfr-sync|dhfr-timeline|drift|barostat|barostat-timeline|water-density|water-density-molecular|water-pressure-nvt|barostat-quick|rigid|rigid-water|multigpu|scaling|spatial|spatial-quick]
 #
 # all: tests, the benchmark tables (Yukawa all pairs in double and mixed; the LJ melt in
 # double, mixed and single; nuclear pasta, 51,200 nucleons, in double and mixed), energy and
@@ -103,6 +103,9 @@
 # spatial: the CUDA tests, then the spatial bricks on the CUDA backend (ranks sharing the GPUs
 #   there are) against one GPU in double: LJ, Yukawa with a cutoff, pasta, Langevin, c_rescale
 #   (tests/mpi/decomposition.py compare), restart, 1,000 steps and SIGTERM; spatial.log.
+# spatial-quick: a round for a short budget: builds the program alone (no tests), compares the
+#   LJ case on 2x1x1 and 2x2x1 with one GPU, the restart on 2x2x1, then times the 32,000-atom
+#   melt on 1, 2 and 4 ranks sharing the GPU (spatial.txt); progress in spatial-quick.log.
 # scaling: strong scaling, 27,648 and 221,184 ions (C/O, Yukawa all pairs), 1, 2 and 4 GPUs,
 #   double and mixed: ms/step, speed-up, parallel efficiency; scaling.txt.
 set -uo pipefail
@@ -115,7 +118,7 @@ build=build-device
 # Files back (at most 8): summary.txt (GPU, version, bench tables), build.log, tests.log,
 # cuda_errors.txt, resources.txt, sass.txt, and ncu_double.txt + ncu_mixed.txt (profile) or
 # ncu_lj.txt (lj-profile), ncu_pme.txt (pme-profile).
-if [[ $what == multigpu || $what == scaling || $what == spatial ]]; then
+if [[ $what == multigpu || $what == scaling || $what == spatial || $what == spatial-quick ]]; then
   exec scripts/device/multi_gpu.sh "$what"
 fi
 

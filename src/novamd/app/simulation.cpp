@@ -61,8 +61,12 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
     config_ = io::load_config(input.config, input.overrides);
   }
   backend_name_ = std::string(backend::resolve_backend_name(config_.backend));
-  // The CPU's lists are per particle whatever the layout resolved to (the skin depends on it).
-  if (backend_name_ != "cuda") config_.neighbors.layout = neighbors::ListLayout::Atoms;
+  // The CPU's lists are per particle whatever the layout resolved to (the skin depends on it),
+  // and beat all pairs from boxes of 2 list reaches on (neighbors::NeighborSettings).
+  if (backend_name_ != "cuda") {
+    config_.neighbors.layout = neighbors::ListLayout::Atoms;
+    config_.neighbors.auto_list_reaches = 2.0;
+  }
   if (input.restart) {
     restart_ = load_restart(*input.restart, config_, backend_name_);
     const auto& L = restart_->data.box;
@@ -153,8 +157,12 @@ bool Simulation::runs_spatial(const io::Config& config, const std::string& backe
 
 /// The backend and integrator on every rank, with the state in place; the analyses.
 void Simulation::build_state(const parallel::MpiSession& session) {
-  if (session.active() && backend_name_ == "cuda")
-    backend::select_cuda_device(session.local_rank());  // one GPU per rank of a node
+  if (session.active() && backend_name_ == "cuda") {
+    // One GPU per rank of a node; a rank numbered past the node's GPUs shares one.
+    const int device = backend::select_cuda_device(session.local_rank());
+    shares_gpus_ =
+        session.max_over_ranks(device >= 0 && device != session.local_rank() ? 1 : 0) == 1;
+  }
   constraints::ConstraintPlan plan = constraint_plan();
   const std::size_t held = plan.constraint_count();
   held_distances_ = held;

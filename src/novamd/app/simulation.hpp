@@ -129,6 +129,8 @@ class Simulation {
   const parallel::GridShape& grid() const { return grid_; }
   /// The bricks of a spatial decomposition over several ranks; none: the force matrix grid().
   const std::optional<parallel::BrickGrid>& bricks() const { return bricks_; }
+  /// Whether some ranks of a CUDA run share a GPU (more ranks on a node than it has GPUs).
+  bool shares_gpus() const { return shares_gpus_; }
   /// Particles per species.
   const std::vector<std::int64_t>& species_counts() const { return count_; }
   /// The step the run starts from: 0, or the checkpoint's.
@@ -185,6 +187,7 @@ class Simulation {
   std::size_t held_distances_ = 0, rigid_waters_ = 0, held_terms_ = 0;
   parallel::GridShape grid_;
   std::optional<parallel::BrickGrid> bricks_;
+  bool shares_gpus_ = false;
   std::vector<std::int64_t> count_;
   /// The topology and bonded terms of a molecular system (`system.topology`), until the backend
   /// takes them.

@@ -84,6 +84,13 @@ struct NeighborSettings {
   std::int64_t reorder_every = 200;
   /// The CUDA backend's Verlet lists; `auto` is resolved when the config is read.
   ListLayout layout = ListLayout::Auto;
+  /// The shortest box edge, in list reaches (cutoff + skin), from which `auto` picks Verlet
+  /// lists: 3 where lists need a grid of 3 cells of the reach (the CUDA backend's), 2 on the CPU
+  /// backend (app::Simulation sets it), whose lists in smaller boxes take every particle as a
+  /// candidate at a build and still beat all pairs between builds: 1.5 times on the solvated
+  /// peptide (a 37 A box, 12 A reach: 14% of the pairs within it), 1.8 times on 2,000 nucleons
+  /// of pasta (34.2 fm, 16.2 fm: 44%, lists rebuilt every other step); docs/performance.md.
+  double auto_list_reaches = 3.0;
 
   /// The skin of a pair force with this cutoff in a box whose shortest edge is `shortest_edge`:
   /// the explicit one, else the larger of 0.12 x the cutoff (0.3 sigma at 2.5 sigma) and what
@@ -102,14 +109,14 @@ struct NeighborSettings {
 };
 
 /// The method a pair force with this cutoff uses in this box: `auto` becomes a neighbour list
-/// when the cutoff is finite and the box holds at least 3 cells of cutoff + skin per axis (the
-/// skin without its thermal bound, plain_skin_for; else all pairs); an explicit method is kept,
-/// except that an infinite cutoff always means all pairs.
+/// when the cutoff is finite and the shortest edge holds at least auto_list_reaches of cutoff +
+/// skin (the skin without its thermal bound, plain_skin_for; else all pairs); an explicit
+/// method is kept, except that an infinite cutoff always means all pairs.
 inline NeighborMethod resolve_method(const NeighborSettings& settings, double cutoff,
                                      double shortest_edge) {
   if (std::isinf(cutoff)) return NeighborMethod::AllPairs;
   if (settings.method != NeighborMethod::Auto) return settings.method;
-  return shortest_edge >= 3.0 * (cutoff + settings.plain_skin_for(cutoff))
+  return shortest_edge >= settings.auto_list_reaches * (cutoff + settings.plain_skin_for(cutoff))
              ? NeighborMethod::NeighborList
              : NeighborMethod::AllPairs;
 }
