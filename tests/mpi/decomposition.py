@@ -187,7 +187,7 @@ for _name, _barostat in {
     CONFIGS[_name] = CONFIGS["peptide-shake"].replace(
         _PEPTIDE_VV, _LANGEVIN + "\n" + _barostat).replace(
         "coulomb_energy]", "coulomb_energy, volume]")
-    assert CONFIGS[_name] != CONFIGS["peptide-shake"]
+    assert "barostat:" in CONFIGS[_name] and "langevin" in CONFIGS[_name], _name
 # Balanced bricks (parallel.balance: particles): the planes placed by the particles at every
 # partition, over the LJ lattice start (whole planes of particles tie) and over pasta's random
 # start, whose nucleons gather into clusters.
@@ -881,6 +881,17 @@ def errors(args):
         if (directory / "thermo.csv").exists():
             fail(f"errors: grid {grid}: thermo.csv written by a run refused at its start")
         print(f"errors: grid {grid} on 2 ranks: exit 2, said once: ...{expected}...")
+    # A balance the bricks do not know: refused when the config is read, naming the key.
+    (directory / "thermo.csv").unlink(missing_ok=True)
+    result = run([args.novamd, "run", "config.yaml", "--set", "parallel.balance=equal"],
+                 directory, env, check=False)
+    expected = "parallel.balance: unknown value 'equal'; expected none or particles"
+    if result.returncode != 2 or expected not in result.stdout:
+        fail(f"errors: parallel.balance=equal: exit code {result.returncode} (expected 2):\n"
+             f"{result.stdout[-2000:]}")
+    if (directory / "thermo.csv").exists():
+        fail("errors: parallel.balance=equal: thermo.csv written by a refused run")
+    print(f"errors: parallel.balance=equal: exit 2: ...{expected}...")
 
 
 def main():

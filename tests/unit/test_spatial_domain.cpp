@@ -145,10 +145,10 @@ TEST(BrickGrid, BalancedPlanesSurviveTiesAndFewerParticlesThanSlabs) {
   for (std::size_t i = 0; i < 6; ++i) lattice.set(i, {i % 2 ? 6.0 : 2.0, 1.0 * i, 0.5});
   novamd::parallel::balance_by_count(
       grid, lattice.size(), [&](std::size_t i) { return lattice.get(i); }, box.length());
-  ASSERT_EQ(grid.planes[0].size(), 3u);
-  for (std::size_t k = 1; k < 3; ++k) EXPECT_LE(grid.planes[0][k - 1], grid.planes[0][k]);
+  // Sorted fractions 0.25 x 3, 0.75 x 3: planes halfway between ranks 0|1, 2|3 and 3|4.
+  EXPECT_EQ(grid.planes[0], (std::vector<double>{0.25, 0.5, 0.75}));
   const auto counts = slab_counts(grid, lattice, box.length());
-  EXPECT_EQ(counts[0][0] + counts[0][1] + counts[0][2] + counts[0][3], 6u);
+  EXPECT_EQ(counts[0], (std::vector<std::size_t>{0, 3, 0, 3}));  // ties go to the upper slab
   for (int r = 0; r < 4; ++r)  // a particle lies at distance 0 from its owner's brick only
     for (std::size_t i = 0; i < lattice.size(); ++i)
       if (grid.owner_of(lattice.get(i), box.length()) == r)
@@ -159,7 +159,9 @@ TEST(BrickGrid, BalancedPlanesSurviveTiesAndFewerParticlesThanSlabs) {
   one.set(0, {1.0, 1.0, 4.0});
   novamd::parallel::balance_by_count(
       few, 1, [&](std::size_t i) { return one.get(i); }, box.length());
-  ASSERT_EQ(few.planes[2].size(), 2u);
+  // One particle at z = 4 (u = 0.5): both planes halfway below it, at 0.25; it owns slab 2.
+  EXPECT_EQ(few.planes[2], (std::vector<double>{0.25, 0.25}));
+  EXPECT_EQ(few.owner_of(one.get(0), box.length()), 2);
   EXPECT_EQ(few.squared_distance(one.get(0), few.owner_of(one.get(0), box.length()), box.length()),
             0.0);
 }

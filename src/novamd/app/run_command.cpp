@@ -322,15 +322,11 @@ void print_run_header(const Simulation& sim) {
     std::string ranks =
         sim.bricks() ? describe_bricks(*sim.bricks(), config) : describe_ranks(sim.grid(), config);
     if (sim.backend_name() == "cuda")
-      ranks += sim.shares_gpus()
-                   ? std::string(
-                         "; more ranks than GPUs on a node: ranks share them (device = "
-                         "the rank's number on its node mod the node's GPUs; rank 0's "
-                         "is shown under backend)")
-                   : fmt::format(
-                         "; {} GPUs, one per rank (device = the rank's number on its node "
-                         "mod the node's GPUs; rank 0's is shown under backend)",
-                         sim.grid().ranks());
+      ranks += fmt::format(
+          "; {} (device = the rank's number on its node mod the node's GPUs; rank 0's is shown "
+          "under backend)",
+          sim.shares_gpus() ? std::string("more ranks than GPUs on a node: ranks share them")
+                            : fmt::format("{} GPUs, one per rank", sim.grid().ranks()));
     lines.insert(lines.begin() + 2, {"ranks", ranks});
   }
   const bool blocks_with_cutoff = sim.grid().ranks() > 1 && !sim.bricks() && has_cutoff(config);

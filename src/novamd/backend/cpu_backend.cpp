@@ -165,7 +165,10 @@ void CpuBackend::add_rigid_molecules(const BackendSetup& setup) {
       std::move(model), setup.neighbors.skin_for(cutoff, box_.shortest_edge()),
       forces::resolved_kspace(setup.rigid_sites, box_)));
   if (spatial_) {  // the owned molecules' forces and torques; their charges' mesh shared
-    terms_.back()->restrict_targets(0, particles_.size());
+    if (!terms_.back()->restrict_targets(0, particles_.size()))
+      throw core::InputError(
+          "forces.rigid_sites: its long-range sum does not run in a spatial decomposition "
+          "(parallel.decomposition: spatial); run it on one rank");
     terms_.back()->share_over_ranks(
         [this](double* data, std::size_t count) { domain_->sum_over_ranks(data, count); });
   }
@@ -237,6 +240,7 @@ void CpuBackend::refresh_bricks() {
     if (domain_->min_over_ranks(due ? 0 : 1) == 1) return;  // no rank's lists are due
     domain_->gather_evolving(particles_);
     if (!heat_.empty()) domain_->gather(heat_);
+    if (kept_) gather_kept_configuration();  // a trial move's evaluation: it may be undone
   }
   // Every rank now holds every particle as every other does (at the first evaluation: as set up
   // or restored), and orders them alike: by brick, along the Morton curve within each.
@@ -276,6 +280,21 @@ std::vector<std::size_t> CpuBackend::partition_bricks(const core::Vec3Array& pos
   partitioned_ = true;
   ++reorders_;
   return order;
+}
+
+/// The kept configuration of a trial move (keep_configuration) current on every rank, before a
+/// partition moves its entries to other owners: restored after a rejected trial, each particle
+/// then finds its own force, torque and image counts wherever it is owned.
+void CpuBackend::gather_kept_configuration() {
+  domain_->gather(kept_->position);
+  domain_->gather(kept_->force);
+  if (!kept_->torque.x.empty()) domain_->gather(kept_->torque);
+  for (auto* c : {&kept_->image.x, &kept_->image.y, &kept_->image.z}) {
+    if (c->empty()) continue;
+    std::vector<double> values(c->begin(), c->end());  // exact in doubles
+    domain_->gather(values);
+    for (std::size_t i = 0; i < c->size(); ++i) (*c)[i] = static_cast<std::int32_t>(values[i]);
+  }
 }
 
 /// Per storage index, the index of its constraint group's first particle, and the farthest any

@@ -100,6 +100,8 @@ class CpuBackend final : public Backend {
   void move_molecule_centres(const core::Box& to);
   /// slot_of_id_ for the present storage order.
   void locate_molecule_members();
+  /// A trial move's kept configuration current on every rank, before a partition.
+  void gather_kept_configuration();
   /// Where the run is decomposed, `arrays` current on every rank (a gather).
   void make_current(std::initializer_list<core::Vec3Array*> arrays);
   /// The molecules' shares of 2 K^c and C (molecule_pressure.hpp), summed in molecule order.

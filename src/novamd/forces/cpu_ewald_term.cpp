@@ -51,7 +51,8 @@ class CpuEwaldTerm final : public CpuKspaceTerm {
                                                bool with_energy) override {
     // The owned slots [begin, end) where the sum splits over ranks (every slot otherwise):
     // their structure factors, summed over the ranks, and their forces.
-    const auto [begin, end] = targets(particles.size());
+    const auto range = targets(particles.size());  // plain locals: OpenMP loops bound by them
+    const std::size_t begin = range.first, end = range.second;
     const auto& q = particles.charge;
     const auto& L = box.length();
     const double volume = box.volume();
