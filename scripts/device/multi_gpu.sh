@@ -3,7 +3,13 @@
 # build-device-mpi, then
 #   multi_gpu.sh multigpu   decomposed CUDA runs against one GPU (tests/mpi/decomposition.py)
 #   multi_gpu.sh scaling    strong scaling table (ms/step, speed-up, efficiency)
-#   multi_gpu.sh spatial    the CUDA backend's spatial bricks against one GPU (any GPU count)
+#   multi_gpu.sh spatial    the CUDA backend's spatial bricks against one GPU (any GPU count);
+#                           PREBUILT=1: the CUDA tests from build-ci (scripts/device/pack.sh,
+#                           carry build-ci), only the program built here; CASES: the compare
+#                           cases (default: all below); CHECKS=compare: those alone (no restart,
+#                           long run, SIGTERM or timing); CUDA_TESTS=0: no CUDA tests;
+#                           CUDA_FILTER: a gtest filter for them; TIMINGS=molecular: the
+#                           peptide's timing alone
 #   multi_gpu.sh spatial-quick  the program alone, LJ on two grids, a restart, the 32,000-atom
 #                           timing (a round for a short budget)
 # Every step must succeed: the script stops at the first failure, non-zero. Logs in $OUT.
@@ -28,7 +34,17 @@ if ! grep -q "NCCL ON" "$OUT/build-mpi.log"; then
   exit 1
 fi
 targets=(novamd novamd_cuda_tests)
-[[ $what == spatial-quick ]] && targets=(novamd)
+cuda_tests=$build/tests/novamd_cuda_tests
+[[ $what == spatial-quick || ${CUDA_TESTS:-1} == 0 ]] && targets=(novamd)
+if [[ ${PREBUILT:-0} == 1 ]]; then
+  # The CUDA tests built on the development machine at /tmp/ci (scripts/device/pack.sh; its
+  # binaries carry that path), FFTW and yaml-cpp from the carried libraries.
+  ln -sfn "$PWD" /tmp/ci
+  mkdir -p build && tar -xJf build-ci/bins.tar.xz -C build tests/novamd_cuda_tests
+  export LD_LIBRARY_PATH="$PWD/build-ci/lib:$PWD/.fftw/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  cuda_tests=build/tests/novamd_cuda_tests
+  targets=(novamd)
+fi
 started=$SECONDS
 if ! cmake --build $build -j "$(nproc)" --target "${targets[@]}" >> "$OUT/build-mpi.log" 2>&1; then
   grep -E "error|Error" "$OUT/build-mpi.log" | head -40
@@ -64,6 +80,37 @@ brick_timings() {
       [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
       printf "%8s %5s %-9s %10s\n" "$atoms" "$k" "$grid" "$rate" | tee -a "$table"
     done
+  done
+  cat "$table" >> "$log"
+}
+
+# The same for the solvated peptide replicated 2 x 2 x 2 (16,032 atoms; PME at 5e-4, hydrogen
+# bonds and waters held, Langevin at 2 fs, mixed): bonded terms, the mesh's sum over the ranks
+# and the constraints' groups on the bricks; the rows added to spatial.txt.
+molecular_brick_timings() {
+  local table="$OUT/spatial.txt" data="$OUT/peptide-2x2x2.data"
+  python3 benchmarks/spatial/replicate_data.py examples/peptide/data.peptide "$data" \
+    --copies 2 2 2 >> "$log"
+  for k in 1 2 4; do
+    dir="$OUT/spatial-runs/peptide8-$k"
+    mkdir -p "$dir"
+    args=(run "$PWD/examples/peptide/peptide_pme.yaml" --backend cuda --precision mixed
+          --steps 1000 --set "system.topology.read=$data" --set "constraints={}"
+          --set "forces.1.coulomb.tolerance=5e-4" --set "output.trajectory=[]"
+          --set "integrator={type: langevin, timestep: 2.0, temperature: 300.0, friction: 1.0}"
+          --set "output.thermo.every=1000")
+    grid=none
+    if ((k == 1)); then
+      (cd "$dir" && "$OLDPWD/$build/novamd" "${args[@]}" > console.log 2>&1)
+    else
+      grid="[$k,1,1]"
+      ((k == 4)) && grid="[2,2,1]"
+      (cd "$dir" && "${mpirun[@]}" -np $k --oversubscribe "$OLDPWD/$build/novamd" "${args[@]}" \
+        --set "parallel.grid=$grid" > console.log 2>&1)
+    fi
+    rate=$(grep "^Done:" "$dir/console.log" | grep -oE "[0-9.e+]+ steps/s" | cut -d' ' -f1)
+    [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
+    printf "%8s %5s %-9s %10s  peptide x 8, PME, constraints\n" 16032 "$k" "$grid" "$rate" | tee -a "$table"
   done
   cat "$table" >> "$log"
 }
@@ -105,23 +152,39 @@ if [[ $what == spatial ]]; then
       failed=$((failed + 1))
     fi
   }
-  checked $build/tests/novamd_cuda_tests --gtest_brief=1
+  if [[ ${CUDA_TESTS:-1} == 1 ]]; then
+    checked "$cuda_tests" --gtest_brief=1 --gtest_filter="${CUDA_FILTER:-*}"
+  fi
   check=(/usr/bin/python3 tests/mpi/decomposition.py --novamd $build/novamd --mpirun mpirun
          --backend cuda --precision double --work "$OUT/runs")
-  # (yukawa-cut's and pasta's boxes hold fewer than three cells of their reach: refused on the
-  # GPU's bricks; pasta-large holds four.)
-  for case in lj pasta-large lj-langevin lj-c-rescale lj-mttk; do
-    checked "${check[@]:0:2}" compare --case $case --grids 2x1x1,1x2x1,2x2x1 "${check[@]:2}"
+  # (yukawa-cut's, pasta's and the peptide's boxes hold fewer than three cells of their reach:
+  # refused on the GPU's bricks; pasta-large holds four, the peptide replicated 2 x 2 x 2
+  # (peptide8) four.) The solvated peptide: bonded terms across bricks,
+  # the PME mesh summed over the ranks, SHAKE/SETTLE clusters and CCMA sets kept whole, and
+  # held under the barostats that move molecules by their centres; Monte Carlo moves undone.
+  cases=${CASES:-"peptide8-pme peptide8-shake peptide8-ccma peptide8-c-rescale peptide8-monte-carlo lj pasta-large lj-langevin lj-c-rescale lj-mttk lj-monte-carlo"}
+  for case in $cases; do
+    grids=2x1x1,1x2x1,2x2x1
+    [[ $case == peptide* ]] && grids=2x1x1,1x1x3,2x2x1  # 1x1x3: bricks 18 A, the halo 12 A
+    checked "${check[@]:0:2}" compare --case $case --grids $grids "${check[@]:2}"
   done
-  checked "${check[@]:0:2}" restart --case lj --grid 2x2x1 "${check[@]:2}"
-  checked "${check[@]:0:2}" long --case lj --grid 2x1x1 "${check[@]:2}"
-  checked "${check[@]:0:2}" sigterm --case lj --grid 1x1x2 "${check[@]:2}"
+  if [[ ${CHECKS:-all} == all ]]; then
+    checked "${check[@]:0:2}" restart --case lj --grid 2x2x1 "${check[@]:2}"
+    checked "${check[@]:0:2}" restart --case peptide8-shake --grid 1x2x1 "${check[@]:2}"
+    checked "${check[@]:0:2}" long --case lj --grid 2x1x1 "${check[@]:2}"
+    checked "${check[@]:0:2}" sigterm --case lj --grid 1x1x2 "${check[@]:2}"
+  fi
   if ((failed > 0)); then
     echo "spatial: $failed check(s) failed" | tee -a "$log"
     exit 1
   fi
   echo "spatial: all checks passed on $gpus GPU(s)" | tee -a "$log"
-  brick_timings 20 40
+  if [[ ${CHECKS:-all} == all ]]; then
+    [[ ${TIMINGS:-all} == all ]] && brick_timings 20 40
+    molecular_brick_timings
+  elif [[ ${TIMINGS:-none} == molecular ]]; then
+    molecular_brick_timings
+  fi
 fi
 
 if [[ $what == scaling ]]; then

@@ -101,8 +101,12 @@
 #   and 27,648 ions, where each pair is computed once over the GPUs), the restart and
 #   SIGTERM checks; multigpu.log.
 # spatial: the CUDA tests, then the spatial bricks on the CUDA backend (ranks sharing the GPUs
-#   there are) against one GPU in double: LJ, Yukawa with a cutoff, pasta, Langevin, c_rescale
-#   (tests/mpi/decomposition.py compare), restart, 1,000 steps and SIGTERM; spatial.log.
+#   there are) against one GPU in double: the solvated peptide replicated 2 x 2 x 2 (bonded
+#   terms, PME, SHAKE and SETTLE, CCMA, c_rescale and Monte Carlo on molecules), LJ, pasta,
+#   Langevin, c_rescale, MTTK, Monte Carlo (tests/mpi/decomposition.py compare), restarts,
+#   1,000 steps and SIGTERM, then the timings (LJ, the peptide); spatial.log, spatial.txt.
+#   CASES, CHECKS, CUDA_TESTS, CUDA_FILTER, TIMINGS and PREBUILT choose a part
+#   (scripts/device/multi_gpu.sh).
 # spatial-quick: a round for a short budget: builds the program alone (no tests), compares the
 #   LJ case on 2x1x1 and 2x2x1 with one GPU, the restart on 2x2x1, then times the 32,000-atom
 #   melt on 1, 2 and 4 ranks sharing the GPU (spatial.txt); progress in spatial-quick.log.

@@ -11,6 +11,10 @@
 //   each pair once the column first), gather makes every entry current, and the sums over owners
 //   and over ranks count every particle and every rank once.
 //
+// - sum of 64-bit integers (a PME mesh's fixed-point charges): negative values in two's
+//   complement and values that wrap past 2^64 on the way sum exactly to what one rank's loop
+//   gives, on every rank, over the world, every row and every column.
+//
 // Every rank checks its own data; the job exits 0 when no rank found a failure, 1 otherwise
 // (each failure printed by the rank that saw it).
 
@@ -19,6 +23,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -71,6 +76,33 @@ int world_rank(const Communicator& comm, Group group, int member) {
   if (group == Group::Row) return comm.row() * q + member;
   if (group == Group::Column) return member * q + comm.column();
   return member;
+}
+
+/// Rank r's contribution at entry k: mixed signs (as int64 in two's complement) and magnitudes
+/// near 2^63, so that partial sums wrap.
+std::uint64_t fixed_value(int r, std::size_t k) {
+  const auto big = std::uint64_t{1} << 62;
+  return (k % 3 == 0 ? big + 7 * k
+                     : static_cast<std::uint64_t>(-static_cast<std::int64_t>(1000 * r + k + 1))) +
+         static_cast<std::uint64_t>(r) * big;
+}
+
+void check_fixed_sums(const Communicator& comm, Checks& checks) {
+  for (const Group group : {Group::World, Group::Row, Group::Column}) {
+    constexpr std::size_t kCount = 17;
+    const int self = comm.group_rank(group);
+    std::vector<std::uint64_t> data(kCount);
+    for (std::size_t k = 0; k < kCount; ++k)
+      data[k] = fixed_value(world_rank(comm, group, self), k);
+    comm.sum(data.data(), kCount, group);
+    for (std::size_t k = 0; k < kCount; ++k) {
+      std::uint64_t expected = 0;  // modulo 2^64, as the hardware adds
+      for (int m = 0; m < comm.group_size(group); ++m)
+        expected += fixed_value(world_rank(comm, group, m), k);
+      checks.expect(data[k] == expected, fmt::format("{}: fixed-point sum entry {}: {} != {}",
+                                                     name_of(group), k, data[k], expected));
+    }
+  }
 }
 
 void check_shifts(const Communicator& comm, Checks& checks) {
@@ -213,6 +245,7 @@ int main(int argc, char** argv) {
     const auto comm = std::make_shared<Communicator>(session, grid);
     Checks checks(comm->rank());
     check_shifts(*comm, checks);
+    check_fixed_sums(*comm, checks);
     for (const std::size_t n : {std::size_t{11}, std::size_t{40}}) {
       check_domain(comm, n, 0, checks);
       check_domain(comm, n, 4, checks);

@@ -188,6 +188,17 @@ for _name, _barostat in {
         _PEPTIDE_VV, _LANGEVIN + "\n" + _barostat).replace(
         "coulomb_energy]", "coulomb_energy, volume]")
     assert "barostat:" in CONFIGS[_name] and "langevin" in CONFIGS[_name], _name
+# The peptide replicated 2 x 2 x 2 (benchmarks/spatial/replicate_data.py: 16,032 atoms in a
+# 54.7 A box), for the CUDA backend's bricks, whose lists need three cells of their reach (12 A)
+# along each edge: the peptide's 27.4 A box holds two. Its data file is made in the work
+# directory (replicated_data).
+REPLICATED = {}
+for _case in ("peptide-pme", "peptide-shake", "peptide-ccma", "peptide-c-rescale",
+              "peptide-monte-carlo"):
+    _big = _case.replace("peptide", "peptide8", 1)
+    CONFIGS[_big] = CONFIGS[_case].replace(f"read: {_DATA}", "read: {data}")
+    assert "{data}" in CONFIGS[_big], _big
+    REPLICATED[_big] = (2, 2, 2)
 # Balanced bricks (parallel.balance: particles): the planes placed by the particles at every
 # partition, over the LJ lattice start (whole planes of particles tie) and over pasta's random
 # start, whose nucleons gather into clusters.
@@ -251,7 +262,8 @@ CONFIGS["rigid-co2"] = RIGID.format(
 # 2 (2 N + K) u |E| for an energy). A missing bonded term or mesh share moves forces by
 # 1e-6 of their size and more, far beyond.
 ORDER_SCALED = {"peptide", "peptide-pme", "peptide-ewald", "peptide-shake", "peptide-ccma",
-                "peptide-c-rescale", "peptide-monte-carlo", "rigid-water", "rigid-co2"}
+                "peptide-c-rescale", "peptide-monte-carlo", "rigid-water", "rigid-co2",
+                *REPLICATED}
 ORDER_FACTOR = 10.0
 
 # The LJ case under each thermostat and barostat: global sums (Bussi, Nose-Hoover, the
@@ -344,9 +356,22 @@ def prepare(work, args, case, steps):
     work.mkdir(parents=True, exist_ok=True)
     for stale in ("thermo.csv", "run.chk", "console.log"):
         (work / stale).unlink(missing_ok=True)
-    (work / "config.yaml").write_text(
-        CONFIGS[case].format(backend=args.backend, precision=args.precision, steps=steps))
+    data = replicated_data(args, case) if case in REPLICATED else None
+    (work / "config.yaml").write_text(CONFIGS[case].format(
+        backend=args.backend, precision=args.precision, steps=steps, data=data))
     return work
+
+
+def replicated_data(args, case):
+    """The data file of a REPLICATED case, made once in the work directory."""
+    copies = REPLICATED[case]
+    path = pathlib.Path(args.work).resolve() / ("peptide-" + "x".join(map(str, copies)) + ".data")
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, str(REPOSITORY / "benchmarks" / "spatial" /
+                                            "replicate_data.py"), str(_DATA), str(path),
+                        "--copies", *map(str, copies)], check=True, stdout=subprocess.DEVNULL)
+    return path
 
 
 def read_particles(path):

@@ -140,14 +140,7 @@ bool Simulation::runs_spatial(const io::Config& config, const std::string& backe
   if (decomposition == parallel::Decomposition::ForceMatrix) return false;
   // On the CUDA backend only where asked for (pair terms over Verlet lists, one GPU per rank or
   // ranks sharing one): not yet measured against the force matrix there.
-  if (decomposition == parallel::Decomposition::Spatial) {
-    if (backend_name == "cuda" && config.barostat.type == "monte_carlo")
-      throw core::InputError(
-          "barostat: monte_carlo does not run in a spatial decomposition on the CUDA backend yet "
-          "(its trial moves would be undone across a partition); use c_rescale or mttk, or the "
-          "CPU backend");
-    return true;
-  }
+  if (decomposition == parallel::Decomposition::Spatial) return true;
   if (backend_name == "cuda") return false;
   if (config.rigid_sites) return config.rigid_sites->cutoff.has_value();  // lists of centres
   if (config.forces.empty()) return false;

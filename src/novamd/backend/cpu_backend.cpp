@@ -15,6 +15,7 @@
 #include <utility>
 #include <variant>
 
+#include "novamd/backend/brick_groups.hpp"
 #include "novamd/backend/for_each_particle.hpp"
 #include "novamd/backend/molecular_terms.hpp"
 #include "novamd/core/error.hpp"
@@ -256,7 +257,9 @@ std::vector<std::size_t> CpuBackend::partition_bricks(const core::Vec3Array& pos
   // Each constraint group on one rank: the one whose brick holds its first particle.
   std::vector<std::size_t> anchor;
   double anchor_reach = 0.0;
-  if (!anchor_of_id_.empty()) std::tie(anchor, anchor_reach) = constraint_anchors(position);
+  if (!anchor_of_id_.empty())
+    std::tie(anchor, anchor_reach) =
+        constraint_anchors(particles_.id, anchor_of_id_, position, box_);
   const auto order = spatial_->partition(position, box_, preferred, anchor, anchor_reach);
   core::permute(particles_, order);
   if (!heat_.empty()) heat_ = core::gathered(heat_, order);
@@ -276,7 +279,8 @@ std::vector<std::size_t> CpuBackend::partition_bricks(const core::Vec3Array& pos
     constraints_->locate(particles_);
     constraints_->keep_to(own.begin, own.end);
   }
-  if (exclusions_) check_partners_within_halo();
+  if (exclusions_)
+    check_partners_within_halo(particles_, *exclusions_, own, box_, spatial_->halo());
   partitioned_ = true;
   ++reorders_;
   return order;
@@ -295,25 +299,6 @@ void CpuBackend::gather_kept_configuration() {
     domain_->gather(values);
     for (std::size_t i = 0; i < c->size(); ++i) (*c)[i] = static_cast<std::int32_t>(values[i]);
   }
-}
-
-/// Per storage index, the index of its constraint group's first particle, and the farthest any
-/// particle lies from it (minimum image), for `position` in the current storage order.
-std::pair<std::vector<std::size_t>, double> CpuBackend::constraint_anchors(
-    const core::Vec3Array& position) const {
-  std::vector<std::size_t> slot_of_id(particles_.size());
-  for (std::size_t i = 0; i < particles_.size(); ++i)
-    slot_of_id[static_cast<std::size_t>(particles_.id[i])] = i;
-  const auto view = box_.view<double>();
-  std::vector<std::size_t> anchor(particles_.size());
-  double farthest = 0.0;
-  for (std::size_t i = 0; i < particles_.size(); ++i) {
-    const auto id = static_cast<std::size_t>(particles_.id[i]);
-    anchor[i] = slot_of_id[static_cast<std::size_t>(anchor_of_id_[id])];
-    const auto d = view.minimum_image(position.get(i) - position.get(anchor[i]));
-    farthest = std::max(farthest, core::dot(d, d));
-  }
-  return {std::move(anchor), std::sqrt(farthest)};
 }
 
 ParticleArrays CpuBackend::particle_arrays() {
@@ -727,28 +712,6 @@ void CpuBackend::restore_state(const BackendState& state) {
   buffers_.reset(particles_.size());
   energy_current_ = false;
   if (constraints_) constraints_->locate(particles_);
-}
-
-/// Every excluded partner (the 1-2, 1-3 and 1-4 atoms of the bonded terms) of an owned particle
-/// lies within the halo of it, so within the halo of the brick: a ghost, current at every step.
-/// A bond longer than the lists' reach ends the run here, naming it.
-void CpuBackend::check_partners_within_halo() {
-  locate_molecule_members();  // slot_of_id_
-  const auto view = box_.view<double>();
-  const double halo = spatial_->halo();
-  const parallel::IndexRange own = owned();
-  for (std::size_t i = own.begin; i < own.end; ++i) {
-    for (const std::int32_t j : exclusions_->of(particles_.id[i])) {
-      const auto slot = static_cast<std::size_t>(slot_of_id_[static_cast<std::size_t>(j)]);
-      const auto d = view.minimum_image(particles_.position.get(i) - particles_.position.get(slot));
-      if (core::dot(d, d) >= halo * halo)
-        throw core::RunError(fmt::format(
-            "particles {} and {} of a bonded term are {:.6g} apart, beyond the spatial "
-            "decomposition's halo ({:.6g}: the longest cutoff plus its skin), so a rank could "
-            "not see both; the structure is broken, or run it on one rank",
-            particles_.id[i], j, std::sqrt(core::dot(d, d)), halo));
-    }
-  }
 }
 
 /// A spatial run continues from `state` (particles_ and heat_ set from it, storage order as

@@ -82,9 +82,6 @@ class CpuBackend final : public Backend {
   std::vector<std::size_t> partition_bricks(const core::Vec3Array& position,
                                             const std::vector<std::size_t>& preferred);
   void restore_bricks(const BackendState& state);
-  void check_partners_within_halo();
-  std::pair<std::vector<std::size_t>, double> constraint_anchors(
-      const core::Vec3Array& position) const;
   void restrict_to_bricks(forces::CpuForceTerm& term, const forces::ForceSettings& settings);
   /// Rigid molecules (BackendSetup::components): their force term, rotors and fields.
   void add_rigid_molecules(const BackendSetup& setup);

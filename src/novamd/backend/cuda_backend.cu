@@ -1,11 +1,15 @@
 #include <climits>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "novamd/backend/brick_groups.hpp"
 #include "novamd/backend/cuda_backend.hpp"
 #include "novamd/backend/cuda_device.hpp"
 #include "novamd/backend/device_box_moves.cuh"
@@ -95,6 +99,9 @@ class CudaBackend final : public Backend {
       neighbor_settings.method = neighbors::NeighborMethod::AllPairs;
     const bool excluded_pairs = has_excluded_pairs(setup, force_matrix_ && domain_->decomposed());
     if (excluded_pairs) topology_.upload(setup.topology, stream_.get());
+    // A spatial run checks at each partition that every bonded partner is a ghost.
+    if (excluded_pairs && spatial_)
+      exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
     // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
     plan_ = forces::plan_terms(
         setup.forces, force_matrix_ && domain_->decomposed()
@@ -114,18 +121,21 @@ class CudaBackend final : public Backend {
       const auto& coulomb_settings = plan_.starts_pass(t) ? setup.forces[t + 1] : f;
       if (const auto* coulomb = std::get_if<forces::CoulombSettings>(&coulomb_settings);
           coulomb && coulomb->ewald_split()) {
-        if (domain_->decomposed())
+        if (force_matrix_ && domain_->decomposed())
           throw core::InputError(
-              "forces.coulomb: methods ewald and pme do not run in a decomposition over several "
-              "GPUs (parallel.grid) yet; run them on one GPU, or spatially on the CPU backend");
+              "forces.coulomb: methods ewald and pme do not run in a force-matrix decomposition "
+              "over several GPUs; run them on one GPU, or over spatial bricks "
+              "(parallel.decomposition: spatial)");
         term = forces::make_cuda_kspace_term<P>(std::move(term), *coulomb, units_, host_.charge);
+        if (spatial_) term->share_over_ranks(fixed_rank_sum(setup));
       }
       if (spatial_ && !term->restricts_targets(static_cast<int>(n), box_))
         throw core::InputError(
             "forces." + forces::name_of(f) +
-            ": does not run in a spatial decomposition on the CUDA backend yet (only pair terms "
+            ": does not run in a spatial decomposition on the CUDA backend yet (pair terms "
             "over per-particle Verlet lists do, in a box of at least three cells of the cutoff "
-            "plus skin along each edge); run it on one GPU, or on the CPU backend");
+            "plus skin along each edge, and Coulomb's pme, not its ewald); run it on one GPU, "
+            "or on the CPU backend");
       terms_.push_back(std::move(term));
     }
     if (spatial_) check_spatial_setup(setup);
@@ -138,12 +148,13 @@ class CudaBackend final : public Backend {
     reductions_.reserve_terms(energy_parts_);
     pack_all_positions();  // for the pair kernels
     if (setup.constraint_plan.constraint_count() > 0) {
-      if (domain_->decomposed())
+      if (force_matrix_ && domain_->decomposed())
         throw core::InputError(
-            "constraints: held distances run on one GPU; this run has a force-matrix grid over "
-            "several (run it on one GPU, or without constraints)");
+            "constraints: held distances do not run in a force-matrix grid over several GPUs "
+            "(run it on one GPU, or over spatial bricks: parallel.decomposition: spatial)");
       constraints_.emplace(setup.constraint_plan, setup.constraint_tolerance, stream_.get());
       constraints_->locate(device_.id.data(), size(), stream_.get());
+      if (spatial_) anchor_of_id_ = constraints_->anchors(size());  // each group on one rank
     }
     if (!setup.scaled_molecules.of_id.empty()) {
       std::vector<double> mass;
@@ -169,6 +180,7 @@ class CudaBackend final : public Backend {
   // Every particle (owned or not: each rank holds them all) scaled, then packed anew.
   void rescale_box(const core::Box& box) override {
     forces::check_cutoffs_fit(cutoffs_, box);
+    if (box_moves_.scales_molecules()) make_current({&device_.position});  // the centres
     box_moves_.scale(device_, static_cast<int>(size()), box_, box, stream_.get());
     box_ = box;
     energy_current_ = EnergyRequest::Skip;
@@ -287,7 +299,8 @@ class CudaBackend final : public Backend {
   }
 
   void scale_velocities_by_axis(core::Vec3<double> factor) override {
-    if (box_moves_.scales_molecules()) {  // one rank: constraints run on one GPU
+    if (box_moves_.scales_molecules()) {  // each molecule's centre from every rank's atoms
+      make_current({&device_.velocity});
       box_moves_.scale_velocities(device_, static_cast<int>(size()), factor, stream_.get());
       return;
     }
@@ -340,15 +353,15 @@ class CudaBackend final : public Backend {
       rotate(second_dt);
       return;
     }
-    // The positions constrained once, from where the first drift began (ThermostatInDrift);
-    // constraints run on one GPU, where every particle is owned.
+    // The positions constrained once, from where the first drift began (ThermostatInDrift),
+    // each group by the rank that owns it.
     const double dt = first_dt + second_dt;
-    for_each_particle(static_cast<int>(size()),
-                      refreshing_pair_positions(
-                          constraints::RememberingPositions<integrate::DriftThermalizeDrift>{
-                              update, pointers_of(device_.position),
-                              constraints_->positions_before_drift(size())}),
-                      stream_.get());
+    for_each_particle(
+        static_cast<int>(owned_count()),
+        refreshing_pair_positions(
+            constraints::RememberingPositions<integrate::DriftThermalizeDrift>{
+                update, pointers_of(device_.position, first()), positions_before_drift()}),
+        stream_.get());
     constraints_->after_drift_with_thermostat(
         group_arrays(), dt, after == integrate::VelocityCondition::Apply,
         {second_dt / dt, device_.heat.data()}, pack_position(), stream_.get());
@@ -388,6 +401,7 @@ class CudaBackend final : public Backend {
     // The constraint forces' molecular virial is zero (molecule_pressure.hpp).
     if (static_cast<int>(energy_current_) < static_cast<int>(EnergyRequest::Totals))
       compute_forces(EnergyRequest::Totals);
+    make_current({&device_.position, &device_.velocity, &device_.force});
     box_moves_.queue_pressure_parts(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
                                     stream_.get());
     Observables o = observed(EnergyRequest::Totals, /*constraint_share=*/false);
@@ -401,6 +415,7 @@ class CudaBackend final : public Backend {
   core::SymmetricTensor<double> moved_kinetic_tensor() override {
     core::SymmetricTensor<double> t;
     if (box_moves_.scales_molecules()) {
+      make_current({&device_.position, &device_.velocity});
       box_moves_.queue_pressure_parts(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
                                       stream_.get());
       stream_.synchronize();
@@ -425,6 +440,8 @@ class CudaBackend final : public Backend {
     }
     if (static_cast<int>(energy_current_) < static_cast<int>(EnergyRequest::Totals))
       compute_forces(EnergyRequest::Totals);
+    if (box_moves_.scales_molecules())
+      make_current({&device_.position, &device_.velocity, &device_.force});
     KineticInput kinetic = kinetic_input();
     if (box_moves_.scales_molecules()) kinetic.count = 0;  // the centres' K instead, below
     reductions_.queue_pressure_slot(kinetic, device_, domain_->energy_ranges(), slot,
@@ -438,6 +455,7 @@ class CudaBackend final : public Backend {
       return StepOperations::queued_pressure_parts(count);
     const bool molecules = box_moves_.scales_molecules();
     if (molecules) {
+      make_current({&device_.position, &device_.velocity});
       box_moves_.queue_pressure_slot(device_, static_cast<int>(size()), box_, units_.mvv_to_energy,
                                      integrate::kPressureSlots, stream_.get());
       box_moves_.queue_slot_copy(count, stream_.get());
@@ -507,7 +525,8 @@ class CudaBackend final : public Backend {
       o.virial.c[k] = local.shares[1 + k];
     }
     if (constraints_ && constraint_share) {  // the constraint forces now (constraint_groups.hpp)
-      const auto held = constraints_->virial(group_arrays(), stream_.get());
+      auto held = constraints_->virial(group_arrays(), stream_.get());
+      domain_->sum_over_ranks(&held.c[0], core::kTensorComponents);  // each rank's groups
       for (int k = 0; k < core::kTensorComponents; ++k) o.virial.c[k] += held.c[k];
     }
     return o;
@@ -641,10 +660,7 @@ class CudaBackend final : public Backend {
                              " does not run in a spatial decomposition on the CUDA backend yet; "
                              "run it on one GPU, or on the CPU backend");
     };
-    if (!setup.bonded.empty()) refuse("system.topology: bonded terms");
-    if (setup.constraint_plan.constraint_count() > 0) refuse("constraints");
     if (!setup.components.empty()) refuse("system.components: rigid molecules");
-    if (!setup.scaled_molecules.of_id.empty()) refuse("barostat: scaling molecules");
   }
 
   /// A spatial run's ghosts refreshed; where some rank's lists are due (or before the first
@@ -665,12 +681,20 @@ class CudaBackend final : public Backend {
     std::vector<double> heat;
     device_.heat.copy_to_host(heat, stream);
     stream_.synchronize();
+    const bool trial = partitioned_ && box_moves_.keeping();  // a trial move's evaluation
     if (partitioned_) {
       domain_->gather_evolving(host_);
       if (!heat.empty()) domain_->gather(heat);
+      // The kept configuration current on every rank first: a rejected trial restores it.
+      if (trial)
+        box_moves_.remap_kept([this](std::vector<double>& v) { domain_->gather(v); }, stream);
     }
     const auto curve = neighbors::morton_order(host_, box_);
-    partition_bricks(host_.position, std::vector<std::size_t>(curve.begin(), curve.end()), heat);
+    const auto order = partition_bricks(host_.position,
+                                        std::vector<std::size_t>(curve.begin(), curve.end()), heat);
+    if (trial)  // ... and in the new storage order
+      box_moves_.remap_kept([&order](std::vector<double>& v) { v = core::gathered(v, order); },
+                            stream);
     pack_all_positions();
   }
 
@@ -682,12 +706,23 @@ class CudaBackend final : public Backend {
                                             const std::vector<std::size_t>& preferred,
                                             std::vector<double> heat) {
     const auto stream = stream_.get();
-    const auto order = spatial_->partition(position, box_, preferred);
+    // Each constraint group on one rank: the one whose brick holds its first particle.
+    std::vector<std::size_t> anchor;
+    double anchor_reach = 0.0;
+    if (!anchor_of_id_.empty())
+      std::tie(anchor, anchor_reach) = constraint_anchors(host_.id, anchor_of_id_, position, box_);
+    const auto order = spatial_->partition(position, box_, preferred, anchor, anchor_reach);
     core::permute(host_, order);
     if (!heat.empty()) heat = core::gathered(heat, order);
     device_.upload(host_, stream);
     device_.heat.copy_from_host(heat, stream);
     spatial_->upload_plan(stream);  // waits: `heat` goes out of scope
+    const parallel::IndexRange own = domain_->owned();
+    if (constraints_) {
+      constraints_->locate(device_.id.data(), size(), stream);
+      constraints_->keep_to(slots_of_ids(host_.id), own.begin, own.end, stream);
+    }
+    if (exclusions_) check_partners_within_halo(host_, *exclusions_, own, box_, spatial_->halo());
     for (auto& term : terms_) term->invalidate_lists();
     energy_current_ = EnergyRequest::Skip;
     partitioned_ = true;
@@ -870,8 +905,8 @@ class CudaBackend final : public Backend {
   /// Positions moved by `move` (returning each new position; velocities too where it kicks),
   /// then, with constraints, the held distances over the drift `dt` from where the particles
   /// were, with their velocity condition as `after` says (DESIGN principle 11: positions,
-  /// velocities by the same moves, velocities). Constraints run on one GPU: every particle is
-  /// owned.
+  /// velocities by the same moves, velocities). Over bricks each rank moves its owned particles
+  /// and solves the groups anchored there (the partition keeps each group on one rank).
   template <class Move>
   void move_then_constrain(const Move& move, double dt, integrate::VelocityCondition after) {
     energy_current_ = EnergyRequest::Skip;
@@ -880,14 +915,46 @@ class CudaBackend final : public Backend {
                         stream_.get());
       return;
     }
-    for_each_particle(
-        static_cast<int>(size()),
-        refreshing_pair_positions(constraints::RememberingPositions<Move>{
-            move, pointers_of(device_.position), constraints_->positions_before_drift(size())}),
-        stream_.get());
+    for_each_particle(static_cast<int>(owned_count()),
+                      refreshing_pair_positions(constraints::RememberingPositions<Move>{
+                          move, pointers_of(device_.position, first()), positions_before_drift()}),
+                      stream_.get());
     constraints_->after_drift(group_arrays(), dt, true,
                               after == integrate::VelocityCondition::Apply, pack_position(),
                               stream_.get());
+  }
+
+  /// Over bricks, where a barostat moves molecules by their centres: the device fields it reads
+  /// made current for every particle on every rank, gathered from their owners (3 doubles per
+  /// particle and field; CpuBackend::make_current), so that every rank computes every
+  /// molecule's sums alike, in molecule order as one GPU does. Nothing on one GPU.
+  void make_current(std::initializer_list<DeviceVec3Array*> fields) {
+    if (!spatial_ || !partitioned_) return;  // before the first partition all ranks agree
+    const auto stream = stream_.get();
+    std::vector<double> values;
+    for (auto* field : fields) {
+      for (auto* component : field->components()) {
+        component->copy_to_host(values, stream);
+        stream_.synchronize();
+        domain_->gather(values);
+        component->copy_from_host(values, stream);
+        stream_.synchronize();  // before `values` is refilled
+      }
+    }
+  }
+
+  /// Where a drift keeps the owned particles' positions it starts from (RememberingPositions,
+  /// indices from first()).
+  core::Vec3Pointers positions_before_drift() {
+    const core::Vec3Pointers all = constraints_->positions_before_drift(size());
+    return {all.x + first(), all.y + first(), all.z + first()};
+  }
+
+  /// A spatial run's sum of fixed-point arrays (PME's mesh) over every rank.
+  static forces::FixedRankSum fixed_rank_sum(const BackendSetup& setup) {
+    return [comm = setup.communicator](std::uint64_t* data, std::size_t count) {
+      comm->sum(data, count, parallel::Group::World);
+    };
   }
 
   /// The particle arrays the constraint updates read and write.
@@ -991,6 +1058,10 @@ class CudaBackend final : public Backend {
   neighbors::DeviceSpatialOrder order_;
   core::DeviceTopology topology_;                 ///< exclusions for the pair terms (uploaded once)
   std::optional<DeviceConstraints> constraints_;  ///< distances held, if any
+  /// A spatial run's: per id, the first particle of its constraint group (its own where none).
+  std::vector<std::int32_t> anchor_of_id_;
+  /// A spatial run's exclusions on the host, for the partner check at each partition.
+  std::optional<core::ExclusionLists> exclusions_;
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
   std::vector<forces::StagedForces> staged_;  ///< the terms' staged forces of a step (reused)
   /// The terms_ entry of each config force term (the two of a one-pass pair share one; a

@@ -7,6 +7,7 @@
 /// configuration kept before a trial move.
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -158,6 +159,36 @@ class DeviceBoxMoves {
   }
   void release() { kept_box_.reset(); }
   bool keeping() const { return kept_box_.has_value(); }
+
+  /// `remap(values)` applied to a host copy of each kept array of positions, forces and image
+  /// counts (these as doubles: exact), which then goes back (waits for the stream): a spatial
+  /// decomposition's partition during a trial gathers them from their owners and puts them in
+  /// the new storage order, so that a rejected trial restores each particle's own.
+  template <class Remap>
+  void remap_kept(Remap&& remap, cudaStream_t stream) {
+    std::vector<double> values;
+    for (auto* a : {&kept_position_.x, &kept_position_.y, &kept_position_.z, &kept_force_.x,
+                    &kept_force_.y, &kept_force_.z}) {
+      a->copy_to_host(values, stream);
+      NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+      remap(values);
+      a->copy_from_host(values, stream);
+      NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // before `values` is refilled
+    }
+    std::vector<std::int32_t> counts;
+    for (auto* a : kept_image_.components()) {
+      if (a->size() == 0) continue;
+      a->copy_to_host(counts, stream);
+      NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+      values.assign(counts.begin(), counts.end());
+      remap(values);
+      counts.assign(values.size(), 0);
+      for (std::size_t i = 0; i < values.size(); ++i)
+        counts[i] = static_cast<std::int32_t>(values[i]);
+      a->copy_from_host(counts, stream);
+      NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+  }
 
   std::size_t bytes() const {
     return offset_.bytes() + member_id_.bytes() + molecule_of_id_.bytes() + mass_.bytes() +

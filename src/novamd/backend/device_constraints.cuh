@@ -44,6 +44,14 @@ void for_each_group(int n, const F& f, cudaStream_t stream) {
   for_each_particle<64>(n, f, stream);
 }
 
+/// f(kept[k]) for each k: an update over the groups (or coupled sets) a rank keeps.
+template <class F>
+struct OnKept {
+  F f;
+  const int* kept;
+  __device__ void operator()(int k) const { f(kept[k]); }
+};
+
 /// Device storage for CoupledArrays.
 template <class T>
 using DeviceArray = core::DeviceBuffer<T>;
@@ -75,6 +83,28 @@ class DeviceConstraints {
     for_each_group(sets(), constraints::LocateCoupled{coupled_.view(), index_of_.data()}, stream);
   }
 
+  /// From now on only the groups and coupled sets whose first particle is stored in [begin,
+  /// end) are solved, and only their virial counted (a spatial decomposition's owned range,
+  /// where the partition keeps each group on one rank); `slot_of_id`: each particle id's storage
+  /// index. Every group until the first call.
+  void keep_to(const std::vector<std::int32_t>& slot_of_id, std::size_t begin, std::size_t end,
+               cudaStream_t stream) {
+    const auto kept = constraints::groups_stored_in(host_groups_, layout_, slot_of_id, begin, end);
+    kept_groups_.copy_from_host(kept.groups, stream);
+    kept_sets_.copy_from_host(kept.sets, stream);
+    kept_group_count_ = static_cast<int>(kept.groups.size());
+    kept_set_count_ = static_cast<int>(kept.sets.size());
+    for (auto& component : virial_) component.fill_zero(stream);  // the groups not kept: 0
+    for (auto& component : coupled_.virial) component.fill_zero(stream);
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // `kept` goes out of scope
+  }
+
+  /// Per particle id (ids 0 .. n - 1): the id of the first particle of its group or set, or its
+  /// own (constraints::anchors_of).
+  std::vector<std::int32_t> anchors(std::size_t n) const {
+    return constraints::anchors_of(host_groups_, layout_, n);
+  }
+
   /// The positions of n particles kept as a drift's start (for a projection from themselves).
   void keep_positions(const core::Vec3Pointers& position, std::size_t n, cudaStream_t stream) {
     const core::Vec3Pointers before = positions_before_drift(n);
@@ -98,13 +128,12 @@ class DeviceConstraints {
   void after_drift(const GroupArrays& a, double dt, bool correct_velocities,
                    bool velocity_condition, const OnMove& on_move, cudaStream_t stream) {
     const auto drift = correction_of(dt, correct_velocities, velocity_condition, on_move);
-    for_each_group(groups(),
-                   constraints::ConstrainDrift<OnMove>{
-                       a, groups_.data(), drift, {failed_.data(), deviation_.data()}},
-                   stream);
-    for_each_group(
-        sets(), constraints::CoupledDrift<OnMove>{a, coupled_.view(), drift, coupled_.failures()},
+    on_groups(
+        constraints::ConstrainDrift<OnMove>{
+            a, groups_.data(), drift, {failed_.data(), deviation_.data()}},
         stream);
+    on_sets(constraints::CoupledDrift<OnMove>{a, coupled_.view(), drift, coupled_.failures()},
+            stream);
   }
 
   /// after_drift (velocities corrected) for a drift with a Langevin O step inside it
@@ -115,10 +144,10 @@ class DeviceConstraints {
                                    const constraints::ThermostatInDrift& thermostat,
                                    const OnMove& on_move, cudaStream_t stream) {
     const auto drift = correction_of(dt, true, velocity_condition, on_move);
-    for_each_group(groups(),
-                   constraints::ConstrainDrift<OnMove, true>{
-                       a, groups_.data(), drift, {failed_.data(), deviation_.data()}, thermostat},
-                   stream);
+    on_groups(
+        constraints::ConstrainDrift<OnMove, true>{
+            a, groups_.data(), drift, {failed_.data(), deviation_.data()}, thermostat},
+        stream);
   }
 
   /// Whether the plan has coupled sets (constraints solved together beyond a cluster).
@@ -126,10 +155,8 @@ class DeviceConstraints {
 
   /// The velocity condition; with `heat`, the kinetic-energy changes added to it.
   void constrain_velocities(const GroupArrays& a, double* heat, cudaStream_t stream) {
-    for_each_group(groups(), constraints::ConstrainVelocities{a, groups_.data(), heat}, stream);
-    for_each_group(sets(),
-                   constraints::CoupledVelocities{a, coupled_.view(), heat, coupled_.failures()},
-                   stream);
+    on_groups(constraints::ConstrainVelocities{a, groups_.data(), heat}, stream);
+    on_sets(constraints::CoupledVelocities{a, coupled_.view(), heat, coupled_.failures()}, stream);
   }
 
   /// The virial of the constraint forces (waits for the stream).
@@ -138,13 +165,13 @@ class DeviceConstraints {
     if (groups() > 0) {
       constraints::ConstraintVirial update{a, groups_.data(), {}};
       for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = virial_[c].data();
-      for_each_group(groups(), update, stream);
+      on_groups(update, stream);
       total += summed(virial_, host_groups_.size(), stream);
     }
     if (sets() > 0) {
       constraints::CoupledVirial update{a, coupled_.view(), {}};
       for (int c = 0; c < core::kTensorComponents; ++c) update.out[c] = coupled_.virial[c].data();
-      for_each_group(sets(), update, stream);
+      on_sets(update, stream);
       total += summed(coupled_.virial, std::size_t(sets()), stream);
     }
     return total;
@@ -185,6 +212,19 @@ class DeviceConstraints {
   }
   int groups() const { return static_cast<int>(host_groups_.size()); }
   int sets() const { return layout_.sets(); }
+
+  /// `update` over every group kept (all of them before keep_to), a thread each.
+  template <class Update>
+  void on_groups(const Update& update, cudaStream_t stream) {
+    if (kept_group_count_ < 0) return for_each_group(groups(), update, stream);
+    for_each_group(kept_group_count_, OnKept<Update>{update, kept_groups_.data()}, stream);
+  }
+  /// `update` over every coupled set kept, a thread each.
+  template <class Update>
+  void on_sets(const Update& update, cudaStream_t stream) {
+    if (kept_set_count_ < 0) return for_each_group(sets(), update, stream);
+    for_each_group(kept_set_count_, OnKept<Update>{update, kept_sets_.data()}, stream);
+  }
 
   /// The per-group (or per-set) virial shares summed in a fixed order (waits for the stream).
   core::SymmetricTensor<double> summed(
@@ -227,6 +267,9 @@ class DeviceConstraints {
   core::DeviceBuffer<double> deviation_, results_;
   core::Vec3Of<core::DeviceBuffer<double>> before_;
   core::DeviceBuffer<double> virial_[core::kTensorComponents];  ///< per group
+  /// The groups and sets solved (keep_to; counts -1: every one).
+  core::DeviceBuffer<int> kept_groups_, kept_sets_;
+  int kept_group_count_ = -1, kept_set_count_ = -1;
   constraints::CoupledLayout layout_;  // the plan's coupled sets (all_bonds), for messages
   constraints::CoupledArrays<DeviceArray> coupled_;
   DeviceSums sums_;

@@ -72,17 +72,38 @@ void HostConstraints::keep_to(std::size_t begin, std::size_t end) {
 }
 
 std::vector<std::int32_t> HostConstraints::anchors(std::size_t n) const {
+  return anchors_of(groups_, layout_, n);
+}
+
+std::vector<std::int32_t> anchors_of(const std::vector<ConstraintGroup>& groups,
+                                     const CoupledLayout& layout, std::size_t n) {
   std::vector<std::int32_t> anchor(n);
   std::iota(anchor.begin(), anchor.end(), 0);
-  for (const auto& g : groups_)
+  for (const auto& g : groups)
     for (int k = 1; k < g.count; ++k) anchor[static_cast<std::size_t>(g.id[k])] = g.id[0];
-  for (int k = 0; k < layout_.sets(); ++k) {
-    const auto begin = static_cast<std::size_t>(layout_.particle_offset[std::size_t(k)]);
-    const auto end = static_cast<std::size_t>(layout_.particle_offset[std::size_t(k) + 1]);
+  for (int k = 0; k < layout.sets(); ++k) {
+    const auto begin = static_cast<std::size_t>(layout.particle_offset[std::size_t(k)]);
+    const auto end = static_cast<std::size_t>(layout.particle_offset[std::size_t(k) + 1]);
     for (std::size_t p = begin + 1; p < end; ++p)
-      anchor[static_cast<std::size_t>(layout_.id[p])] = layout_.id[begin];
+      anchor[static_cast<std::size_t>(layout.id[p])] = layout.id[begin];
   }
   return anchor;
+}
+
+KeptGroups groups_stored_in(const std::vector<ConstraintGroup>& groups, const CoupledLayout& layout,
+                            const std::vector<std::int32_t>& slot_of_id, std::size_t begin,
+                            std::size_t end) {
+  const auto inside = [&](std::int32_t id) {
+    const auto slot = static_cast<std::size_t>(slot_of_id[static_cast<std::size_t>(id)]);
+    return slot >= begin && slot < end;
+  };
+  KeptGroups kept;
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (inside(groups[g].id[0])) kept.groups.push_back(static_cast<int>(g));
+  for (int k = 0; k < layout.sets(); ++k)
+    if (inside(layout.id[static_cast<std::size_t>(layout.particle_offset[std::size_t(k)])]))
+      kept.sets.push_back(k);
+  return kept;
 }
 
 core::Vec3Pointers HostConstraints::positions_before_drift(std::size_t n) {

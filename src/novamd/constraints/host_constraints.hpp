@@ -123,6 +123,22 @@ class HostConstraints {
   CoupledArrays<HostArray> coupled_;  // the same, with their scratch
 };
 
+/// Per particle id (ids 0 .. n - 1): the id of the first particle of its water or cluster
+/// (`groups`) or coupled set (`layout`), or its own where it has none. A spatial decomposition
+/// gives each group the rank of its first particle.
+std::vector<std::int32_t> anchors_of(const std::vector<ConstraintGroup>& groups,
+                                     const CoupledLayout& layout, std::size_t n);
+
+/// The groups and coupled sets a rank solves: those whose first particle is stored in its
+/// owned range (ascending indices into `groups` and into `layout`'s sets).
+struct KeptGroups {
+  std::vector<int> groups, sets;
+};
+/// KeptGroups of [begin, end), with each particle id's storage index in `slot_of_id`.
+KeptGroups groups_stored_in(const std::vector<ConstraintGroup>& groups, const CoupledLayout& layout,
+                            const std::vector<std::int32_t>& slot_of_id, std::size_t begin,
+                            std::size_t end);
+
 /// What a run says when SHAKE did not converge for `group`.
 std::string shake_failure_message(const ConstraintGroup& group, double deviation, double tolerance);
 

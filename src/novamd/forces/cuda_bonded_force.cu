@@ -28,15 +28,17 @@ __global__ void index_of_id_kernel(int n, const std::int32_t* __restrict__ id,
   if (i < n) index_of_id[id[i]] = i;
 }
 
-/// Particle i's share of one family's energy and virial, written to (or added to) the output,
+/// Particle i's share of one family's energy and virial (for i from `first`, `count` of them),
+/// written to (or added to) the output,
 /// with its share of the held terms' constant energy (`held_energy` by id; null: none held); the
 /// forces of energy steps come from the term and sum kernels, as on other steps.
 template <class Evaluator, bool Accumulate>
-__global__ void bonded_energy_share_kernel(int n, BondedGather<Evaluator> gather,
+__global__ void bonded_energy_share_kernel(int first, int count, BondedGather<Evaluator> gather,
                                            const double* __restrict__ held_energy,
                                            neighbors::ForceOutputView out) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const int i = first + k;
   BondedShare s = gather.template share<true>(i);
   if (held_energy != nullptr) s.energy += held_energy[gather.id[i]];
   const auto put = [](double& to, double value) { to = Accumulate ? to + value : value; };
@@ -116,21 +118,23 @@ __global__ void __launch_bounds__(kBlock)
 inline constexpr int kSumLanes = 8;
 inline constexpr int kSumInFlight = 4;
 
-/// kSumLanes lanes per particle sum the term forces its row names (row_offsets[id] to
-/// row_offsets[id + 1], every family's terms): lane j the entries j, j + kSumLanes, ... in turn,
-/// kSumInFlight loads at a time, then the lanes' sums meet in a fixed tree (lane j with j ^ 4,
-/// then j ^ 2, then j ^ 1) and the first lane writes the total (or adds it to the output). A fixed
-/// order: the same bits every time. A protein atom's hundred entries (its dihedrals, 1-4 pairs
-/// and exclusion corrections) take four rounds of loads per lane; a water atom's few, one.
+/// kSumLanes lanes per particle (`count` particles from `begin`) sum the term forces its row names
+/// (row_offsets[id] to row_offsets[id + 1], every family's terms): lane j the entries j, j +
+/// kSumLanes, ... in turn, kSumInFlight loads at a time, then the lanes' sums meet in a fixed tree
+/// (lane j with j ^ 4, then j ^ 2, then j ^ 1) and the first lane writes the total (or adds it to
+/// the output). A fixed order: the same bits every time. A protein atom's hundred entries (its
+/// dihedrals, 1-4 pairs and exclusion corrections) take four rounds of loads per lane; a water
+/// atom's few, one.
 template <bool Accumulate>
-__global__ void bonded_sum_kernel(int n, const std::int32_t* __restrict__ id,
+__global__ void bonded_sum_kernel(int begin, int count, const std::int32_t* __restrict__ id,
                                   const std::int32_t* __restrict__ row_offsets,
                                   const std::int32_t* __restrict__ row_entries,
                                   const core::Vec3<double>* __restrict__ term_force,
                                   neighbors::ForceOutputView out) {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
-  const int i = thread / kSumLanes, lane = thread % kSumLanes;
-  const bool active = i < n;
+  const int target = thread / kSumLanes, lane = thread % kSumLanes;
+  const bool active = target < count;
+  const int i = begin + target;
   const std::int32_t* row = active ? row_offsets + id[i] : nullptr;
   const std::int32_t first = active ? row[0] : 0;
   const std::int32_t length = active ? row[1] - first : 0;  // entries addressed from `first`
@@ -250,6 +254,10 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
   }
 
   int parts() const override { return order_.count; }
+  /// Every term evaluated (those of other ranks' particles too, from stale positions, never
+  /// summed), the targets' sums alone: a spatial decomposition's owned particles, whose bonded
+  /// partners are all ghosts (the backend checks at each partition).
+  bool restricts_targets(int, const core::Box&) const override { return true; }
 
   // Forces: a thread per term (every family in one kernel, on a side stream: start), then
   // kSumLanes threads per particle sum its terms' forces. Energy steps add each family's energy
@@ -321,9 +329,12 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
       const auto gather = gather_of<K>(in);
       const double* held_energy = std::get<K>(buffers_)->held_energy_or_null();
       using Evaluator = typename std::variant_alternative_t<K, BondedSettings>::Evaluator;
+      const int count = target_count(in);
+      if (count == 0) return;
       const auto launch = [&](auto accumulate) {
         bonded_energy_share_kernel<Evaluator, decltype(accumulate)::value>
-            <<<blocks(in.n), kBlock, 0, stream>>>(in.n, gather, held_energy, out);
+            <<<blocks(count), kBlock, 0, stream>>>(in.target_begin, count, gather, held_energy,
+                                                   out);
       };
       mode.accumulate ? launch(std::true_type{}) : launch(std::false_type{});
       NOVAMD_CUDA_CHECK_LAUNCH();
@@ -358,14 +369,16 @@ class CudaBondedTerms final : public CudaForceTerm<PairT> {
     launch_sum(in, out, accumulate, stream);
   }
 
-  /// Each particle's sum of its term forces, written to or added to `out`, on `stream`.
+  /// Each target's sum of its term forces, written to or added to `out`, on `stream`.
   void launch_sum(const CudaForceInput<PairT>& in, const neighbors::ForceOutputView& out,
                   bool accumulate, cudaStream_t stream) {
+    const int count = target_count(in);
+    if (count == 0) return;
     const auto launch = [&](auto accumulate_flag) {
-      const long long threads = static_cast<long long>(in.n) * kSumLanes;
+      const long long threads = static_cast<long long>(count) * kSumLanes;
       bonded_sum_kernel<decltype(accumulate_flag)::value>
           <<<static_cast<int>((threads + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
-              in.n, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
+              in.target_begin, count, in.fields.id, gather_offsets_.data(), gather_entries_.data(),
               term_force_.data(), out);
     };
     accumulate ? launch(std::true_type{}) : launch(std::false_type{});

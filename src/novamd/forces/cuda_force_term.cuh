@@ -8,7 +8,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -72,6 +74,16 @@ struct StagedForces {
   const double *fx, *fy, *fz;
 };
 
+/// Sums an array of fixed-point integers over the ranks of a spatial decomposition, in place, in
+/// host memory (exact: the same bits in any order and on any rank count).
+using FixedRankSum = std::function<void(std::uint64_t* data, std::size_t count)>;
+
+/// The input's targets: from target_begin, this many (every particle where unrestricted).
+template <class PairT>
+int target_count(const CudaForceInput<PairT>& in) {
+  return (in.target_end < 0 ? in.n : in.target_end) - in.target_begin;
+}
+
 template <class PairT>
 class CudaForceTerm {
  public:
@@ -116,6 +128,9 @@ class CudaForceTerm {
   /// particles in `box`: where it cannot, the spatial decomposition refuses it. Default: it
   /// cannot.
   virtual bool restricts_targets(int /*n*/, const core::Box& /*box*/) const { return false; }
+  /// A spatial decomposition's sum over the ranks, for a term whose global part each rank
+  /// computes from its targets (PME's mesh of charges). Default: nothing global.
+  virtual void share_over_ranks(FixedRankSum /*sum*/) {}
   /// Whether the term's next evaluation at `input` builds its lists (no list yet, or some
   /// particle moved more than skin/2 since the build), waiting for the device's answer; a
   /// spatial decomposition asks each term on every rank and partitions anew where any is due.

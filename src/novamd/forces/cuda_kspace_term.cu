@@ -1,6 +1,7 @@
 #include <cufft.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "novamd/core/cuda_check.cuh"
 #include "novamd/core/device_buffer.cuh"
@@ -74,13 +76,15 @@ __global__ void sum_rows_kernel(int rows, const double* __restrict__ values,
     for (int c = 0; c < core::kTensorComponents; ++c) total[c] = sum[c];
 }
 
-/// Self energy and the background's energy share to each particle; the reciprocal virial
-/// (`total`) and the background's spread evenly.
-__global__ void constant_terms_kernel(int n, const double* __restrict__ q, double self_factor,
-                                      double background_share, const double* __restrict__ total,
+/// Self energy and the background's energy share to each of `count` particles; the reciprocal
+/// virial (`total`) and the background's spread evenly over all `n` (a rank's targets being
+/// `count` of them).
+__global__ void constant_terms_kernel(int count, int n, const double* __restrict__ q,
+                                      double self_factor, double background_share,
+                                      const double* __restrict__ total,
                                       neighbors::ForceOutputView out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+  if (i >= count) return;
   out.energy[i] += self_factor * q[i] * q[i] + background_share;
   for (int c = 0; c < core::kTensorComponents; ++c)
     out.virial[c][i] += total[c] / n + (c < 3 ? background_share : 0.0);
@@ -393,7 +397,8 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
     const cudaStream_t side = side_.stream();
     staged_.resize(in.n);
     // Written as -f, which is 0 - f exactly: the bits of adding to the output directly.
-    add_reciprocal(in.n, positions_of(in), false, false, staged_.output(), side);
+    add_reciprocal(target_count(in), positions_of(in), false, false,
+                   staged_.output().from(in.target_begin), side);
     staged_pending_ = true;
   }
   std::optional<StagedForces> staged_forces(cudaStream_t stream) final {
@@ -418,6 +423,15 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
     if (part == parts() - 1) finish_reciprocal(in, out, mode, stream);
   }
   std::int64_t list_builds() const final { return real_ ? real_->list_builds() : 0; }
+  /// The real space's targets and the mesh's: the targets' charges spread, the mesh summed over
+  /// the ranks (share_over_ranks), the targets' forces interpolated. PME only.
+  bool restricts_targets(int n, const core::Box& box) const final {
+    return splits_over_ranks() && (!real_ || real_->restricts_targets(n, box));
+  }
+  bool lists_due(const CudaForceInput<PairT>& in, cudaStream_t stream) final {
+    return real_ && real_->lists_due(in, stream);
+  }
+  void share_over_ranks(FixedRankSum sum) final { rank_sum_ = std::move(sum); }
   void invalidate_lists() final {
     if (real_) real_->invalidate_lists();
   }
@@ -448,16 +462,32 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
   virtual void add_reciprocal(int n, const Positions& p, bool with_energy, bool accumulate,
                               neighbors::ForceOutputView out, cudaStream_t stream) = 0;
   virtual std::size_t reciprocal_bytes() const = 0;
+  /// Whether the reciprocal sum can take a rank's targets alone, its global part summed over the
+  /// ranks (sum_over_ranks).
+  virtual bool splits_over_ranks() const { return false; }
+  /// `count` fixed-point values summed over the ranks in place (nothing on one rank).
+  void sum_over_ranks(std::uint64_t* data, std::size_t count) const {
+    if (rank_sum_) rank_sum_(data, count);
+  }
+  bool sums_over_ranks() const { return static_cast<bool>(rank_sum_); }
   double* virial_total() { return virial_total_.data(); }
   double coulomb_factor() const { return k_; }
   double alpha() const { return alpha_; }
 
  private:
+  /// The targets' positions and charges (from the input's target_begin on).
   static Positions positions_of(const CudaForceInput<PairT>& in) {
     if (!in.fields.charge)
       throw std::logic_error("coulomb ewald/pme: the particles have no charges");
     const auto& L = in.host_box.length();
-    return {in.fields.x, in.fields.y, in.fields.z, in.fields.charge, L.x, L.y, L.z};
+    const int first = in.target_begin;
+    return {in.fields.x + first,
+            in.fields.y + first,
+            in.fields.z + first,
+            in.fields.charge + first,
+            L.x,
+            L.y,
+            L.z};
   }
 
   /// The side stream waits for `stream`'s work so far (the positions), then solves.
@@ -465,7 +495,7 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
                         cudaStream_t stream) {
     started_with_energy_ = mode.with_energy;
     if (in.n == 0) return;
-    solve_reciprocal(in.n, positions_of(in), in.host_box.volume(), mode.with_energy,
+    solve_reciprocal(target_count(in), positions_of(in), in.host_box.volume(), mode.with_energy,
                      side_.follow(stream));
   }
 
@@ -479,17 +509,20 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
     if (in.n == 0 || staged_pending_) return;  // staged: the backend adds them (staged_forces)
     side_.join(stream);
     const Positions p = positions_of(in);
-    add_reciprocal(in.n, p, mode.with_energy, true, out, stream);
-    if (!mode.with_energy) return;
+    const int count = target_count(in);
+    const auto targets_out = out.from(in.target_begin);
+    add_reciprocal(count, p, mode.with_energy, true, targets_out, stream);
+    if (!mode.with_energy || count == 0) return;
     const double background =
         physics::ewald_background_energy(net_charge_, k_, alpha_, in.host_box.volume()) / in.n;
-    constant_terms_kernel<<<blocks(in.n), kBlock, 0, stream>>>(
-        in.n, p.q, -k_ * alpha_ / std::sqrt(std::numbers::pi), background, virial_total_.data(),
-        out);
+    constant_terms_kernel<<<blocks(count), kBlock, 0, stream>>>(
+        count, in.n, p.q, -k_ * alpha_ / std::sqrt(std::numbers::pi), background,
+        virial_total_.data(), targets_out);
     NOVAMD_CUDA_CHECK_LAUNCH();
   }
 
   std::unique_ptr<CudaForceTerm<PairT>> real_;
+  FixedRankSum rank_sum_;  ///< the mesh's sum over a spatial decomposition's ranks
   double k_, alpha_, net_charge_ = 0.0;
   core::DeviceBuffer<double> virial_total_;
   /// The reciprocal sum's solve, beside the real-space pairs: its small kernels at the highest
@@ -612,11 +645,14 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
                         cudaStream_t stream) override {
     const long long spreaders = static_cast<long long>(n) * shape_.order;
     const auto spread_blocks = static_cast<unsigned>((spreaders + kSmallBlock - 1) / kSmallBlock);
-    with_order(shape_.order, [&](auto order) {
-      pme_spread_kernel<R, decltype(order)::value>
-          <<<spread_blocks, kSmallBlock, 0, stream>>>(n, p, shape_, fixed_.data());
-    });
-    NOVAMD_CUDA_CHECK_LAUNCH();
+    if (n > 0) {
+      with_order(shape_.order, [&](auto order) {
+        pme_spread_kernel<R, decltype(order)::value>
+            <<<spread_blocks, kSmallBlock, 0, stream>>>(n, p, shape_, fixed_.data());
+      });
+      NOVAMD_CUDA_CHECK_LAUNCH();
+    }
+    if (this->sums_over_ranks()) sum_mesh_over_ranks(stream);
     pme_fixed_to_real_kernel<R>
         <<<static_cast<unsigned>((size_ + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
             size_, fixed_.data(), real_.data());
@@ -648,12 +684,30 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
     return fixed_.bytes() + real_.bytes() + spectrum_.bytes() + plane_virial_.bytes() +
            moduli_[0].bytes() + moduli_[1].bytes() + moduli_[2].bytes();
   }
+  bool splits_over_ranks() const override { return true; }
+
+  /// Each rank's fixed-point mesh of its targets' charges summed over the ranks through host
+  /// memory: integers, so every rank gets the bits one GPU spreading every charge gets (waits
+  /// for `stream`).
+  void sum_mesh_over_ranks(cudaStream_t stream) {
+    fixed_host_.resize(size_);
+    const std::size_t bytes = size_ * sizeof(std::uint64_t);
+    static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
+    NOVAMD_CUDA_CHECK(
+        cudaMemcpyAsync(fixed_host_.data(), fixed_.data(), bytes, cudaMemcpyDeviceToHost, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    this->sum_over_ranks(fixed_host_.data(), size_);
+    NOVAMD_CUDA_CHECK(
+        cudaMemcpyAsync(fixed_.data(), fixed_host_.data(), bytes, cudaMemcpyHostToDevice, stream));
+    NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // before fixed_host_ changes again
+  }
 
   PmeGridShape shape_;
   std::size_t size_;
   CufftPlan forward_, backward_;
   core::DeviceBuffer<double> moduli_[3];
   core::DeviceBuffer<unsigned long long> fixed_;
+  std::vector<std::uint64_t> fixed_host_;  ///< the mesh on its way over the ranks
   core::DeviceBuffer<R> real_;
   core::DeviceBuffer<PmeComplex<R>> spectrum_;
   core::DeviceBuffer<double> plane_virial_;

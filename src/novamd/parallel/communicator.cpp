@@ -106,6 +106,15 @@ void Communicator::sum(double* data, std::size_t count, Group group) const {
   }
 }
 
+void Communicator::sum(std::uint64_t* data, std::size_t count, Group group) const {
+  if (!handles_ || group_size(group) == 1 || count == 0) return;
+  constexpr std::size_t kPiece = std::numeric_limits<int>::max() / 2;
+  for (std::size_t at = 0; at < count; at += kPiece) {
+    const int n = static_cast<int>(std::min(kPiece, count - at));
+    MPI_Allreduce(MPI_IN_PLACE, data + at, n, MPI_UINT64_T, MPI_SUM, handles_->of(group));
+  }
+}
+
 std::int64_t Communicator::min(std::int64_t value, Group group) const {
   if (!handles_ || group_size(group) == 1) return value;
   std::int64_t result = value;
@@ -170,6 +179,7 @@ void Communicator::send_receive(const double* send, std::size_t send_count, int 
 #else  // one rank: nothing to combine
 
 void Communicator::sum(double*, std::size_t, Group) const {}
+void Communicator::sum(std::uint64_t*, std::size_t, Group) const {}
 std::int64_t Communicator::min(std::int64_t value, Group) const {
   return value;
 }

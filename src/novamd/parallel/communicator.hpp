@@ -55,6 +55,9 @@ class Communicator {
 
   /// data[0 .. count) summed element-wise over the group, in place, on every rank of it.
   void sum(double* data, std::size_t count, Group group) const;
+  /// The same for integers, modulo 2^64: exact, and the same bits in any order (fixed-point
+  /// sums such as the PME mesh's charges).
+  void sum(std::uint64_t* data, std::size_t count, Group group) const;
   /// The smallest `value` over the group.
   std::int64_t min(std::int64_t value, Group group) const;
   /// The largest `value` over the group.
