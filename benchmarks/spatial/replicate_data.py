@@ -10,7 +10,8 @@ Copy (i, j, k) shifts every atom by (i Lx, j Ly, k Lz). Each atom's unwrapped po
 coordinates plus its image flags times the box) is shifted, then wrapped into the new box with
 new image flags, so that bonds across the old box's faces join the right copy's atoms. Atom,
 molecule, bond, angle, dihedral and improper ids are offset by the copy's number times the
-input's counts; types, masses and coefficients are kept. An orthogonal box only.
+input's largest id of each (molecule 0, "none", stays 0); types, masses and coefficients are
+kept. An orthogonal box only.
 
     python3 benchmarks/spatial/replicate_data.py examples/peptide/data.peptide \\
         /tmp/peptide-2x2x2.data --copies 2 2 2      # 16,032 atoms in a 54.7 A box
@@ -81,8 +82,8 @@ def replicate(header, box, sections, copies):
     n_atoms = max((int(a[0]) for a in atoms), default=0)
     n_molecules = max((int(a[1]) for a in atoms), default=0)
     length = [hi - lo for lo, hi in box]
-    new_box = [(lo, lo + c * L) for (lo, _), c, L in zip(box, copies, length)]
-    new_length = [c * L for c, L in zip(copies, length)]
+    new_box = [(lo, hi if c == 1 else lo + c * L) for (lo, hi), c, L in zip(box, copies, length)]
+    new_length = [hi - lo for lo, hi in new_box]
     shifts = [(i, j, k) for i in range(copies[0]) for j in range(copies[1])
               for k in range(copies[2])]
     out = {name: [] for name in sections}
@@ -97,16 +98,22 @@ def replicate(header, box, sections, copies):
             for d in range(3):
                 unwrapped = float(a[4 + d]) + image[d] * length[d] + shift[d] * length[d]
                 wraps = math.floor((unwrapped - new_box[d][0]) / new_length[d])
-                position.append(unwrapped - wraps * new_length[d])
+                x = unwrapped - wraps * new_length[d]
+                if x >= new_box[d][1]:  # rounding put it on the upper face
+                    x, wraps = x - new_length[d], wraps + 1
+                elif x < new_box[d][0]:
+                    x, wraps = x + new_length[d], wraps - 1
+                position.append(x)
                 new_image.append(wraps)
+            molecule = int(a[1])
             out["Atoms"].append([str(int(a[0]) + copy * n_atoms),
-                                 str(int(a[1]) + copy * n_molecules), a[2], a[3],
+                                 str(molecule + copy * n_molecules if molecule else 0), a[2], a[3],
                                  *(repr(x) for x in position), *(str(i) for i in new_image)])
         for v in sections.get("Velocities", []):
             out["Velocities"].append([str(int(v[0]) + copy * n_atoms), *v[1:4]])
         for name, ids in TOPOLOGY.items():
             lines = sections.get(name, [])
-            count = len(lines)
+            count = max((int(t[0]) for t in lines), default=0)  # the largest id
             for t in lines:
                 out[name].append([str(int(t[0]) + copy * count), t[1],
                                   *(str(int(x) + copy * n_atoms) for x in t[2:2 + ids])])

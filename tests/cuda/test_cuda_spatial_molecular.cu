@@ -11,6 +11,7 @@
 //   the term's FixedRankSum (here: a host copy of the other rank's mesh added in). Integers add
 //   exactly, so each rank's mesh is the whole one's, and its targets' forces and energy and
 //   virial shares are bit for bit those of one term over every particle; the others untouched.
+// - Both with an empty range (a brick without particles): nothing written, no launch refused.
 //
 // Skipped where no CUDA device exists.
 
@@ -137,7 +138,8 @@ void check_bonded() {
   ASSERT_TRUE(part->restricts_targets(n, s.box));
   const Output all = evaluate(*whole, device.input(0, -1), false, stream);
   for (const auto& [begin, end] :
-       {std::pair{n / 4, n / 4 + n / 3}, std::pair{0, n / 2}, std::pair{n / 2, n}}) {
+       {std::pair{n / 4, n / 4 + n / 3}, std::pair{0, n / 2}, std::pair{n / 2, n},
+        std::pair{n, n}}) {  // the last: a rank without particles
     const Output some = evaluate(*part, device.input(begin, end), false, stream);
     expect_targets_match(some, all, begin, end,
                          "bonded [" + std::to_string(begin) + ", " + std::to_string(end) + ")");
@@ -213,6 +215,13 @@ void check_pme() {
   const Output some1 = evaluate(*rank1, device.input(cut, n), true, stream);
   expect_targets_match(some0, all, 0, cut, "PME, rank 0");
   expect_targets_match(some1, all, cut, n, "PME, rank 1");
+  // A third rank without particles: its (empty) mesh summed with the others', nothing written.
+  auto empty = make();
+  empty->share_over_ranks([&](std::uint64_t* data, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) data[i] += mesh_of[0][i] + mesh_of[1][i];
+  });
+  const Output none = evaluate(*empty, device.input(n, n), true, stream);
+  expect_targets_match(none, all, n, n, "PME, a rank without particles");
 }
 
 TEST(CudaSpatialMolecular, PmeOverTwoRangesWithTheirMeshesSummedMatchesTheWholeBitwise) {

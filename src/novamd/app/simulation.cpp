@@ -138,8 +138,8 @@ void Simulation::read_input(const SimulationInput& input, const parallel::MpiSes
 bool Simulation::runs_spatial(const io::Config& config, const std::string& backend_name) {
   const auto decomposition = config.parallel.decomposition;
   if (decomposition == parallel::Decomposition::ForceMatrix) return false;
-  // On the CUDA backend only where asked for (pair terms over Verlet lists, one GPU per rank or
-  // ranks sharing one): not yet measured against the force matrix there.
+  // On the CUDA backend only where asked for (one GPU per rank or ranks sharing one): not yet
+  // measured against the force matrix there.
   if (decomposition == parallel::Decomposition::Spatial) return true;
   if (backend_name == "cuda") return false;
   if (config.rigid_sites) return config.rigid_sites->cutoff.has_value();  // lists of centres

@@ -32,14 +32,55 @@ std::pair<std::vector<std::size_t>, double> constraint_anchors(
   return {std::move(anchor), std::sqrt(farthest)};
 }
 
+namespace {
+
+/// Each pair of `terms`' members, both ways, to `rows` (by id).
+template <int K>
+void add_member_pairs(const core::TermList<K>& terms,
+                      std::vector<std::vector<std::int32_t>>& rows) {
+  for (std::size_t t = 0; t < terms.size(); ++t) {
+    const std::int32_t* ids = terms.ids.data() + static_cast<std::size_t>(K) * t;
+    for (int a = 0; a < K; ++a)
+      for (int b = 0; b < K; ++b)
+        if (a != b) rows[static_cast<std::size_t>(ids[a])].push_back(ids[b]);
+  }
+}
+
+}  // namespace
+
+bool has_bonded_partners(const core::Topology& t) {
+  return t.bonds().size() + t.angles().size() + t.dihedrals().size() + t.impropers().size() +
+             t.scaled_pairs().size() + t.correction_pairs().size() >
+         0;
+}
+
+core::ExclusionLists bonded_partners(const core::Topology& topology) {
+  std::vector<std::vector<std::int32_t>> rows(static_cast<std::size_t>(topology.particle_count()));
+  add_member_pairs(topology.bonds(), rows);
+  add_member_pairs(topology.angles(), rows);
+  add_member_pairs(topology.dihedrals(), rows);
+  add_member_pairs(topology.impropers(), rows);
+  add_member_pairs(topology.scaled_pairs(), rows);
+  add_member_pairs(topology.correction_pairs(), rows);
+  core::ExclusionLists partners;
+  partners.offsets.push_back(0);
+  for (auto& row : rows) {
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    partners.ids.insert(partners.ids.end(), row.begin(), row.end());
+    partners.offsets.push_back(static_cast<std::int32_t>(partners.ids.size()));
+  }
+  return partners;
+}
+
 void check_partners_within_halo(const core::ParticleData& particles,
-                                const core::ExclusionLists& exclusions, parallel::IndexRange own,
+                                const core::ExclusionLists& partners, parallel::IndexRange own,
                                 const core::Box& box, double halo) {
   const auto slot_of_id = slots_of_ids(particles.id);
   const auto view = box.view<double>();
   const auto& position = particles.position;
   for (std::size_t i = own.begin; i < own.end; ++i) {
-    for (const std::int32_t j : exclusions.of(particles.id[i])) {
+    for (const std::int32_t j : partners.of(particles.id[i])) {
       const auto slot = static_cast<std::size_t>(slot_of_id[static_cast<std::size_t>(j)]);
       const auto d = view.minimum_image(position.get(i) - position.get(slot));
       if (core::dot(d, d) >= halo * halo)

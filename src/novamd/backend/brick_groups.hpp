@@ -27,12 +27,20 @@ std::pair<std::vector<std::size_t>, double> constraint_anchors(
 /// Each particle id's storage index, for `id` in storage order (ids 0 .. n - 1).
 std::vector<std::int32_t> slots_of_ids(const std::vector<std::int32_t>& id);
 
-/// Every excluded partner (the 1-2, 1-3 and 1-4 atoms of the bonded terms) of each particle
-/// stored in `own` lies within `halo` of it, so within the halo of its brick: a ghost, current at
-/// every step. @throws core::RunError naming the first pair that does not (a broken structure,
-/// or a bond longer than the lists' reach).
+/// For every particle id, the ids it shares a term with (bonds, angles, dihedrals, impropers,
+/// scaled 1-4 pairs, Ewald correction pairs: every term whose force on it reads another
+/// particle's position), sorted, each once; none where the topology has no terms.
+core::ExclusionLists bonded_partners(const core::Topology& topology);
+
+/// Whether the topology has any term that bonded_partners counts.
+bool has_bonded_partners(const core::Topology& topology);
+
+/// Every bonded partner (`partners`: bonded_partners) of each particle stored in `own` lies
+/// within `halo` of it, so within the halo of its brick: a ghost, current at every step.
+/// @throws core::RunError naming the first pair that does not (a broken structure, or a term
+/// longer than the lists' reach).
 void check_partners_within_halo(const core::ParticleData& particles,
-                                const core::ExclusionLists& exclusions, parallel::IndexRange own,
+                                const core::ExclusionLists& partners, parallel::IndexRange own,
                                 const core::Box& box, double halo);
 
 }  // namespace novamd::backend

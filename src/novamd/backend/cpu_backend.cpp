@@ -100,6 +100,8 @@ CpuBackend::CpuBackend(BackendSetup setup)
   }
   if (has_excluded_pairs(setup, domain_->decomposed() && !spatial_))
     exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
+  // A spatial run checks at each partition that every bonded partner is a ghost.
+  if (spatial_ && has_bonded_partners(setup.topology)) partners_ = bonded_partners(setup.topology);
   forces::resolve_kspace(setup.forces, box_);  // Ewald's alpha and wave vectors for this box
   // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
   plan_ = forces::plan_terms(
@@ -279,8 +281,7 @@ std::vector<std::size_t> CpuBackend::partition_bricks(const core::Vec3Array& pos
     constraints_->locate(particles_);
     constraints_->keep_to(own.begin, own.end);
   }
-  if (exclusions_)
-    check_partners_within_halo(particles_, *exclusions_, own, box_, spatial_->halo());
+  if (partners_) check_partners_within_halo(particles_, *partners_, own, box_, spatial_->halo());
   partitioned_ = true;
   ++reorders_;
   return order;
@@ -729,7 +730,13 @@ void CpuBackend::restore_bricks(const BackendState& state) {
   const bool lists_saved = !state.terms.empty() &&
                            state.terms.front().built_at.size() == particles_.size() &&
                            state.terms.front().built_box.volume() > 0.0;
-  if (!lists_saved) return;
+  if (!lists_saved) {  // every group until the first partition, found in the saved order
+    if (constraints_) {
+      constraints_->locate(particles_);
+      constraints_->keep_to(0, particles_.size());
+    }
+    return;
+  }
   std::vector<std::size_t> identity(particles_.size());
   std::iota(identity.begin(), identity.end(), std::size_t{0});
   const core::Box box_now = box_;

@@ -121,6 +121,7 @@ class CpuBackend final : public Backend {
   std::int64_t reorders_ = 0;
   bool energy_current_ = false;  ///< energy and virial shares belong to the current positions
   std::optional<core::ExclusionLists> exclusions_;  ///< pairs the lists leave out (bonds)
+  std::optional<core::ExclusionLists> partners_;    ///< a spatial run's bonded partners, by id
   std::vector<std::unique_ptr<forces::CpuForceTerm>> terms_;
   /// The terms_ entry of each config force term (the two of a one-pass pair share one; a
   /// checkpoint keeps one neighbour state per config force term).

@@ -100,8 +100,8 @@ class CudaBackend final : public Backend {
     const bool excluded_pairs = has_excluded_pairs(setup, force_matrix_ && domain_->decomposed());
     if (excluded_pairs) topology_.upload(setup.topology, stream_.get());
     // A spatial run checks at each partition that every bonded partner is a ghost.
-    if (excluded_pairs && spatial_)
-      exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
+    if (spatial_ && has_bonded_partners(setup.topology))
+      partners_ = bonded_partners(setup.topology);
     // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
     plan_ = forces::plan_terms(
         setup.forces, force_matrix_ && domain_->decomposed()
@@ -126,6 +126,10 @@ class CudaBackend final : public Backend {
               "forces.coulomb: methods ewald and pme do not run in a force-matrix decomposition "
               "over several GPUs; run them on one GPU, or over spatial bricks "
               "(parallel.decomposition: spatial)");
+        if (spatial_ && coulomb->method != forces::CoulombMethod::Pme)
+          throw core::InputError(
+              "forces.coulomb: method ewald does not run in a spatial decomposition on the CUDA "
+              "backend yet (pme does); use pme, run it on one GPU, or on the CPU backend");
         term = forces::make_cuda_kspace_term<P>(std::move(term), *coulomb, units_, host_.charge);
         if (spatial_) term->share_over_ranks(fixed_rank_sum(setup));
       }
@@ -134,8 +138,7 @@ class CudaBackend final : public Backend {
             "forces." + forces::name_of(f) +
             ": does not run in a spatial decomposition on the CUDA backend yet (pair terms "
             "over per-particle Verlet lists do, in a box of at least three cells of the cutoff "
-            "plus skin along each edge, and Coulomb's pme, not its ewald); run it on one GPU, "
-            "or on the CPU backend");
+            "plus skin along each edge); run it on one GPU, or on the CPU backend");
       terms_.push_back(std::move(term));
     }
     if (spatial_) check_spatial_setup(setup);
@@ -722,7 +725,7 @@ class CudaBackend final : public Backend {
       constraints_->locate(device_.id.data(), size(), stream);
       constraints_->keep_to(slots_of_ids(host_.id), own.begin, own.end, stream);
     }
-    if (exclusions_) check_partners_within_halo(host_, *exclusions_, own, box_, spatial_->halo());
+    if (partners_) check_partners_within_halo(host_, *partners_, own, box_, spatial_->halo());
     for (auto& term : terms_) term->invalidate_lists();
     energy_current_ = EnergyRequest::Skip;
     partitioned_ = true;
@@ -746,6 +749,10 @@ class CudaBackend final : public Backend {
     if (!lists_saved) {
       device_.upload(host_, stream);
       device_.heat.copy_from_host(heat, stream);
+      if (constraints_) {  // every group until the first partition, found in the saved order
+        constraints_->keep_all();
+        constraints_->locate(device_.id.data(), size(), stream);
+      }
       pack_all_positions();
       stream_.synchronize();  // `heat` goes out of scope
       return;
@@ -1060,8 +1067,8 @@ class CudaBackend final : public Backend {
   std::optional<DeviceConstraints> constraints_;  ///< distances held, if any
   /// A spatial run's: per id, the first particle of its constraint group (its own where none).
   std::vector<std::int32_t> anchor_of_id_;
-  /// A spatial run's exclusions on the host, for the partner check at each partition.
-  std::optional<core::ExclusionLists> exclusions_;
+  /// A spatial run's bonded partners on the host (by id), for the check at each partition.
+  std::optional<core::ExclusionLists> partners_;
   std::vector<std::unique_ptr<forces::CudaForceTerm<PairT>>> terms_;
   std::vector<forces::StagedForces> staged_;  ///< the terms' staged forces of a step (reused)
   /// The terms_ entry of each config force term (the two of a one-pass pair share one; a

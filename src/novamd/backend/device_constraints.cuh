@@ -99,6 +99,9 @@ class DeviceConstraints {
     NOVAMD_CUDA_CHECK(cudaStreamSynchronize(stream));  // `kept` goes out of scope
   }
 
+  /// Every group and coupled set solved again (as before the first keep_to).
+  void keep_all() { kept_group_count_ = kept_set_count_ = -1; }
+
   /// Per particle id (ids 0 .. n - 1): the id of the first particle of its group or set, or its
   /// own (constraints::anchors_of).
   std::vector<std::int32_t> anchors(std::size_t n) const {

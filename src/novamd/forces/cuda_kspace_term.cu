@@ -382,7 +382,9 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
 
   /// The reciprocal sum's particle-independent work (structure factors, or the mesh and its
   /// transforms) runs on a stream of its own while the real-space pairs run on `stream`; the
-  /// forces are added after both, in the same order every time.
+  /// forces are added after both, in the same order every time. Over spatial bricks PME's start
+  /// waits for the owned charges' spreading and sums the mesh over the ranks on the host before
+  /// it returns, so the pairs are queued after that sum (no overlap yet: the multi-GPU issue).
   void start(const CudaForceInput<PairT>& in, neighbors::OutputMode mode,
              cudaStream_t stream) final {
     start_reciprocal(in, mode, stream);
@@ -397,8 +399,11 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
     const cudaStream_t side = side_.stream();
     staged_.resize(in.n);
     // Written as -f, which is 0 - f exactly: the bits of adding to the output directly.
-    add_reciprocal(target_count(in), positions_of(in), false, false,
-                   staged_.output().from(in.target_begin), side);
+    neighbors::ForceOutputView targets = staged_.output();  // forces only: no energy arrays
+    targets.fx += in.target_begin;
+    targets.fy += in.target_begin;
+    targets.fz += in.target_begin;
+    add_reciprocal(target_count(in), positions_of(in), false, false, targets, side);
     staged_pending_ = true;
   }
   std::optional<StagedForces> staged_forces(cudaStream_t stream) final {
@@ -452,7 +457,8 @@ class CudaKspaceTerm : public CudaForceTerm<PairT> {
 
  protected:
   /// Queues the reciprocal sum's work that needs no force buffer (on `side`, a stream of its
-  /// own, after the positions are current).
+  /// own, after the positions are current); where the mesh is summed over ranks, waits for the
+  /// spreading and sums it first.
   virtual void solve_reciprocal(int n, const Positions& p, double volume, bool with_energy,
                                 cudaStream_t side) = 0;
   /// Queues the reciprocal forces (and energy shares) on `stream`, after solve_reciprocal's
@@ -570,6 +576,7 @@ class CudaEwaldTerm final : public CudaKspaceTerm<PairT> {
   }
   void add_reciprocal(int n, const Positions& p, bool with_energy, bool accumulate,
                       neighbors::ForceOutputView out, cudaStream_t stream) override {
+    if (n == 0) return;  // a rank without particles (its structure factors still summed)
     if (!accumulate) {
       const std::size_t bytes = sizeof(double) * static_cast<std::size_t>(n);
       for (double* f : {out.fx, out.fy, out.fz})
@@ -669,6 +676,7 @@ class CudaPmeTerm final : public CudaKspaceTerm<PairT> {
   }
   void add_reciprocal(int n, const Positions& p, bool with_energy, bool accumulate,
                       neighbors::ForceOutputView out, cudaStream_t stream) override {
+    if (n == 0) return;  // a brick without particles: its mesh was still summed (a collective)
     with_order(shape_.order, [&](auto order) {
       pme_gather_kernel<R, decltype(order)::value>
           <<<(n + kSmallBlock - 1) / kSmallBlock, kSmallBlock, 0, stream>>>(
