@@ -54,65 +54,57 @@ echo "built ${targets[*]} in $((SECONDS - started)) s" | tee -a "$log"
 $build/novamd --version | tee -a "$log"
 mpirun=(mpirun --allow-run-as-root)
 
+# `time_ranks NAME ATOMS LABEL ARGS...`: `novamd ARGS` on 1 rank, then on 2 ([2,1,1]) and 4
+# ([2,2,1]) ranks sharing the GPUs there are, in $OUT/spatial-runs/NAME-K; a row of steps/s each
+# appended to spatial.txt (LABEL after it).
+time_ranks() {
+  local name=$1 atoms=$2 label=$3
+  shift 3
+  for k in 1 2 4; do
+    dir="$OUT/spatial-runs/$name-$k"
+    mkdir -p "$dir"
+    grid=none
+    if ((k == 1)); then
+      (cd "$dir" && "$OLDPWD/$build/novamd" "$@" > console.log 2>&1)
+    else
+      grid="[$k,1,1]"
+      ((k == 4)) && grid="[2,2,1]"
+      (cd "$dir" && "${mpirun[@]}" -np $k --oversubscribe "$OLDPWD/$build/novamd" "$@" \
+        --set "parallel.grid=$grid" > console.log 2>&1)
+    fi
+    rate=$(grep "^Done:" "$dir/console.log" | grep -oE "[0-9.e+]+ steps/s" | cut -d' ' -f1)
+    [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
+    printf "%8s %5s %-9s %10s  %s\n" "$atoms" "$k" "$grid" "$rate" "$label" | tee -a "$OUT/spatial.txt"
+  done
+}
+
 # What the bricks cost on one GPU: the LJ melt (mixed) at 4 cells^3 atoms for each of `cells`,
 # one rank against 2 and 4 ranks sharing the GPUs there are (no GPU of its own for each rank:
 # an overhead measurement); the table in spatial.txt.
 brick_timings() {
-  local table="$OUT/spatial.txt"
-  printf "%8s %5s %-9s %10s\n" atoms ranks bricks steps/s | tee "$table"
+  printf "%8s %5s %-9s %10s\n" atoms ranks bricks steps/s | tee "$OUT/spatial.txt"
   for cells in "$@"; do
-    atoms=$((4 * cells * cells * cells))
-    for k in 1 2 4; do
-      dir="$OUT/spatial-runs/$atoms-$k"
-      mkdir -p "$dir"
-      args=(run "$PWD/examples/lj_liquid.yaml" --backend cuda --precision mixed --steps 2000
-            --set "system.structure.generate.cells=$cells" --set "output.thermo.every=2000")
-      grid=none
-      if ((k == 1)); then
-        (cd "$dir" && "$OLDPWD/$build/novamd" "${args[@]}" > console.log 2>&1)
-      else
-        grid="[$k,1,1]"
-        ((k == 4)) && grid="[2,2,1]"
-        (cd "$dir" && "${mpirun[@]}" -np $k --oversubscribe "$OLDPWD/$build/novamd" "${args[@]}" \
-          --set "parallel.grid=$grid" > console.log 2>&1)
-      fi
-      rate=$(grep "^Done:" "$dir/console.log" | grep -oE "[0-9.e+]+ steps/s" | cut -d' ' -f1)
-      [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
-      printf "%8s %5s %-9s %10s\n" "$atoms" "$k" "$grid" "$rate" | tee -a "$table"
-    done
+    time_ranks "$((4 * cells * cells * cells))" "$((4 * cells * cells * cells))" "LJ melt" \
+      run "$PWD/examples/lj_liquid.yaml" --backend cuda --precision mixed --steps 2000 \
+      --set "system.structure.generate.cells=$cells" --set "output.thermo.every=2000"
   done
-  cat "$table" >> "$log"
+  cat "$OUT/spatial.txt" >> "$log"
 }
 
 # The same for the solvated peptide replicated 2 x 2 x 2 (16,032 atoms; PME at 5e-4, hydrogen
 # bonds and waters held, Langevin at 2 fs, mixed): bonded terms, the mesh's sum over the ranks
 # and the constraints' groups on the bricks; the rows added to spatial.txt.
 molecular_brick_timings() {
-  local table="$OUT/spatial.txt" data="$OUT/peptide-2x2x2.data"
+  local data="$OUT/peptide-2x2x2.data"
   python3 benchmarks/spatial/replicate_data.py examples/peptide/data.peptide "$data" \
     --copies 2 2 2 >> "$log"
-  for k in 1 2 4; do
-    dir="$OUT/spatial-runs/peptide8-$k"
-    mkdir -p "$dir"
-    args=(run "$PWD/examples/peptide/peptide_pme.yaml" --backend cuda --precision mixed
-          --steps 1000 --set "system.topology.read=$data" --set "constraints={}"
-          --set "forces.1.coulomb.tolerance=5e-4" --set "output.trajectory=[]"
-          --set "integrator={type: langevin, timestep: 2.0, temperature: 300.0, friction: 1.0}"
-          --set "output.thermo.every=1000")
-    grid=none
-    if ((k == 1)); then
-      (cd "$dir" && "$OLDPWD/$build/novamd" "${args[@]}" > console.log 2>&1)
-    else
-      grid="[$k,1,1]"
-      ((k == 4)) && grid="[2,2,1]"
-      (cd "$dir" && "${mpirun[@]}" -np $k --oversubscribe "$OLDPWD/$build/novamd" "${args[@]}" \
-        --set "parallel.grid=$grid" > console.log 2>&1)
-    fi
-    rate=$(grep "^Done:" "$dir/console.log" | grep -oE "[0-9.e+]+ steps/s" | cut -d' ' -f1)
-    [[ -n $rate ]] || { echo "no timing in $dir/console.log"; tail -20 "$dir/console.log"; exit 1; }
-    printf "%8s %5s %-9s %10s  peptide x 8, PME, constraints\n" 16032 "$k" "$grid" "$rate" | tee -a "$table"
-  done
-  cat "$table" >> "$log"
+  time_ranks peptide8 16032 "peptide x 8, PME, constraints" \
+    run "$PWD/examples/peptide/peptide_pme.yaml" --backend cuda --precision mixed --steps 1000 \
+    --set "system.topology.read=$data" --set "constraints={}" \
+    --set "forces.1.coulomb.tolerance=5e-4" --set "output.trajectory=[]" \
+    --set "integrator={type: langevin, timestep: 2.0, temperature: 300.0, friction: 1.0}" \
+    --set "output.thermo.every=1000"
+  cat "$OUT/spatial.txt" >> "$log"
 }
 
 if [[ $what == spatial-quick ]]; then

@@ -48,13 +48,12 @@ void add_member_pairs(const core::TermList<K>& terms,
 
 }  // namespace
 
-bool has_bonded_partners(const core::Topology& t) {
-  return t.bonds().size() + t.angles().size() + t.dihedrals().size() + t.impropers().size() +
-             t.scaled_pairs().size() + t.correction_pairs().size() >
-         0;
-}
-
-core::ExclusionLists bonded_partners(const core::Topology& topology) {
+std::optional<core::ExclusionLists> bonded_partners(const core::Topology& topology) {
+  const auto& t = topology;
+  const std::size_t terms = t.bonds().size() + t.angles().size() + t.dihedrals().size() +
+                            t.impropers().size() + t.scaled_pairs().size() +
+                            t.correction_pairs().size();
+  if (terms == 0) return std::nullopt;
   std::vector<std::vector<std::int32_t>> rows(static_cast<std::size_t>(topology.particle_count()));
   add_member_pairs(topology.bonds(), rows);
   add_member_pairs(topology.angles(), rows);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -29,11 +30,8 @@ std::vector<std::int32_t> slots_of_ids(const std::vector<std::int32_t>& id);
 
 /// For every particle id, the ids it shares a term with (bonds, angles, dihedrals, impropers,
 /// scaled 1-4 pairs, Ewald correction pairs: every term whose force on it reads another
-/// particle's position), sorted, each once; none where the topology has no terms.
-core::ExclusionLists bonded_partners(const core::Topology& topology);
-
-/// Whether the topology has any term that bonded_partners counts.
-bool has_bonded_partners(const core::Topology& topology);
+/// particle's position), sorted, each once; nothing where the topology has no terms.
+std::optional<core::ExclusionLists> bonded_partners(const core::Topology& topology);
 
 /// Every bonded partner (`partners`: bonded_partners) of each particle stored in `own` lies
 /// within `halo` of it, so within the halo of its brick: a ghost, current at every step.

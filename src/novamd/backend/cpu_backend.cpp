@@ -101,7 +101,7 @@ CpuBackend::CpuBackend(BackendSetup setup)
   if (has_excluded_pairs(setup, domain_->decomposed() && !spatial_))
     exclusions_ = setup.topology.exclusions(core::kExcludedSeparations);
   // A spatial run checks at each partition that every bonded partner is a ghost.
-  if (spatial_ && has_bonded_partners(setup.topology)) partners_ = bonded_partners(setup.topology);
+  if (spatial_) partners_ = bonded_partners(setup.topology);
   forces::resolve_kspace(setup.forces, box_);  // Ewald's alpha and wave vectors for this box
   // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
   plan_ = forces::plan_terms(

@@ -100,8 +100,7 @@ class CudaBackend final : public Backend {
     const bool excluded_pairs = has_excluded_pairs(setup, force_matrix_ && domain_->decomposed());
     if (excluded_pairs) topology_.upload(setup.topology, stream_.get());
     // A spatial run checks at each partition that every bonded partner is a ghost.
-    if (spatial_ && has_bonded_partners(setup.topology))
-      partners_ = bonded_partners(setup.topology);
+    if (spatial_) partners_ = bonded_partners(setup.topology);
     // Lennard-Jones and real-space Coulomb in one pass where they share a cutoff and lists.
     plan_ = forces::plan_terms(
         setup.forces, force_matrix_ && domain_->decomposed()
@@ -938,15 +937,15 @@ class CudaBackend final : public Backend {
   void make_current(std::initializer_list<DeviceVec3Array*> fields) {
     if (!spatial_ || !partitioned_) return;  // before the first partition all ranks agree
     const auto stream = stream_.get();
-    std::vector<double> values;
+    core::Vec3Array values;
     for (auto* field : fields) {
-      for (auto* component : field->components()) {
-        component->copy_to_host(values, stream);
-        stream_.synchronize();
-        domain_->gather(values);
-        component->copy_from_host(values, stream);
-        stream_.synchronize();  // before `values` is refilled
-      }
+      const auto device = field->components();
+      const auto host = values.components();
+      for (std::size_t c = 0; c < 3; ++c) device[c]->copy_to_host(*host[c], stream);
+      stream_.synchronize();
+      domain_->gather(values);
+      for (std::size_t c = 0; c < 3; ++c) device[c]->copy_from_host(*host[c], stream);
+      stream_.synchronize();  // before `values` is refilled
     }
   }
 

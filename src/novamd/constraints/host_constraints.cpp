@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "novamd/core/error.hpp"
 
@@ -59,16 +60,9 @@ void HostConstraints::locate(const core::ParticleData& p) {
 }
 
 void HostConstraints::keep_to(std::size_t begin, std::size_t end) {
-  const auto inside = [&](std::int32_t index) {
-    return static_cast<std::size_t>(index) >= begin && static_cast<std::size_t>(index) < end;
-  };
-  kept_groups_.clear();
-  for (std::size_t g = 0; g < groups_.size(); ++g)
-    if (inside(groups_[g].index[0])) kept_groups_.push_back(static_cast<int>(g));
-  kept_sets_.clear();
-  const CoupledView view = coupled_.view();
-  for (int k = 0; k < layout_.sets(); ++k)
-    if (inside(view.index[range_of(view, k).p0])) kept_sets_.push_back(k);
+  auto kept = groups_stored_in(groups_, layout_, index_of_, begin, end);  // index_of_: locate's
+  kept_groups_ = std::move(kept.groups);
+  kept_sets_ = std::move(kept.sets);
 }
 
 std::vector<std::int32_t> HostConstraints::anchors(std::size_t n) const {
